@@ -1,0 +1,760 @@
+//! Parsing terms against a module's signature.
+//!
+//! The declaration grammar keeps every term as the run of tokens it was written with; here
+//! such a run is parsed with the operators the module can see, in their mixfix forms
+//! (`(__)`, `_,_`, `if_then_else_fi`, prefix `f(_, _)`). The parser is a chart parser over
+//! token spans: every span gets the set of its readings (term, sort, precedence), built from
+//! the readings of smaller spans. Readings are filtered by sort (an argument must be in the
+//! kind of the declared argument sort) and by precedence (Maude's convention: lower binds
+//! tighter; operators are left-associative), so that what remains is usually one reading.
+//! When several remain the term is ambiguous and the error lists them; when none remain the
+//! error points at the first unknown token or at the argument whose sort does not fit.
+
+use crate::ast::Token;
+use crate::diag::{suggest, Diag};
+use crate::program::{Builtin, OpId, Pat, PatPiece, Signature, SortId};
+use crate::span::Span;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::rc::Rc;
+
+/// What a parsed operator symbol stands for.
+#[derive(Clone, Debug)]
+pub enum SymTarget {
+    Op(OpId),
+    /// A theory operator mapped by a view to a term: the template's `Var(i)` is argument i.
+    Macro(Rc<Pat>),
+}
+
+/// An operator as the term parser sees it.
+#[derive(Clone, Debug)]
+pub struct Sym {
+    pub name: String,
+    pub form: Vec<PatPiece>,
+    pub args: Vec<SortId>,
+    pub result: SortId,
+    pub prec: u32,
+    /// Flatten nested applications of this (associative) operator.
+    pub assoc: bool,
+    pub builtin: Option<Builtin>,
+    pub target: SymTarget,
+}
+
+impl Sym {
+    fn same_target(&self, other: &Sym) -> bool {
+        match (&self.target, &other.target) {
+            (SymTarget::Op(a), SymTarget::Op(b)) => a == b,
+            (SymTarget::Macro(a), SymTarget::Macro(b)) => a == b && self.name == other.name,
+            _ => false,
+        }
+    }
+}
+
+/// The operator symbols visible in a module, indexed for parsing.
+#[derive(Debug, Default)]
+pub struct Grammar {
+    pub syms: Vec<Sym>,
+    /// Every literal piece of every form: tokens that belong to operators.
+    literals: FxHashSet<String>,
+}
+
+impl Grammar {
+    pub fn new(syms: Vec<Sym>) -> Grammar {
+        let mut unique: Vec<Sym> = Vec::with_capacity(syms.len());
+        for s in syms {
+            if !unique.iter().any(|u| u.same_target(&s)) {
+                unique.push(s);
+            }
+        }
+        let literals = unique
+            .iter()
+            .flat_map(|s| s.form.iter())
+            .filter_map(|p| match p {
+                PatPiece::Lit(l) => Some(l.clone()),
+                PatPiece::Hole => None,
+            })
+            .collect();
+        Grammar {
+            syms: unique,
+            literals,
+        }
+    }
+
+    pub fn op_names(&self) -> impl Iterator<Item = &str> {
+        self.syms.iter().map(|s| s.name.as_str())
+    }
+}
+
+/// Variables visible while parsing one equation (or a term at the prompt).
+pub trait VarScope {
+    /// A variable declared with `var`, by name.
+    fn declared(&mut self, name: &str) -> Option<(u32, SortId)>;
+    /// An inline variable `name:Sort`; `None` when the sort is unknown.
+    fn inline(&mut self, name: &str, sort: &str) -> Option<(u32, SortId)>;
+    /// All variable names, for suggestions.
+    fn names(&self) -> Vec<String>;
+    /// All sort names, for suggestions.
+    fn sort_names(&self) -> Vec<String>;
+}
+
+/// No variables (terms on the command line).
+pub struct NoVars;
+
+impl VarScope for NoVars {
+    fn declared(&mut self, _: &str) -> Option<(u32, SortId)> {
+        None
+    }
+    fn inline(&mut self, _: &str, _: &str) -> Option<(u32, SortId)> {
+        None
+    }
+    fn names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    fn sort_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Reading {
+    pat: Pat,
+    sort: SortId,
+    prec: u32,
+    /// How many arguments are only kind-correct (their sort is not below the declared one).
+    /// Among several readings, the best-sorted wins.
+    ill: u32,
+}
+
+/// The closest the parser came to a reading: an operator whose form fitted the tokens but
+/// one of whose arguments has a sort of another kind.
+struct NearMiss {
+    width: usize,
+    diag: Diag,
+}
+
+/// Words that start declarations: met inside a term, they mean a missing ` .`.
+const DECLARATION_KEYWORDS: &[&str] = &[
+    "eq", "ceq", "op", "ops", "var", "vars", "sort", "sorts", "subsort", "subsorts", "protecting", "including", "extending", "endfm", "endfth", "endv", "endgame",
+];
+
+/// More readings than this for one span means a pathological grammar; keep the first ones.
+const MAX_READINGS: usize = 24;
+/// Terms longer than this are rejected rather than parsed slowly.
+pub const MAX_TOKENS: usize = 4000;
+
+pub struct TermParser<'a> {
+    sig: &'a Signature,
+    grammar: &'a Grammar,
+    toks: Vec<Token>,
+    vars: &'a mut dyn VarScope,
+    chart: FxHashMap<(usize, usize), Rc<Vec<Reading>>>,
+    /// depth[i]: parenthesis depth before token i (for pruning unbalanced splits).
+    depth: Vec<i32>,
+    near: Option<NearMiss>,
+    bad_sort: Option<Diag>,
+}
+
+/// Parse `toks` as one term; with `expected`, the term must be of that sort's kind.
+pub fn parse_term(
+    sig: &Signature,
+    grammar: &Grammar,
+    toks: &[Token],
+    vars: &mut dyn VarScope,
+    expected: Option<SortId>,
+) -> Result<(Pat, SortId), Diag> {
+    let Some(first) = toks.first() else {
+        return Err(Diag::error("expected a term, found nothing"));
+    };
+    let whole = first.span.to(toks[toks.len() - 1].span);
+    if toks.len() > MAX_TOKENS {
+        return Err(Diag::at(
+            whole,
+            format!("term too long ({} tokens; at most {MAX_TOKENS})", toks.len()),
+            "this term",
+        ));
+    }
+    let toks = merge_inline_sorts(toks);
+    check_parens(&toks)?;
+    let mut depth = Vec::with_capacity(toks.len() + 1);
+    let mut d = 0;
+    for t in &toks {
+        depth.push(d);
+        match t.text.as_str() {
+            "(" => d += 1,
+            ")" => d -= 1,
+            _ => {}
+        }
+    }
+    depth.push(d);
+    let n = toks.len();
+    let mut p = TermParser {
+        sig,
+        grammar,
+        toks,
+        vars,
+        chart: FxHashMap::default(),
+        depth,
+        near: None,
+        bad_sort: None,
+    };
+    let readings = p.span(0, n);
+    let mut readings: Vec<Reading> = readings.iter().cloned().collect();
+    if let Some(e) = expected {
+        readings.retain(|r| sig.same_kind(r.sort, e) || Some(e) == sig.universal_sort);
+        if readings.is_empty() && !p.span(0, n).is_empty() {
+            let r = &p.span(0, n)[0];
+            return Err(Diag::at(
+                whole,
+                format!(
+                    "expected a term of sort `{}`, but this term has sort `{}`",
+                    sig.sort(e).name,
+                    sig.sort(r.sort).name
+                ),
+                format!("of sort `{}`", sig.sort(r.sort).name),
+            ));
+        }
+    }
+    if readings.is_empty() {
+        return Err(p.explain_failure(whole));
+    }
+    let best = readings.iter().map(|r| r.ill).min().unwrap_or(0);
+    readings.retain(|r| r.ill == best);
+    if readings.len() > 1 {
+        let mut d = Diag::at(
+            whole,
+            format!("ambiguous term: {} readings", readings.len()),
+            "this term can be read in more than one way",
+        );
+        for r in readings.iter().take(6) {
+            d = d.note(format!(
+                "reading: {}   (sort {})",
+                show_pat(sig, grammar, &r.pat),
+                sig.sort(r.sort).name
+            ));
+        }
+        return Err(d.note("add parentheses to choose one"));
+    }
+    let r = readings.pop().expect("one reading");
+    Ok((r.pat, r.sort))
+}
+
+/// `S:Set{TwoHeaps}` is lexed as `S:Set` `{` `TwoHeaps` `}`; glue such inline-variable sorts
+/// back together so the variable is one token.
+fn merge_inline_sorts(toks: &[Token]) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+    let mut i = 0;
+    while i < toks.len() {
+        let t = &toks[i];
+        let is_inline_var = t.text.contains(':') && !t.text.starts_with(':') && !t.text.ends_with(':');
+        if is_inline_var && toks.get(i + 1).is_some_and(|n| n.text == "{") {
+            let mut depth = 0;
+            let mut j = i + 1;
+            let mut text = t.text.clone();
+            while j < toks.len() {
+                match toks[j].text.as_str() {
+                    "{" => depth += 1,
+                    "}" => depth -= 1,
+                    _ => {}
+                }
+                text.push_str(&toks[j].text);
+                j += 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            out.push(Token {
+                text,
+                span: t.span.to(toks[j - 1].span),
+            });
+            i = j;
+        } else {
+            out.push(t.clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+fn check_parens(toks: &[Token]) -> Result<(), Diag> {
+    let mut open: Vec<Span> = Vec::new();
+    for t in toks {
+        match t.text.as_str() {
+            "(" => open.push(t.span),
+            ")" => {
+                if open.pop().is_none() {
+                    return Err(Diag::at(t.span, "unbalanced parenthesis", "this `)` closes nothing"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = open.pop() {
+        return Err(Diag::at(s, "unbalanced parenthesis", "this `(` is never closed"));
+    }
+    Ok(())
+}
+
+fn int_literal(text: &str) -> Option<Result<i64, ()>> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(text.parse::<i64>().map_err(|_| ()))
+}
+
+impl TermParser<'_> {
+    fn span(&mut self, i: usize, j: usize) -> Rc<Vec<Reading>> {
+        if let Some(r) = self.chart.get(&(i, j)) {
+            return r.clone();
+        }
+        // Mark as in progress (empty) so a degenerate grammar cannot recurse forever.
+        self.chart.insert((i, j), Rc::new(Vec::new()));
+        let mut out: Vec<Reading> = Vec::new();
+        if j == i + 1 {
+            self.atom(i, &mut out);
+        }
+        if j >= i + 2 && self.toks[i].text == "(" && self.toks[j - 1].text == ")" && self.balanced(i + 1, j - 1) {
+            for r in self.span(i + 1, j - 1).iter() {
+                push(&mut out, Reading { prec: 0, ..r.clone() });
+            }
+        }
+        self.juxtaposed_argument(i, j, &mut out);
+        for s in 0..self.grammar.syms.len() {
+            if out.len() >= MAX_READINGS {
+                break;
+            }
+            let sym = &self.grammar.syms[s];
+            if sym.args.is_empty() {
+                continue; // constants are atoms
+            }
+            // Quick rejections on the first and last pieces.
+            if let Some(PatPiece::Lit(l)) = sym.form.first() {
+                if self.toks[i].text != *l {
+                    continue;
+                }
+            }
+            if let Some(PatPiece::Lit(l)) = sym.form.last() {
+                if self.toks[j - 1].text != *l {
+                    continue;
+                }
+            }
+            let mut holes = Vec::new();
+            let mut splits = Vec::new();
+            self.splits(s, 0, i, j, &mut holes, &mut splits);
+            for holes in splits {
+                self.apply(s, &holes, i, j, &mut out);
+            }
+        }
+        let rc = Rc::new(out);
+        self.chart.insert((i, j), rc.clone());
+        rc
+    }
+
+    /// `next-heaps (0 0)`: a unary prefix operator whose parentheses are those of its
+    /// argument's own form (here `(__)`). Maude reads the seed's appendix A this way, and
+    /// the one-argument case is unambiguous: `f (a b)` can mean nothing else.
+    fn juxtaposed_argument(&mut self, i: usize, j: usize, out: &mut Vec<Reading>) {
+        if j < i + 3 || self.toks[i + 1].text != "(" || self.toks[j - 1].text != ")" {
+            return;
+        }
+        let head = self.toks[i].text.clone();
+        let unary: Vec<usize> = (0..self.grammar.syms.len())
+            .filter(|&s| {
+                let sym = &self.grammar.syms[s];
+                sym.args.len() == 1 && sym.form.len() == 4 && sym.form[0] == PatPiece::Lit(head.clone()) && sym.form[1] == PatPiece::Lit("(".into())
+            })
+            .collect();
+        if unary.is_empty() {
+            return;
+        }
+        let readings = self.span(i + 1, j);
+        for r in readings.iter() {
+            let parenthesised_form = match &r.pat {
+                Pat::App(op, args) if !args.is_empty() => {
+                    let form = &self.sig.op(*op).form;
+                    form.first() == Some(&PatPiece::Lit("(".into())) && form.last() == Some(&PatPiece::Lit(")".into()))
+                }
+                _ => false,
+            };
+            if !parenthesised_form {
+                continue;
+            }
+            for &s in &unary {
+                let sym = self.grammar.syms[s].clone();
+                let declared = sym.args[0];
+                let ill = if self.sig.leq(r.sort, declared) {
+                    r.ill
+                } else if self.sig.same_kind(r.sort, declared) {
+                    r.ill + 1
+                } else {
+                    continue;
+                };
+                if let Some(reading) = self.build(&sym, vec![Reading { ill, ..r.clone() }], (i, j)) {
+                    push(out, reading);
+                }
+            }
+        }
+    }
+
+    fn balanced(&self, i: usize, j: usize) -> bool {
+        self.depth[i] == self.depth[j] && (i..j).all(|k| self.depth[k] >= self.depth[i])
+    }
+
+    /// Readings of a single token: an integer, a variable or a constant.
+    fn atom(&mut self, i: usize, out: &mut Vec<Reading>) {
+        let text = self.toks[i].text.clone();
+        if let Some(v) = int_literal(&text) {
+            match v {
+                Ok(n) => {
+                    let sort = if n >= 0 { self.sig.nat_sort } else { self.sig.int_sort };
+                    if let Some(sort) = sort {
+                        push(out, Reading { pat: Pat::Int(n), sort, prec: 0, ill: 0 });
+                    }
+                }
+                Err(()) => {
+                    self.bad_sort.get_or_insert(Diag::at(
+                        self.toks[i].span,
+                        "integer literal out of range",
+                        "integers are 64-bit: from -9223372036854775808 to 9223372036854775807",
+                    ));
+                }
+            }
+            return;
+        }
+        if let Some((name, sort)) = text.split_once(':') {
+            if !name.is_empty() && !sort.is_empty() {
+                match self.vars.inline(name, sort) {
+                    Some((v, s)) => push(out, Reading { pat: Pat::Var(v), sort: s, prec: 0, ill: 0 }),
+                    None => {
+                        let mut d = Diag::at(
+                            self.toks[i].span,
+                            format!("unknown sort `{sort}` in variable `{text}`"),
+                            "no such sort here",
+                        );
+                        let names = self.vars.sort_names();
+                        let hints = suggest(sort, names.iter().map(String::as_str));
+                        if !hints.is_empty() {
+                            d = d.note(format!("did you mean {}?", quote_list(&hints)));
+                        }
+                        self.bad_sort.get_or_insert(d);
+                    }
+                }
+                return;
+            }
+        }
+        if let Some((v, s)) = self.vars.declared(&text) {
+            push(out, Reading { pat: Pat::Var(v), sort: s, prec: 0, ill: 0 });
+        }
+        for sym in &self.grammar.syms {
+            if sym.args.is_empty() && matches!(sym.form.as_slice(), [PatPiece::Lit(l)] if *l == text) {
+                let pat = match &sym.target {
+                    SymTarget::Op(op) => Pat::App(*op, Vec::new()),
+                    SymTarget::Macro(t) => (**t).clone(),
+                };
+                push(out, Reading { pat, sort: sym.result, prec: 0, ill: 0 });
+            }
+        }
+    }
+
+    /// Every way of laying the form of symbol `s` over tokens `i..j`: the span of each hole.
+    fn splits(&self, s: usize, piece: usize, i: usize, j: usize, holes: &mut Vec<(usize, usize)>, out: &mut Vec<Vec<(usize, usize)>>) {
+        let form = &self.grammar.syms[s].form;
+        if out.len() > 256 {
+            return;
+        }
+        if piece == form.len() {
+            if i == j {
+                out.push(holes.clone());
+            }
+            return;
+        }
+        if i >= j {
+            return;
+        }
+        match &form[piece] {
+            PatPiece::Lit(l) => {
+                if self.toks[i].text == *l {
+                    self.splits(s, piece + 1, i + 1, j, holes, out);
+                }
+            }
+            PatPiece::Hole => {
+                let last = piece + 1 == form.len();
+                let ends: Vec<usize> = if last {
+                    vec![j]
+                } else {
+                    match &form[piece + 1] {
+                        PatPiece::Lit(next) => (i + 1..j).filter(|&k| self.toks[k].text == *next).collect(),
+                        PatPiece::Hole => (i + 1..j).collect(),
+                    }
+                };
+                for k in ends {
+                    if !self.balanced(i, k) {
+                        continue;
+                    }
+                    holes.push((i, k));
+                    self.splits(s, piece + 1, k, j, holes, out);
+                    holes.pop();
+                }
+            }
+        }
+    }
+
+    /// Build the readings of symbol `s` applied to the readings of its holes.
+    fn apply(&mut self, s: usize, holes: &[(usize, usize)], i: usize, j: usize, out: &mut Vec<Reading>) {
+        let sym = self.grammar.syms[s].clone();
+        let hole_pieces: Vec<usize> = sym
+            .form
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p == PatPiece::Hole)
+            .map(|(k, _)| k)
+            .collect();
+        let n_holes = hole_pieces.len();
+        let mut choices: Vec<Vec<Reading>> = Vec::with_capacity(holes.len());
+        for (a, &(hi, hj)) in holes.iter().enumerate() {
+            let piece = hole_pieces[a];
+            let max_prec = self.allowed_prec(&sym, piece, n_holes);
+            let declared = sym.args[a];
+            let mut ok = Vec::new();
+            let readings = self.span(hi, hj);
+            for r in readings.iter() {
+                if r.prec > max_prec {
+                    continue;
+                }
+                if Some(declared) == self.sig.universal_sort {
+                    ok.push(r.clone());
+                } else if self.sig.leq(r.sort, declared) {
+                    ok.push(r.clone());
+                } else if self.sig.same_kind(r.sort, declared) {
+                    ok.push(Reading { ill: r.ill + 1, ..r.clone() });
+                } else {
+                    self.near_miss(&sym, a, r, (hi, hj), (i, j));
+                }
+            }
+            if ok.is_empty() {
+                return;
+            }
+            choices.push(ok);
+        }
+        // Cartesian product of the argument readings.
+        let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
+        for c in &choices {
+            let mut next = Vec::new();
+            for prefix in &combos {
+                for r in c {
+                    let mut p = prefix.clone();
+                    p.push(r.clone());
+                    next.push(p);
+                    if next.len() > MAX_READINGS {
+                        break;
+                    }
+                }
+            }
+            combos = next;
+        }
+        for args in combos {
+            if let Some(r) = self.build(&sym, args, (i, j)) {
+                push(out, r);
+            }
+        }
+    }
+
+    /// The highest precedence an argument in form piece `piece` may have.
+    fn allowed_prec(&self, sym: &Sym, piece: usize, n_holes: usize) -> u32 {
+        let form = &sym.form;
+        let lit_before = piece > 0 && matches!(form[piece - 1], PatPiece::Lit(_));
+        let lit_after = piece + 1 < form.len() && matches!(form[piece + 1], PatPiece::Lit(_));
+        if lit_before && lit_after {
+            return u32::MAX; // enclosed: anything goes
+        }
+        let trailing = piece + 1 == form.len();
+        if trailing && n_holes > 1 && !sym.assoc {
+            // Left associativity: `a - b - c` is `(a - b) - c`.
+            sym.prec.saturating_sub(1)
+        } else {
+            sym.prec
+        }
+    }
+
+    fn build(&mut self, sym: &Sym, args: Vec<Reading>, (i, j): (usize, usize)) -> Option<Reading> {
+        let ill: u32 = args.iter().map(|a| a.ill).sum();
+        let mut sort = sym.result;
+        let mut extra_ill = 0;
+        match sym.builtin {
+            Some(Builtin::IfThenElse) => {
+                let (a, b) = (args[1].sort, args[2].sort);
+                if self.sig.leq(a, b) {
+                    sort = b;
+                } else if self.sig.leq(b, a) {
+                    sort = a;
+                } else if self.sig.same_kind(a, b) {
+                    sort = a;
+                    extra_ill = 1;
+                } else {
+                    self.near_miss(sym, 2, &args[2], (i, j), (i, j));
+                    return None;
+                }
+            }
+            Some(Builtin::Equal | Builtin::NotEqual) => {
+                if !self.sig.same_kind(args[0].sort, args[1].sort) {
+                    self.near_miss(sym, 1, &args[1], (i, j), (i, j));
+                    return None;
+                }
+            }
+            _ => {}
+        }
+        let pats: Vec<Pat> = args.into_iter().map(|a| a.pat).collect();
+        let pat = match &sym.target {
+            SymTarget::Op(op) => {
+                if sym.assoc {
+                    let mut flat = Vec::with_capacity(pats.len());
+                    for p in pats {
+                        match p {
+                            Pat::App(o, inner) if o == *op => flat.extend(inner),
+                            other => flat.push(other),
+                        }
+                    }
+                    Pat::App(*op, flat)
+                } else {
+                    Pat::App(*op, pats)
+                }
+            }
+            SymTarget::Macro(template) => substitute(template, &pats),
+        };
+        Some(Reading {
+            pat,
+            sort,
+            prec: sym.prec,
+            ill: ill + extra_ill,
+        })
+    }
+
+    fn near_miss(&mut self, sym: &Sym, arg: usize, r: &Reading, (hi, hj): (usize, usize), (i, j): (usize, usize)) {
+        let width = j - i;
+        if self.near.as_ref().is_some_and(|n| n.width >= width) {
+            return;
+        }
+        let arg_span = self.toks[hi].span.to(self.toks[hj - 1].span);
+        let expected = if arg < sym.args.len() && Some(sym.args[arg]) != self.sig.universal_sort {
+            format!("`{}`", self.sig.sort(sym.args[arg]).name)
+        } else {
+            "the kind of the other argument".to_string()
+        };
+        let diag = Diag::at(
+            arg_span,
+            format!(
+                "argument {} of `{}` has the wrong sort: expected {expected}, found `{}`",
+                arg + 1,
+                sym.name,
+                self.sig.sort(r.sort).name
+            ),
+            format!("this is of sort `{}`", self.sig.sort(r.sort).name),
+        )
+        .secondary(self.toks[i].span.to(self.toks[j - 1].span), format!("in this application of `{}`", sym.name))
+        .note(format!(
+            "`{}` : {} -> {}",
+            sym.name,
+            sym.args.iter().map(|s| self.sig.sort(*s).name.clone()).collect::<Vec<_>>().join(" "),
+            self.sig.sort(sym.result).name
+        ));
+        self.near = Some(NearMiss { width, diag });
+    }
+
+    /// Why did nothing parse? The first unknown token, else the closest near miss, else the
+    /// whole term.
+    fn explain_failure(&mut self, whole: Span) -> Diag {
+        if let Some(d) = self.bad_sort.take() {
+            return d;
+        }
+        for t in &self.toks {
+            let known = matches!(t.text.as_str(), "(" | ")" | ",")
+                || int_literal(&t.text).is_some()
+                || self.grammar.literals.contains(&t.text)
+                || self.vars.declared(&t.text).is_some();
+            if !known {
+                let mut names: Vec<String> = self.grammar.op_names().map(|s| s.to_string()).collect();
+                names.extend(self.vars.names());
+                let hints = suggest(&t.text, names.iter().map(String::as_str));
+                let mut d = Diag::at(
+                    t.span,
+                    format!("unknown operator or variable `{}`", t.text),
+                    "not declared in this module",
+                );
+                if !hints.is_empty() {
+                    d = d.note(format!("did you mean {}?", quote_list(&hints)));
+                }
+                if DECLARATION_KEYWORDS.contains(&t.text.as_str()) {
+                    d = Diag::at(t.span, format!("`{}` inside a term: is the ` .` ending the previous declaration missing?", t.text), "a declaration keyword, not an operator")
+                        .note("every declaration ends with ` .` (a dot after a space)");
+                }
+                return d;
+            }
+        }
+        if let Some(n) = self.near.take() {
+            return n.diag;
+        }
+        let text: Vec<&str> = self.toks.iter().map(|t| t.text.as_str()).collect();
+        Diag::at(whole, format!("no parse for `{}`", text.join(" ")), "no operator of this module fits these tokens")
+            .note("check the operators' forms (`op` declarations) and add parentheses or commas where an argument list is expected")
+    }
+}
+
+fn push(out: &mut Vec<Reading>, r: Reading) {
+    if let Some(existing) = out.iter_mut().find(|o| o.pat == r.pat) {
+        if r.ill < existing.ill {
+            *existing = r;
+        }
+        return;
+    }
+    if out.len() < MAX_READINGS {
+        out.push(r);
+    }
+}
+
+/// Replace `Var(i)` in a view's term template by the i-th argument.
+pub fn substitute(template: &Pat, args: &[Pat]) -> Pat {
+    match template {
+        Pat::Var(i) => args[*i as usize].clone(),
+        Pat::App(op, xs) => Pat::App(*op, xs.iter().map(|x| substitute(x, args)).collect()),
+        Pat::Int(n) => Pat::Int(*n),
+    }
+}
+
+fn quote_list(names: &[String]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ")
+}
+
+/// A fully parenthesised rendering of a parsed term, for showing alternative readings.
+pub fn show_pat(sig: &Signature, _grammar: &Grammar, pat: &Pat) -> String {
+    match pat {
+        Pat::Var(i) => format!("?{i}"),
+        Pat::Int(n) => n.to_string(),
+        Pat::App(op, args) => {
+            let info = sig.op(*op);
+            if args.is_empty() {
+                return info.name.clone();
+            }
+            let holes = info.form.iter().filter(|p| **p == PatPiece::Hole).count();
+            if holes != args.len() {
+                // Flattened associative application.
+                let parts: Vec<String> = args.iter().map(|a| show_pat(sig, _grammar, a)).collect();
+                return format!("{}({})", info.name, parts.join(", "));
+            }
+            let mut out = String::from("(");
+            let mut k = 0;
+            for (n, piece) in info.form.iter().enumerate() {
+                if n > 0 {
+                    out.push(' ');
+                }
+                match piece {
+                    PatPiece::Lit(l) => out.push_str(l),
+                    PatPiece::Hole => {
+                        out.push_str(&show_pat(sig, _grammar, &args[k]));
+                        k += 1;
+                    }
+                }
+            }
+            out.push(')');
+            out
+        }
+    }
+}

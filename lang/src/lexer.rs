@@ -1,0 +1,334 @@
+//! Maude-style lexer.
+//!
+//! Whitespace separates tokens, and `( ) [ ] { } ,` are tokens of their own wherever they
+//! occur. Everything else is a *word*: a maximal run of other non-whitespace characters, so
+//! `next-config`, `X$Config`, `c:Config`, `=/=` and `-5` are single words. Operators are
+//! user-declared mixfix, so the lexer cannot know more; terms are split into their parts
+//! later, against the signature (see `elab::mixfix`).
+//!
+//! Three refinements on top of that:
+//! - a word starting with `---` or `***` starts a comment running to the end of the line;
+//! - a word of more than one character that ends in `.` and is followed by whitespace or the
+//!   end of input is split into the word and a `.` token, so that `empty.` ends a
+//!   declaration as in Maude;
+//! - a word whose whole text is a keyword of the declaration grammar becomes that keyword
+//!   (see [`Tok`]); the grammar still accepts keywords inside terms.
+
+use crate::parser::ParseError;
+use crate::span::{FileId, Span};
+use logos::Logos;
+
+/// Declares [`Tok`] from one list, so that a token's text and its variant cannot drift apart.
+macro_rules! tokens {
+    ($($variant:ident => $text:literal,)*) => {
+        /// A token of the declaration grammar.
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum Tok {
+            $(
+                #[doc = concat!("`", $text, "`")]
+                $variant,
+            )*
+            /// Any other word.
+            Word(String),
+        }
+
+        impl Tok {
+            /// The token a word (or self-delimiting character) stands for: a keyword when
+            /// the text is exactly one, a [`Tok::Word`] otherwise.
+            pub fn from_text(text: &str) -> Tok {
+                match text {
+                    $($text => Tok::$variant,)*
+                    _ => Tok::Word(text.to_string()),
+                }
+            }
+
+            /// The token as written in the source (keywords are matched exactly, so this
+            /// is the source text for every token).
+            pub fn text(&self) -> &str {
+                match self {
+                    $(Tok::$variant => $text,)*
+                    Tok::Word(word) => word,
+                }
+            }
+
+            /// The texts of every token but [`Tok::Word`], in declaration order; error
+            /// messages list expected tokens in this order.
+            pub const FIXED_TEXTS: &'static [&'static str] = &[$($text,)*];
+        }
+    };
+}
+
+// Punctuation comes first: it is what a confused reader most often lacks, and error
+// messages list expected tokens in this order.
+tokens! {
+    Dot => ".",
+    Colon => ":",
+    Arrow => "->",
+    Equals => "=",
+    Lt => "<",
+    ColonColon => "::",
+    LParen => "(",
+    RParen => ")",
+    LBracket => "[",
+    RBracket => "]",
+    LBrace => "{",
+    RBrace => "}",
+    Comma => ",",
+    Is => "is",
+    From => "from",
+    To => "to",
+    Term => "term",
+    Fmod => "fmod",
+    Endfm => "endfm",
+    Fth => "fth",
+    Endfth => "endfth",
+    View => "view",
+    Endv => "endv",
+    Game => "game",
+    Endgame => "endgame",
+    Protecting => "protecting",
+    Pr => "pr",
+    Extending => "extending",
+    Ex => "ex",
+    Including => "including",
+    Inc => "inc",
+    Sort => "sort",
+    Sorts => "sorts",
+    Subsort => "subsort",
+    Subsorts => "subsorts",
+    Op => "op",
+    Ops => "ops",
+    Var => "var",
+    Vars => "vars",
+    Eq => "eq",
+    Ceq => "ceq",
+}
+
+impl Tok {
+    /// The token's text, owned (a word's string is moved out rather than copied).
+    pub fn into_text(self) -> String {
+        match self {
+            Tok::Word(word) => word,
+            other => other.text().to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Tok {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// What logos recognises; words are classified (and split) afterwards in [`lex`], because
+/// whether a word is a keyword depends on its whole text after the trailing-dot rule.
+#[derive(Logos, Clone, Copy, Debug, PartialEq, Eq)]
+// A byte-order mark is skipped like whitespace so files saved by some editors still lex.
+#[logos(skip r"[\s\u{FEFF}]+")]
+// Comment patterns are longer (or, for a bare `---`, of higher priority) than the word
+// pattern, so a word that *starts* with `---` or `***` becomes a comment; `a---b` is a word
+// because matching starts at `a`.
+#[logos(skip r"---[^\n]*")]
+#[logos(skip r"\*\*\*[^\n]*")]
+enum Raw {
+    #[token("(")]
+    #[token(")")]
+    #[token("[")]
+    #[token("]")]
+    #[token("{")]
+    #[token("}")]
+    #[token(",")]
+    SelfDelimiting,
+    // Control characters are excluded so that stray binary junk is reported, not swallowed.
+    #[regex(r"[^\s\p{Cc}\u{FEFF}()\[\]{},]+")]
+    Word,
+}
+
+/// Splits `src` into tokens with their byte offsets (`(start, token, end)`, the triple
+/// lalrpop expects).
+pub fn lex(file: FileId, src: &str) -> Result<Vec<(usize, Tok, usize)>, ParseError> {
+    let mut tokens = Vec::new();
+    let mut lexer = Raw::lexer(src);
+    while let Some(raw) = lexer.next() {
+        let range = lexer.span();
+        let text = lexer.slice();
+        match raw {
+            Ok(Raw::SelfDelimiting) => tokens.push((range.start, Tok::from_text(text), range.end)),
+            Ok(Raw::Word) => {
+                let followed_by_space = src[range.end..]
+                    .chars()
+                    .next()
+                    .is_none_or(char::is_whitespace);
+                if text.len() > 1 && text.ends_with('.') && followed_by_space {
+                    let dot = range.end - 1;
+                    tokens.push((range.start, Tok::from_text(&text[..text.len() - 1]), dot));
+                    tokens.push((dot, Tok::Dot, range.end));
+                } else {
+                    tokens.push((range.start, Tok::from_text(text), range.end));
+                }
+            }
+            Err(()) => {
+                let c = src[range.start..].chars().next().unwrap_or('\0');
+                let end = range.start + c.len_utf8();
+                return Err(ParseError {
+                    message: format!("invalid character U+{:04X} in the source", c as u32),
+                    span: Span::new(file, range.start, end),
+                    expected: Vec::new(),
+                    unexpected_eof: false,
+                });
+            }
+        }
+    }
+    Ok(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: FileId = FileId(0);
+
+    fn texts(src: &str) -> Vec<String> {
+        lex(FILE, src)
+            .unwrap()
+            .into_iter()
+            .map(|(_, t, _)| t.into_text())
+            .collect()
+    }
+
+    fn toks(src: &str) -> Vec<Tok> {
+        lex(FILE, src)
+            .unwrap()
+            .into_iter()
+            .map(|(_, t, _)| t)
+            .collect()
+    }
+
+    fn word(w: &str) -> Tok {
+        Tok::Word(w.to_string())
+    }
+
+    #[test]
+    fn self_delimiting_punctuation_splits_words() {
+        assert_eq!(texts("_,_"), ["_", ",", "_"]);
+        assert_eq!(texts("(__)"), ["(", "__", ")"]);
+        assert_eq!(
+            texts("w-aux(R,(c, S))"),
+            ["w-aux", "(", "R", ",", "(", "c", ",", "S", ")", ")"]
+        );
+        assert_eq!(
+            texts("Map{K,V}[ctor]"),
+            ["Map", "{", "K", ",", "V", "}", "[", "ctor", "]"]
+        );
+    }
+
+    #[test]
+    fn everything_else_is_one_word() {
+        assert_eq!(
+            toks("next-config X$Config c:Config id: <= =/= -5 and-then"),
+            [
+                word("next-config"),
+                word("X$Config"),
+                word("c:Config"),
+                word("id:"),
+                word("<="),
+                word("=/="),
+                word("-5"),
+                word("and-then"),
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_are_whole_words_only() {
+        assert_eq!(
+            toks("fmod fmodx : :: -> < . = to term endfm"),
+            [
+                Tok::Fmod,
+                word("fmodx"),
+                Tok::Colon,
+                Tok::ColonColon,
+                Tok::Arrow,
+                Tok::Lt,
+                Tok::Dot,
+                Tok::Equals,
+                Tok::To,
+                Tok::Term,
+                Tok::Endfm,
+            ]
+        );
+        // Keywords are case-sensitive, as in Maude.
+        assert_eq!(toks("FMOD Op"), [word("FMOD"), word("Op")]);
+        // `if`/`fi` are ordinary words: only `ceq` gives them meaning.
+        assert_eq!(toks("if fi"), [word("if"), word("fi")]);
+    }
+
+    #[test]
+    fn comments_run_to_end_of_line() {
+        assert_eq!(
+            texts("a --- comment . eq\nb *** another\n(--- also a comment\nc) a---b"),
+            ["a", "b", "(", "c", ")", "a---b"]
+        );
+        assert_eq!(texts("---"), Vec::<String>::new());
+        assert_eq!(texts("x ***"), ["x"]);
+    }
+
+    #[test]
+    fn trailing_dot_is_split_before_whitespace_or_end() {
+        assert_eq!(toks("empty."), [word("empty"), Tok::Dot]);
+        assert_eq!(toks("empty.\n"), [word("empty"), Tok::Dot]);
+        assert_eq!(
+            toks("halted(p, c)."),
+            [
+                word("halted"),
+                Tok::LParen,
+                word("p"),
+                Tok::Comma,
+                word("c"),
+                Tok::RParen,
+                Tok::Dot
+            ]
+        );
+        // The word left over is classified on its own.
+        assert_eq!(toks("endfm."), [Tok::Endfm, Tok::Dot]);
+        // Not followed by whitespace: part of the word.
+        assert_eq!(toks("a.b x.)"), [word("a.b"), word("x."), Tok::RParen]);
+        // A lone `.` is the keyword; `..` is a `.` word followed by the split-off dot.
+        assert_eq!(toks(". .."), [Tok::Dot, Tok::Dot, Tok::Dot]);
+    }
+
+    #[test]
+    fn spans_are_byte_offsets() {
+        let tokens = lex(FILE, "op f(é) : -> S .").unwrap();
+        let spans: Vec<_> = tokens.iter().map(|&(l, _, r)| (l, r)).collect();
+        assert_eq!(
+            spans,
+            [
+                (0, 2),
+                (3, 4),
+                (4, 5),
+                (5, 7),
+                (7, 8),
+                (9, 10),
+                (11, 13),
+                (14, 15),
+                (16, 17)
+            ]
+        );
+        let tokens = lex(FILE, "  x.").unwrap();
+        assert_eq!(tokens, [(2, word("x"), 3), (3, Tok::Dot, 4)]);
+    }
+
+    #[test]
+    fn byte_order_mark_is_skipped() {
+        assert_eq!(texts("\u{FEFF}fmod"), ["fmod"]);
+    }
+
+    #[test]
+    fn control_characters_are_errors() {
+        let err = lex(FILE, "ab \u{1} c").unwrap_err();
+        assert_eq!(err.span, Span::new(FILE, 3, 4));
+        assert!(err.message.contains("U+0001"), "{}", err.message);
+        assert!(!err.unexpected_eof);
+    }
+}

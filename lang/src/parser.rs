@@ -1,0 +1,884 @@
+//! The declaration parser: tokens from [`crate::lexer`] through the lalrpop grammar
+//! (`grammar.lalrpop`) into an [`ast::SourceFile`], with errors phrased for humans.
+
+use crate::ast::{self, Ident, Token, TokenRun};
+use crate::lexer::{lex, Tok};
+use crate::span::{FileId, Span};
+use lalrpop_util::ParseError as LalrpopError;
+
+// Generated code: its style is lalrpop's business, not ours.
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all)]
+    grammar
+);
+
+/// A lexing or parsing error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// A complete sentence for the user, e.g. "unexpected `op`; expected one of `.`, `[`".
+    pub message: String,
+    /// The offending token; for an unexpected end of input, the empty span at its end.
+    pub span: Span,
+    /// What the parser would have accepted instead, as shown to users (`` `endfm` ``,
+    /// "a name"), deduplicated; empty when the error is not about an unexpected token.
+    pub expected: Vec<String>,
+    /// The input ended too early: more text could make it parse (lets a REPL ask for
+    /// another line instead of reporting an error).
+    pub unexpected_eof: bool,
+}
+
+impl ParseError {
+    /// An error that is not about an unexpected token.
+    pub(crate) fn new(message: impl Into<String>, span: Span) -> ParseError {
+        ParseError {
+            message: message.into(),
+            span,
+            expected: Vec::new(),
+            unexpected_eof: false,
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses a whole `.game` file.
+pub fn parse_file(file: FileId, src: &str) -> Result<ast::SourceFile, ParseError> {
+    let tokens = lex(file, src)?;
+    grammar::FileParser::new()
+        .parse(file, tokens.iter().cloned())
+        .map_err(|err| humanize(file, src, &tokens, err))
+}
+
+/// Lexes a term typed on the command line or at the REPL into a token run (no grammar).
+/// A final `.` is kept as a token; callers that accept one strip it.
+pub fn lex_run(file: FileId, src: &str) -> Result<TokenRun, ParseError> {
+    Ok(lex(file, src)?
+        .into_iter()
+        .map(|(l, tok, r)| Token {
+            text: tok.into_text(),
+            span: Span::new(file, l, r),
+        })
+        .collect())
+}
+
+// ---------------------------------------------------------------------------------------
+// Helpers for the grammar's actions
+
+/// The name written as `tokens`, spelt without spaces (`_` `,` `_` is `_,_`). `tokens` is
+/// never empty: the grammar only calls this on non-empty runs.
+pub(crate) fn concat_tokens(tokens: &[Token]) -> Ident {
+    let name = tokens.iter().map(|t| t.text.as_str()).collect();
+    let span = match (tokens.first(), tokens.last()) {
+        (Some(first), Some(last)) => first.span.to(last.span),
+        _ => unreachable!("token runs in the grammar are non-empty"),
+    };
+    Ident { name, span }
+}
+
+/// Splits the right-hand side of a `ceq` into the term and its condition, at the condition
+/// `if`: the rightmost `if` that does not open an `if … fi` closed further right, so that
+/// `if_then_else_fi` may be used in the term. `None` if there is no such `if` or either
+/// side would be empty.
+pub(crate) fn split_condition(mut rhs: TokenRun) -> Option<(TokenRun, TokenRun)> {
+    let mut depth = 0usize;
+    let mut split = None;
+    for (i, tok) in rhs.iter().enumerate().rev() {
+        match tok.text.as_str() {
+            "fi" => depth += 1,
+            "if" if depth > 0 => depth -= 1,
+            "if" => {
+                split = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let at = split?;
+    let cond = rhs.split_off(at + 1);
+    rhs.pop(); // the `if` itself
+    (!rhs.is_empty() && !cond.is_empty()).then_some((rhs, cond))
+}
+
+// ---------------------------------------------------------------------------------------
+// Error messages
+
+type Triple = (usize, Tok, usize);
+type RawError = LalrpopError<usize, Tok, ParseError>;
+
+/// An expected set at least this large means the parser is inside a token run, where
+/// nearly every token is acceptable (structural states accept at most ~20 tokens, runs
+/// ~40); listing them all would drown the few that actually end the run.
+const RUN_STATE_MIN_EXPECTED: usize = 28;
+
+/// Declaration keywords, shown together as "a declaration" when all are expected.
+const DECLARATION_KEYWORDS: &[&str] = &[
+    "protecting",
+    "pr",
+    "extending",
+    "ex",
+    "including",
+    "inc",
+    "sort",
+    "sorts",
+    "subsort",
+    "subsorts",
+    "op",
+    "ops",
+    "var",
+    "vars",
+    "eq",
+    "ceq",
+];
+
+/// The name lalrpop gives the word terminal in `expected` lists.
+const WORD_TERMINAL: &str = "Word";
+
+fn humanize(file: FileId, src: &str, tokens: &[Triple], err: RawError) -> ParseError {
+    match err {
+        LalrpopError::User { error } => error,
+        LalrpopError::UnrecognizedEof { expected, .. } => {
+            let what = describe_expected(file, tokens, &expected, false);
+            ParseError {
+                message: format!("unexpected end of input; {what}"),
+                span: Span::new(file, src.len(), src.len()),
+                expected: render_all(&expected),
+                unexpected_eof: true,
+            }
+        }
+        LalrpopError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
+            let prefix = &tokens[..tokens.partition_point(|&(start, _, _)| start < l)];
+            let what = describe_expected(file, prefix, &expected, true);
+            ParseError {
+                message: format!("unexpected `{tok}`; {what}"),
+                span: Span::new(file, l, r),
+                expected: render_all(&expected),
+                unexpected_eof: false,
+            }
+        }
+        LalrpopError::ExtraToken { token: (l, tok, r) } => ParseError::new(
+            format!("unexpected `{tok}`; expected the end of the input"),
+            Span::new(file, l, r),
+        ),
+        // Only lalrpop's built-in lexer produces this; ours reports bad input itself.
+        LalrpopError::InvalidToken { location } => {
+            ParseError::new("invalid token", Span::new(file, location, location))
+        }
+    }
+}
+
+/// "expected …" for an error after the tokens `prefix`, given lalrpop's expected terminals.
+fn describe_expected(
+    file: FileId,
+    prefix: &[Triple],
+    expected: &[String],
+    at_token: bool,
+) -> String {
+    if expected.len() < RUN_STATE_MIN_EXPECTED {
+        return format!(
+            "expected {}",
+            or_list(&collapse_declarations(render_all(expected)))
+        );
+    }
+    let closers = run_closers(file, prefix, expected);
+    if !closers.is_empty() {
+        format!(
+            "expected {} (or more tokens)",
+            or_list(&render_all(&closers))
+        )
+    } else if at_token {
+        "expected at least one token before it".to_string()
+    } else {
+        "expected more tokens".to_string()
+    }
+}
+
+/// Which expected terminals would *end* the token run the parser is in, rather than
+/// continue it. The expected set alone cannot tell (a run accepts almost anything, its
+/// closer included), so each candidate is tried: the parser is fed the candidate and then
+/// a plain word, and the candidate ends the run if that leads somewhere other than the
+/// word alone does. This stays right whatever the grammar's runs look like.
+fn run_closers(file: FileId, prefix: &[Triple], expected: &[String]) -> Vec<String> {
+    let end = prefix.last().map_or(0, |&(_, _, r)| r);
+    let word = || (end + 1, Tok::Word("x".to_string()), end + 2);
+    let outcome = |extra: Vec<Triple>| {
+        let tokens = prefix.iter().cloned().chain(extra);
+        match grammar::FileParser::new().parse(file, tokens) {
+            Ok(_) => None,
+            Err(err) => Some(match err {
+                LalrpopError::UnrecognizedEof { expected, .. } => (None, expected),
+                LalrpopError::UnrecognizedToken { token, expected } => (Some(token.0), expected),
+                // A user error (a `ceq` closed without a condition) or anything else.
+                _ => (Some(usize::MAX), Vec::new()),
+            }),
+        }
+    };
+    let baseline = outcome(vec![word()]);
+    expected
+        .iter()
+        .filter(|terminal| terminal.as_str() != WORD_TERMINAL)
+        .filter(|terminal| {
+            let tok = Tok::from_text(terminal.trim_matches('"'));
+            outcome(vec![(end, tok, end + 1), word()]) != baseline
+        })
+        .cloned()
+        .collect()
+}
+
+/// lalrpop's terminal names as users know them, in the lexer's order of importance.
+fn render_all(expected: &[String]) -> Vec<String> {
+    let order = |terminal: &String| {
+        let text = terminal.trim_matches('"');
+        Tok::FIXED_TEXTS
+            .iter()
+            .position(|&t| t == text)
+            .map_or(0, |i| i + 1) // `Word` first: "a name" reads best before punctuation
+    };
+    let mut terminals: Vec<&String> = expected.iter().collect();
+    terminals.sort_by(|a, b| order(a).cmp(&order(b)).then(a.cmp(b)));
+    terminals.dedup();
+    terminals.into_iter().map(|t| render(t)).collect()
+}
+
+fn render(terminal: &str) -> String {
+    if terminal == WORD_TERMINAL {
+        "a name".to_string()
+    } else {
+        format!("`{}`", terminal.trim_matches('"'))
+    }
+}
+
+/// Replaces the declaration keywords by "a declaration" when they are all present.
+fn collapse_declarations(rendered: Vec<String>) -> Vec<String> {
+    let keywords: Vec<String> = DECLARATION_KEYWORDS
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect();
+    if !keywords.iter().all(|k| rendered.contains(k)) {
+        return rendered;
+    }
+    let first = rendered
+        .iter()
+        .position(|i| keywords.contains(i))
+        .unwrap_or(0);
+    let mut out: Vec<String> = rendered
+        .into_iter()
+        .filter(|i| !keywords.contains(i))
+        .collect();
+    out.insert(first, "a declaration".to_string());
+    out
+}
+
+/// `a`, `a or b`, `one of a, b, c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => "nothing".to_string(),
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", items.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::*;
+
+    const FILE: FileId = FileId(0);
+
+    fn parse(src: &str) -> SourceFile {
+        parse_file(FILE, src).unwrap_or_else(|e| {
+            panic!(
+                "{} at {:?}: {:?}",
+                e.message,
+                e.span.range(),
+                &src[e.span.range()]
+            )
+        })
+    }
+
+    fn err(src: &str) -> ParseError {
+        parse_file(FILE, src).unwrap_err()
+    }
+
+    fn texts(run: &[Token]) -> Vec<&str> {
+        run.iter().map(|t| t.text.as_str()).collect()
+    }
+
+    fn names(sorts: &[SortRef]) -> Vec<&str> {
+        sorts.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    fn idents(idents: &[Ident]) -> Vec<&str> {
+        idents.iter().map(|i| i.name.as_str()).collect()
+    }
+
+    /// The source text a span covers.
+    fn at(src: &str, span: Span) -> &str {
+        &src[span.range()]
+    }
+
+    fn only_module(file: &SourceFile) -> &ModuleDecl {
+        match file.items.as_slice() {
+            [Item::Module(m)] => m,
+            other => panic!("expected one module, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn module_with_every_declaration() {
+        let src = "\
+fmod HEAPS is
+  protecting NAT .
+  pr SET{TwoHeaps} .
+  extending A . ex B . including C . inc D .
+  sort Heap .
+  sorts TwoHeaps Set{TwoHeaps} .
+  subsort Nat < Heap .
+  subsorts A B < C < D .
+  op heaps : Nat Nat -> TwoHeaps [ctor] .
+  op _,_ : Set{X} Set{X} -> Set{X} [assoc comm id: empty] .
+  op (__) : Nat -> Nat .
+  op if_then_else_fi : Bool Nat Nat -> Nat .
+  op empty : -> Set{TwoHeaps} .
+  ops a b : -> Nat .
+  ops (_+_) (_*_) : Nat Nat -> Nat [assoc] .
+  var x : Nat .
+  vars y z : Set{TwoHeaps} .
+  eq take(heaps(s N, M)) = heaps(N, M) [label take] .
+  eq x =/= y = not (x = y) .
+  ceq f(x) = y if x > 0 .
+endfm
+";
+        let file = parse(src);
+        let m = only_module(&file);
+        assert_eq!(m.kind, ModuleKind::Module);
+        assert_eq!(m.name.name, "HEAPS");
+        assert_eq!(at(src, m.name.span), "HEAPS");
+        assert!(m.params.is_empty());
+        assert_eq!(at(src, m.span), src.trim_end());
+
+        let mut decls = m.decls.iter();
+        let mut import = |mode: ImportMode, name: &str, args: &[&str]| match decls.next() {
+            Some(Decl::Import {
+                mode: m,
+                target,
+                span,
+            }) => {
+                assert_eq!(*m, mode);
+                assert_eq!(target.name.name, name);
+                let got: Vec<_> = target.args.iter().map(|a| a.name.name.as_str()).collect();
+                assert_eq!(got, args);
+                assert!(at(src, *span).ends_with(" ."), "{:?}", at(src, *span));
+            }
+            other => panic!("expected an import, got {other:?}"),
+        };
+        import(ImportMode::Protecting, "NAT", &[]);
+        import(ImportMode::Protecting, "SET", &["TwoHeaps"]);
+        import(ImportMode::Extending, "A", &[]);
+        import(ImportMode::Extending, "B", &[]);
+        import(ImportMode::Including, "C", &[]);
+        import(ImportMode::Including, "D", &[]);
+        let decls: Vec<&Decl> = decls.collect();
+
+        match decls[0] {
+            Decl::Sorts { sorts, span } => {
+                assert_eq!(names(sorts), ["Heap"]);
+                assert_eq!(at(src, *span), "sort Heap .");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[1] {
+            Decl::Sorts { sorts, .. } => {
+                assert_eq!(names(sorts), ["TwoHeaps", "Set{TwoHeaps}"]);
+                assert_eq!(at(src, sorts[1].span), "Set{TwoHeaps}");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[2] {
+            Decl::Subsorts { chain, span } => {
+                let chain: Vec<_> = chain.iter().map(|level| names(level)).collect();
+                assert_eq!(chain, [vec!["Nat"], vec!["Heap"]]);
+                assert_eq!(at(src, *span), "subsort Nat < Heap .");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[3] {
+            Decl::Subsorts { chain, .. } => {
+                let chain: Vec<_> = chain.iter().map(|level| names(level)).collect();
+                assert_eq!(chain, [vec!["A", "B"], vec!["C"], vec!["D"]]);
+            }
+            other => panic!("{other:?}"),
+        }
+        let op = |decl: &Decl| match decl {
+            Decl::Op {
+                names: n,
+                args,
+                result,
+                attrs,
+                span,
+            } => (
+                idents(n).join(" "),
+                names(args).join(" "),
+                result.name.clone(),
+                texts(attrs).join(" "),
+                at(src, *span).to_string(),
+            ),
+            other => panic!("expected an op, got {other:?}"),
+        };
+        let (n, args, result, attrs, span) = op(decls[4]);
+        assert_eq!((n.as_str(), args.as_str()), ("heaps", "Nat Nat"));
+        assert_eq!((result.as_str(), attrs.as_str()), ("TwoHeaps", "ctor"));
+        assert_eq!(span, "op heaps : Nat Nat -> TwoHeaps [ctor] .");
+        let (n, args, result, attrs, _) = op(decls[5]);
+        assert_eq!((n.as_str(), args.as_str()), ("_,_", "Set{X} Set{X}"));
+        assert_eq!(result, "Set{X}");
+        assert_eq!(attrs, "assoc comm id: empty");
+        assert_eq!(op(decls[6]).0, "(__)");
+        assert_eq!(op(decls[7]).0, "if_then_else_fi");
+        let (n, args, result, attrs, _) = op(decls[8]);
+        assert_eq!((n.as_str(), args.as_str()), ("empty", ""));
+        assert_eq!((result.as_str(), attrs.as_str()), ("Set{TwoHeaps}", ""));
+        assert_eq!(op(decls[9]).0, "a b");
+        let (n, _, _, attrs, _) = op(decls[10]);
+        assert_eq!((n.as_str(), attrs.as_str()), ("_+_ _*_", "assoc"));
+        // The name of a multi-token op covers all of its tokens.
+        match (decls[5], decls[10]) {
+            (Decl::Op { names: single, .. }, Decl::Op { names: many, .. }) => {
+                assert_eq!(at(src, single[0].span), "_,_");
+                assert_eq!(at(src, many[0].span), "_+_");
+                assert_eq!(at(src, many[1].span), "_*_");
+            }
+            other => panic!("{other:?}"),
+        }
+
+        match decls[11] {
+            Decl::Vars {
+                names: n,
+                sort,
+                span,
+            } => {
+                assert_eq!(idents(n), ["x"]);
+                assert_eq!(sort.name, "Nat");
+                assert_eq!(at(src, *span), "var x : Nat .");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[12] {
+            Decl::Vars { names: n, sort, .. } => {
+                assert_eq!(idents(n), ["y", "z"]);
+                assert_eq!(sort.name, "Set{TwoHeaps}");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[13] {
+            Decl::Eq {
+                lhs,
+                rhs,
+                cond,
+                attrs,
+                span,
+            } => {
+                assert_eq!(
+                    texts(lhs),
+                    ["take", "(", "heaps", "(", "s", "N", ",", "M", ")", ")"]
+                );
+                assert_eq!(texts(rhs), ["heaps", "(", "N", ",", "M", ")"]);
+                assert_eq!(*cond, None);
+                assert_eq!(texts(attrs), ["label", "take"]);
+                assert_eq!(
+                    at(src, *span),
+                    "eq take(heaps(s N, M)) = heaps(N, M) [label take] ."
+                );
+                assert_eq!(at(src, lhs[0].span), "take");
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[14] {
+            // The right-hand side may contain `=`.
+            Decl::Eq { lhs, rhs, .. } => {
+                assert_eq!(texts(lhs), ["x", "=/=", "y"]);
+                assert_eq!(texts(rhs), ["not", "(", "x", "=", "y", ")"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        match decls[15] {
+            Decl::Eq { lhs, rhs, cond, .. } => {
+                assert_eq!(texts(lhs), ["f", "(", "x", ")"]);
+                assert_eq!(texts(rhs), ["y"]);
+                assert_eq!(texts(cond.as_ref().unwrap()), ["x", ">", "0"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(decls.len(), 16);
+    }
+
+    #[test]
+    fn parameterised_module() {
+        let src = "fmod WINS{X :: GAME-TREE, Y :: TRIV} is protecting EXT-BOOL . endfm";
+        let file = parse(src);
+        let m = only_module(&file);
+        assert_eq!(m.name.name, "WINS");
+        let params: Vec<_> = m
+            .params
+            .iter()
+            .map(|p| (p.name.name.as_str(), p.theory.name.as_str()))
+            .collect();
+        assert_eq!(params, [("X", "GAME-TREE"), ("Y", "TRIV")]);
+        assert_eq!(at(src, m.params[0].theory.span), "GAME-TREE");
+    }
+
+    #[test]
+    fn theory() {
+        let src = "fth GAME-TREE is sort Config . op start : -> Config . endfth";
+        let m = only_module(&parse(src)).clone();
+        assert_eq!(m.kind, ModuleKind::Theory);
+        assert_eq!(m.name.name, "GAME-TREE");
+        assert_eq!(m.decls.len(), 2);
+        // `endfm` does not close a theory.
+        let e = err("fth T is sort S . endfm");
+        assert_eq!(
+            e.message,
+            "unexpected `endfm`; expected `endfth` or a declaration"
+        );
+    }
+
+    #[test]
+    fn view_with_every_map_form() {
+        let src = "\
+view HeapsGame from GAME-TREE to HEAPS{Nat} is
+  sort Config to TwoHeaps .
+  sort SetConfig to Set{TwoHeaps} .
+  op start to initial .
+  op _,_ to _;_ .
+  op next-config(p:Players, c:Config) to term next-heaps(c:TwoHeaps) .
+endv
+";
+        let file = parse(src);
+        let [Item::View(v)] = file.items.as_slice() else {
+            panic!("{:?}", file.items)
+        };
+        assert_eq!(v.name.name, "HeapsGame");
+        assert_eq!(v.from.name.name, "GAME-TREE");
+        assert_eq!(v.to.name.name, "HEAPS");
+        assert_eq!(v.to.args[0].name.name, "Nat");
+        assert_eq!(at(src, v.to.span), "HEAPS{Nat}");
+        assert_eq!(at(src, v.span), src.trim_end());
+        match &v.maps[0] {
+            ViewMap::Sort { from, to, span } => {
+                assert_eq!(
+                    (from.name.as_str(), to.name.as_str()),
+                    ("Config", "TwoHeaps")
+                );
+                assert_eq!(at(src, *span), "sort Config to TwoHeaps .");
+            }
+            other => panic!("{other:?}"),
+        }
+        match &v.maps[1] {
+            ViewMap::Sort { to, .. } => assert_eq!(to.name, "Set{TwoHeaps}"),
+            other => panic!("{other:?}"),
+        }
+        match &v.maps[2] {
+            ViewMap::Op { from, to, span } => {
+                assert_eq!((from.name.as_str(), to.name.as_str()), ("start", "initial"));
+                assert_eq!(at(src, *span), "op start to initial .");
+            }
+            other => panic!("{other:?}"),
+        }
+        match &v.maps[3] {
+            ViewMap::Op { from, to, .. } => {
+                assert_eq!((from.name.as_str(), to.name.as_str()), ("_,_", "_;_"));
+                assert_eq!(at(src, from.span), "_,_");
+            }
+            other => panic!("{other:?}"),
+        }
+        match &v.maps[4] {
+            ViewMap::OpToTerm { from, to, span } => {
+                assert_eq!(
+                    texts(from),
+                    ["next-config", "(", "p:Players", ",", "c:Config", ")"]
+                );
+                assert_eq!(texts(to), ["next-heaps", "(", "c:TwoHeaps", ")"]);
+                assert_eq!(
+                    at(src, *span),
+                    "op next-config(p:Players, c:Config) to term next-heaps(c:TwoHeaps) ."
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(v.maps.len(), 5);
+    }
+
+    #[test]
+    fn game_block() {
+        let src =
+            "game nim is\n  module WINS{HeapsGame} .\n  start heaps(3, 4) .\n  first A .\nendgame";
+        let file = parse(src);
+        let [Item::Game(g)] = file.items.as_slice() else {
+            panic!("{:?}", file.items)
+        };
+        assert_eq!(g.name.name, "nim");
+        assert_eq!(at(src, g.span), src);
+        let fields: Vec<_> = g
+            .fields
+            .iter()
+            .map(|f| (f.key.name.as_str(), texts(&f.value).join(" ")))
+            .collect();
+        assert_eq!(
+            fields,
+            [
+                ("module", "WINS { HeapsGame }".to_string()),
+                ("start", "heaps ( 3 , 4 )".to_string()),
+                ("first", "A".to_string()),
+            ]
+        );
+        assert_eq!(at(src, g.fields[1].span), "start heaps(3, 4) .");
+    }
+
+    #[test]
+    fn several_items_and_keywords_inside_terms() {
+        let src = "fmod A is eq f(to, term, sort, is) = g(op : x) . endfm\n\
+                   game g is start to is from . endgame";
+        let file = parse(src);
+        assert_eq!(file.items.len(), 2);
+        let m = match &file.items[0] {
+            Item::Module(m) => m,
+            other => panic!("{other:?}"),
+        };
+        match &m.decls[0] {
+            Decl::Eq { lhs, rhs, .. } => {
+                assert_eq!(texts(lhs).join(" "), "f ( to , term , sort , is )");
+                assert_eq!(texts(rhs).join(" "), "g ( op : x )");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse("").items.is_empty());
+    }
+
+    #[test]
+    fn ceq_splits_at_the_condition_if() {
+        let src = "fmod A is ceq f(x) = if a then b else c fi if x > 0 [owise] . endfm";
+        let file = parse(src);
+        match &only_module(&file).decls[0] {
+            Decl::Eq {
+                lhs,
+                rhs,
+                cond,
+                attrs,
+                ..
+            } => {
+                assert_eq!(texts(lhs), ["f", "(", "x", ")"]);
+                assert_eq!(texts(rhs), ["if", "a", "then", "b", "else", "c", "fi"]);
+                assert_eq!(texts(cond.as_ref().unwrap()), ["x", ">", "0"]);
+                assert_eq!(texts(attrs), ["owise"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        // An `if … fi` inside the condition is not the split point either.
+        let run = lex_run(FILE, "a if if b then c else d fi").unwrap();
+        let (rhs, cond) = split_condition(run).unwrap();
+        assert_eq!(texts(&rhs), ["a"]);
+        assert_eq!(texts(&cond), ["if", "b", "then", "c", "else", "d", "fi"]);
+        // Either side empty: no split.
+        assert!(split_condition(lex_run(FILE, "if c").unwrap()).is_none());
+        assert!(split_condition(lex_run(FILE, "a if").unwrap()).is_none());
+        assert!(split_condition(lex_run(FILE, "if a then b else c fi").unwrap()).is_none());
+    }
+
+    #[test]
+    fn ceq_without_condition_is_an_error_at_the_equation() {
+        let src = "fmod A is\n  ceq f(x) = if a then b else c fi .\nendfm";
+        let e = err(src);
+        assert_eq!(e.message, "a `ceq` needs a condition: `ceq L = R if C .`");
+        assert_eq!(at(src, e.span), "ceq f(x) = if a then b else c fi .");
+        assert!(!e.unexpected_eof);
+    }
+
+    #[test]
+    fn missing_dot() {
+        let src = "fmod A is\n  op f : Nat -> Nat\n  op g : -> Nat .\nendfm";
+        let e = err(src);
+        assert_eq!(e.message, "unexpected `op`; expected one of `.`, `[`, `{`");
+        assert_eq!(at(src, e.span), "op");
+        assert_eq!(e.span.start, 32);
+        assert_eq!(e.expected, ["`.`", "`[`", "`{`"]);
+        assert!(!e.unexpected_eof);
+        assert_eq!(e.to_string(), e.message);
+
+        let src = "fmod A is protecting NAT endfm";
+        let e = err(src);
+        assert_eq!(e.message, "unexpected `endfm`; expected `.` or `{`");
+        assert_eq!(at(src, e.span), "endfm");
+    }
+
+    #[test]
+    fn missing_endfm_at_end_of_input() {
+        let src = "fmod A is\n  sort S .\n";
+        let e = err(src);
+        assert_eq!(
+            e.message,
+            "unexpected end of input; expected `endfm` or a declaration"
+        );
+        assert!(e.unexpected_eof);
+        assert_eq!(e.span, Span::new(FILE, src.len(), src.len()));
+        assert!(e.expected.contains(&"`endfm`".to_string()));
+        assert!(e.expected.contains(&"`ceq`".to_string()));
+    }
+
+    #[test]
+    fn errors_inside_token_runs_name_what_ends_the_run() {
+        let cases = [
+            (
+                "fmod A is eq a = b",
+                "unexpected end of input; expected `.` or `[` (or more tokens)",
+            ),
+            (
+                "fmod A is eq f(x) .",
+                "unexpected `.`; expected `=` (or more tokens)",
+            ),
+            (
+                "fmod A is eq = b .",
+                "unexpected `=`; expected at least one token before it",
+            ),
+            (
+                "fmod A is op f .",
+                "unexpected `.`; expected `:` (or more tokens)",
+            ),
+            (
+                "fmod A is op f : -> S [ctor",
+                "unexpected end of input; expected `]` (or more tokens)",
+            ),
+            (
+                "fmod A is ops (_+_ : S S -> S .",
+                "unexpected end of input; expected `)` (or more tokens)",
+            ),
+            (
+                "view V from T to M is op f",
+                "unexpected end of input; expected `to` (or more tokens)",
+            ),
+            (
+                "view V from T to M is op f to term",
+                "unexpected end of input; expected more tokens",
+            ),
+            (
+                "game g is start",
+                "unexpected end of input; expected more tokens",
+            ),
+            (
+                "game g is start x",
+                "unexpected end of input; expected `.` (or more tokens)",
+            ),
+        ];
+        for (src, message) in cases {
+            assert_eq!(err(src).message, message, "for {src:?}");
+        }
+    }
+
+    #[test]
+    fn other_errors() {
+        let e = err("foo");
+        assert_eq!(
+            e.message,
+            "unexpected `foo`; expected one of `fmod`, `fth`, `view`, `game`"
+        );
+        let e = err("fmod A is var x Nat .");
+        assert_eq!(e.message, "unexpected `.`; expected a name or `:`");
+        assert_eq!(e.span, Span::new(FILE, 20, 21));
+        // Lexer errors come through unchanged.
+        let e = err("fmod A is \u{7} endfm");
+        assert_eq!(e.span, Span::new(FILE, 10, 11));
+        assert!(e.message.contains("U+0007"));
+    }
+
+    #[test]
+    fn lex_run_keeps_keywords_and_spans() {
+        let run = lex_run(FILE, "w(A, to) = x .").unwrap();
+        assert_eq!(texts(&run), ["w", "(", "A", ",", "to", ")", "=", "x", "."]);
+        assert_eq!(run[4].span, Span::new(FILE, 5, 7));
+        assert!(lex_run(FILE, "  ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn seed_paper_code() {
+        let src = "\
+fmod WINS{X :: GAME-TREE} is
+  protecting EXT-BOOL .
+  op w : Players X$Config -> Bool .
+  op w-aux : Players X$SetConfig -> Bool .
+  var p : Players .
+  var c : X$Config .
+  var S : X$SetConfig .
+  ceq w(p, c) = won(p, c) if halted(p, c).
+  ceq w(R, c) = w-aux(B, next-config (R, c)) if not halted(R, c) .
+  eq w-aux(R, empty) = true .
+  eq w-aux(R, (c, S)) = w(R, c) and-then w-aux(R, S) .
+endfm
+fth SET-CONFIG is
+  protecting CONFIG .
+  sort SetConfig .
+  subsort Config < SetConfig .
+  op empty : -> SetConfig [ctor] .
+  op _,_ : SetConfig SetConfig -> SetConfig [assoc comm id: empty] .
+endfth
+";
+        let file = parse(src);
+        assert_eq!(file.items.len(), 2);
+        let (wins, set) = match file.items.as_slice() {
+            [Item::Module(a), Item::Module(b)] => (a, b),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(wins.kind, ModuleKind::Module);
+        assert_eq!(wins.params[0].theory.name, "GAME-TREE");
+        assert_eq!(wins.decls.len(), 10);
+        match &wins.decls[1] {
+            Decl::Op { args, .. } => assert_eq!(names(args), ["Players", "X$Config"]),
+            other => panic!("{other:?}"),
+        }
+        match &wins.decls[6] {
+            Decl::Eq {
+                rhs, cond, span, ..
+            } => {
+                assert_eq!(texts(rhs), ["won", "(", "p", ",", "c", ")"]);
+                assert_eq!(
+                    texts(cond.as_ref().unwrap()),
+                    ["halted", "(", "p", ",", "c", ")"]
+                );
+                assert_eq!(at(src, *span), "ceq w(p, c) = won(p, c) if halted(p, c).");
+            }
+            other => panic!("{other:?}"),
+        }
+        match &wins.decls[7] {
+            Decl::Eq { cond, .. } => assert_eq!(
+                texts(cond.as_ref().unwrap()),
+                ["not", "halted", "(", "R", ",", "c", ")"]
+            ),
+            other => panic!("{other:?}"),
+        }
+        match &wins.decls[9] {
+            Decl::Eq { lhs, rhs, .. } => {
+                assert_eq!(texts(lhs).join(" "), "w-aux ( R , ( c , S ) )");
+                assert_eq!(texts(rhs).join(" "), "w ( R , c ) and-then w-aux ( R , S )");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(set.kind, ModuleKind::Theory);
+        assert_eq!(set.name.name, "SET-CONFIG");
+        match &set.decls[4] {
+            Decl::Op {
+                names: n, attrs, ..
+            } => {
+                assert_eq!(idents(n), ["_,_"]);
+                assert_eq!(texts(attrs), ["assoc", "comm", "id:", "empty"]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The elaborated program: a global order-sorted signature and the equations, with terms as
+//! trees over operator ids. This is what `lang` hands to `runtime`.
+//!
+//! Every module instance elaborates into the same global tables; a module is a *view* on
+//! them (the sorts and operators it can see). Operator ids are unique per declaration per
+//! module instance, so `_,_` of `SET{TwoHeaps}` and `_,_` of `SET{Nat}` are different ops.
+
+use crate::span::Span;
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SortId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OpId(pub u32);
+
+/// A connected component of the subsort graph (Maude's "kind").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KindId(pub u32);
+
+#[derive(Clone, Debug)]
+pub struct SortInfo {
+    pub name: String,
+    pub span: Option<Span>,
+    pub kind: KindId,
+}
+
+/// One piece of an operator's mixfix form: `if_then_else_fi` is
+/// `[Lit("if"), Hole, Lit("then"), Hole, Lit("else"), Hole, Lit("fi")]`.
+/// A prefix operator `f : A B -> C` has the form `[Lit("f"), Lit("("), Hole, Lit(","), Hole, Lit(")")]`
+/// and a constant `c` the form `[Lit("c")]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatPiece {
+    Hole,
+    Lit(String),
+}
+
+/// Operations implemented natively on values (integers and Booleans).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    // Bool constants and connectives. `and`, `or`, … are strict; `and-then`, `or-else`
+    // and `if_then_else_fi` are lazy: they evaluate their first argument only, then the
+    // branch that is needed.
+    True,
+    False,
+    Not,
+    And,
+    Or,
+    Xor,
+    Implies,
+    AndThen,
+    OrElse,
+    IfThenElse,
+    /// `_==_` / `_=/=_` on any kind: compare normal forms.
+    Equal,
+    NotEqual,
+    // Integer arithmetic on literals (checked: overflow is an error, never a wrap).
+    Add,
+    Sub,
+    Mul,
+    Quo,
+    Rem,
+    Neg,
+    Abs,
+    Min,
+    Max,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Divides,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct OpAttrs {
+    pub ctor: bool,
+    pub assoc: bool,
+    pub comm: bool,
+    /// Idempotent (`x, x = x`), used for sets: an `assoc comm idem` operator keeps its
+    /// flattened argument list sorted and without duplicates.
+    pub idem: bool,
+    /// `id: c` where `c` is a constant operator.
+    pub identity: Option<OpId>,
+    pub memo: bool,
+    /// Mixfix precedence: lower binds tighter (Maude's convention).
+    pub prec: u32,
+    pub builtin: Option<Builtin>,
+}
+
+#[derive(Clone, Debug)]
+pub struct OpInfo {
+    /// The name as declared: `_,_`, `(__)`, `w`, `next-config`.
+    pub name: String,
+    pub form: Vec<PatPiece>,
+    pub args: Vec<SortId>,
+    pub result: SortId,
+    pub attrs: OpAttrs,
+    pub span: Option<Span>,
+    /// The module (instance) that declared it, e.g. `SET{TwoHeaps}`.
+    pub module: String,
+}
+
+/// The global order-sorted signature.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    pub sorts: Vec<SortInfo>,
+    pub ops: Vec<OpInfo>,
+    /// `leq[a][b]`: sort `a` is a subsort of (or equal to) `b`; reflexive and transitive.
+    leq: Vec<Vec<bool>>,
+    /// The sorts of the built-in values, fixed by the prelude.
+    pub bool_sort: Option<SortId>,
+    pub nat_sort: Option<SortId>,
+    pub int_sort: Option<SortId>,
+    pub true_op: Option<OpId>,
+    pub false_op: Option<OpId>,
+    /// The pseudo-sort of the polymorphic built-ins (`_==_`, `if_then_else_fi`): an argument
+    /// declared with it accepts a term of any sort.
+    pub universal_sort: Option<SortId>,
+}
+
+impl Signature {
+    pub fn sort(&self, s: SortId) -> &SortInfo {
+        &self.sorts[s.0 as usize]
+    }
+
+    pub fn op(&self, o: OpId) -> &OpInfo {
+        &self.ops[o.0 as usize]
+    }
+
+    /// Is `a` a subsort of (or equal to) `b`?
+    pub fn leq(&self, a: SortId, b: SortId) -> bool {
+        self.leq[a.0 as usize][b.0 as usize]
+    }
+
+    pub fn same_kind(&self, a: SortId, b: SortId) -> bool {
+        self.sort(a).kind == self.sort(b).kind
+    }
+
+    pub fn add_sort(&mut self, name: String, span: Option<Span>) -> SortId {
+        let id = SortId(self.sorts.len() as u32);
+        self.sorts.push(SortInfo {
+            name,
+            span,
+            kind: KindId(id.0),
+        });
+        for row in &mut self.leq {
+            row.push(false);
+        }
+        let mut row = vec![false; self.sorts.len()];
+        row[id.0 as usize] = true;
+        self.leq.push(row);
+        id
+    }
+
+    /// Declare `sub < sup`, keeping `leq` transitively closed and kinds up to date.
+    pub fn add_subsort(&mut self, sub: SortId, sup: SortId) {
+        let n = self.sorts.len();
+        let below: Vec<usize> = (0..n).filter(|&a| self.leq[a][sub.0 as usize]).collect();
+        let above: Vec<usize> = (0..n).filter(|&b| self.leq[sup.0 as usize][b]).collect();
+        for &a in &below {
+            for &b in &above {
+                self.leq[a][b] = true;
+            }
+        }
+        // Merge the two kinds (connected components).
+        let (ka, kb) = (self.sort(sub).kind, self.sort(sup).kind);
+        if ka != kb {
+            let keep = ka.min(kb);
+            for s in &mut self.sorts {
+                if s.kind == ka || s.kind == kb {
+                    s.kind = keep;
+                }
+            }
+        }
+    }
+
+    pub fn add_op(&mut self, info: OpInfo) -> OpId {
+        let id = OpId(self.ops.len() as u32);
+        self.ops.push(info);
+        id
+    }
+}
+
+/// A term in an equation, a condition or a game declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Pat {
+    /// A variable, by its index in the enclosing [`Equation::vars`].
+    Var(u32),
+    App(OpId, Vec<Pat>),
+    Int(i64),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub name: String,
+    pub sort: SortId,
+}
+
+/// `lhs = rhs if cond`, read left to right as a rewrite rule.
+#[derive(Clone, Debug)]
+pub struct Equation {
+    /// Always an application; its operator is the one the equation is indexed by.
+    pub lhs: Pat,
+    pub rhs: Pat,
+    /// A Bool term that must reduce to `true` for the equation to apply. Conjunctions
+    /// `C1 /\ C2` are elaborated to `C1 and-then C2` and `t = u` to `t == u`.
+    pub cond: Option<Pat>,
+    /// Tried only after every non-`owise` equation of the same operator has failed.
+    pub owise: bool,
+    pub vars: Vec<VarInfo>,
+    pub span: Span,
+    /// The module (instance) the equation belongs to.
+    pub module: String,
+}
+
+impl Equation {
+    pub fn top_op(&self) -> OpId {
+        match &self.lhs {
+            Pat::App(op, _) => *op,
+            _ => unreachable!("elaboration only builds equations whose left side is an application"),
+        }
+    }
+}
+
+/// Everything the runtime needs to rewrite: the signature and the equations.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub sig: Signature,
+    pub equations: Vec<Equation>,
+    /// Equations by their top operator, `owise` ones last (filled by [`Program::index`]).
+    pub eqs_by_op: FxHashMap<OpId, Vec<usize>>,
+}
+
+impl Program {
+    /// Rebuild [`Program::eqs_by_op`] after equations were added.
+    pub fn index(&mut self) {
+        self.eqs_by_op.clear();
+        for owise in [false, true] {
+            for (i, eq) in self.equations.iter().enumerate() {
+                if eq.owise == owise {
+                    self.eqs_by_op.entry(eq.top_op()).or_default().push(i);
+                }
+            }
+        }
+    }
+
+    /// Does the operator have equations (so it is a defined function, not a constructor)?
+    pub fn is_defined(&self, op: OpId) -> bool {
+        self.eqs_by_op.get(&op).is_some_and(|v| !v.is_empty())
+    }
+}

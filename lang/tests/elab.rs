@@ -1,0 +1,229 @@
+//! Elaboration: modules, theories, views and instantiation; terms parsed against the
+//! signature; and the located errors for what is wrong.
+
+use gamelang_lang::diag::{render_all, Diag};
+use gamelang_lang::elab::mixfix::{show_pat, Grammar};
+use gamelang_lang::elab::Session;
+use gamelang_lang::program::Pat;
+
+fn session() -> Session {
+    match Session::new() {
+        Ok(s) => s,
+        Err((s, e)) => panic!("stdlib failed:\n{}", render_all(&e, &s.sources, false)),
+    }
+}
+
+fn load(src: &str) -> Session {
+    let mut s = session();
+    if let Err(e) = s.load_source("test.game", src) {
+        panic!("unexpected errors:\n{}", render_all(&e, &s.sources, false));
+    }
+    s
+}
+
+/// Load `src`, expecting errors; returns the first one and its rendering.
+fn load_err(src: &str) -> (Diag, String, Session) {
+    let mut s = session();
+    match s.load_source("test.game", src) {
+        Ok(_) => panic!("expected an error"),
+        Err(e) => {
+            let text = render_all(&e, &s.sources, false);
+            (e[0].clone(), text, s)
+        }
+    }
+}
+
+fn span_text(s: &Session, d: &Diag) -> String {
+    s.sources.snippet(d.span().expect("a primary span")).to_string()
+}
+
+fn term(s: &mut Session, module: &str, text: &str) -> String {
+    let m = s.module_by_name(module).expect("module");
+    let pat = s.parse_term(m, "term", text, None).unwrap_or_else(|d| panic!("{}", d.render(&s.sources, false)));
+    show_pat(&s.program.sig, &Grammar::default(), &pat)
+}
+
+#[test]
+fn precedence_and_associativity_follow_maude() {
+    let mut s = load("fmod T is protecting INT . endfm");
+    assert_eq!(term(&mut s, "T", "1 + 2 * 3"), "(1 + (2 * 3))");
+    assert_eq!(term(&mut s, "T", "1 - 2 - 3"), "((1 - 2) - 3)");
+    assert_eq!(term(&mut s, "T", "(1 - 2) * 3"), "((1 - 2) * 3)");
+    assert_eq!(term(&mut s, "T", "1 < 2 and 3 <= 4 or false"), "(((1 < 2) and (3 <= 4)) or false)");
+    assert_eq!(term(&mut s, "T", "not 1 == 2"), "(not (1 == 2))");
+    assert_eq!(term(&mut s, "T", "if 1 < 2 then 3 else - 4 fi"), "(if (1 < 2) then 3 else (- 4) fi)");
+    assert_eq!(term(&mut s, "T", "-4"), "-4");
+}
+
+#[test]
+fn user_mixfix_operators_and_sets() {
+    let src = "
+fmod P is
+  protecting INT .
+  sort Pair .
+  op (__) : Nat Nat -> Pair [ctor] .
+  protecting SET{Pair} .
+  op f : Pair -> Set{Pair} .
+  vars a b : Nat .
+  eq f((a b)) = (a b), (b a), (a (b + 1)) .
+endfm";
+    let mut s = load(src);
+    assert_eq!(term(&mut s, "P", "(2 5)"), "(( 2 5 ))");
+    // Associative operators are flattened when parsed.
+    assert_eq!(term(&mut s, "P", "(1 2), (3 4), (5 6)"), "_,_((( 1 2 )), (( 3 4 )), (( 5 6 )))");
+    assert_eq!(term(&mut s, "P", "f (1 2)"), "(f ( (( 1 2 )) ))");
+    let eq = s.program.equations.iter().find(|e| e.module == "P").expect("equation");
+    assert!(matches!(&eq.rhs, Pat::App(_, args) if args.len() == 3));
+}
+
+#[test]
+fn views_explicit_and_implicit() {
+    // The game's names already match GAME-TREE except for the sorts: a view maps those.
+    let src = "
+fmod TAKE is
+  protecting PLAYERS .
+  protecting SET{Nat} .
+  op halted : Players Nat -> Bool .
+  op won : Players Nat -> Bool .
+  op next-config : Players Nat -> Set{Nat} .
+  var p : Players . var n : Nat .
+  eq halted(p, n) = n == 0 .
+  eq won(p, n) = p == B and n == 0 .
+  eq next-config(p, 1) = 0 .
+  eq next-config(p, n) = (n - 1), (n - 2) [owise] .
+endfm
+view Take from GAME-TREE to TAKE is
+  sort Config to Nat .
+  sort SetConfig to Set{Nat} .
+endv
+game take is instance WINS{Take} . start 10 . first R . endgame
+";
+    let s = load(src);
+    let g = &s.games[0];
+    assert_eq!(s.modules[g.module].name, "WINS{Take}");
+    assert_eq!(s.program.sig.sort(g.config_sort).name, "Nat");
+    // next-config maps to TAKE's own operator, by name.
+    let Pat::App(op, _) = &g.next_config else { panic!() };
+    assert_eq!(s.program.sig.op(*op).module, "TAKE");
+
+    // A module whose names all match needs no view at all.
+    let src = "
+fmod G is
+  protecting PLAYERS .
+  sorts Config SetConfig .
+  subsort Config < SetConfig .
+  op empty : -> SetConfig [ctor] .
+  op _,_ : SetConfig SetConfig -> SetConfig [ctor assoc comm id: empty] .
+  op c0 : -> Config [ctor] .
+  op halted : Players Config -> Bool .
+  op won : Players Config -> Bool .
+  op next-config : Players Config -> SetConfig .
+  var p : Players .
+  eq halted(p, c0) = true .
+  eq won(p, c0) = p == B .
+  eq next-config(p, c0) = empty .
+endfm
+game g is instance WINS{G} . start c0 . endgame
+";
+    let s = load(src);
+    assert_eq!(s.modules[s.games[0].module].name, "WINS{G}");
+}
+
+#[test]
+fn same_instantiation_is_shared() {
+    let src = "
+fmod A is protecting SET{Nat} . op a : -> Set{Nat} . eq a = 1, 2 . endfm
+fmod B2 is protecting SET{Nat} . protecting A . op b : -> Set{Nat} . eq b = a, 3 . endfm";
+    let s = load(src);
+    let count = s.modules.iter().filter(|m| m.name == "SET{Nat}").count();
+    assert_eq!(count, 1, "SET{{Nat}} must be elaborated once");
+}
+
+#[test]
+fn unknown_sort_is_located_with_a_suggestion() {
+    let (d, text, s) = load_err("fmod T is protecting INT . op f : Nta -> Nat . endfm");
+    assert_eq!(d.message, "unknown sort `Nta`");
+    assert_eq!(span_text(&s, &d), "Nta");
+    assert!(text.contains("did you mean `Nat`?"), "{text}");
+    assert!(text.contains("test.game:1:"), "{text}");
+}
+
+#[test]
+fn unknown_operator_in_equation() {
+    let (d, text, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . var n : Nat . eq f(n) = g(n) + 1 . endfm");
+    assert_eq!(d.message, "unknown operator or variable `g`");
+    assert_eq!(span_text(&s, &d), "g");
+    let _ = text;
+}
+
+#[test]
+fn argument_of_wrong_sort() {
+    let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = f(true) . endfm");
+    assert!(d.message.starts_with("argument 1 of `f` has the wrong sort"), "{}", d.message);
+    assert_eq!(span_text(&s, &d), "true");
+}
+
+#[test]
+fn equation_sides_of_unrelated_sorts() {
+    let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = true . endfm");
+    assert!(d.message.contains("unrelated sorts"), "{}", d.message);
+    assert_eq!(span_text(&s, &d), "true");
+}
+
+#[test]
+fn unbound_variable_on_the_right() {
+    let (d, _, _) = load_err("fmod T is protecting INT . op f : Nat -> Nat . vars n m : Nat . eq f(n) = m . endfm");
+    assert_eq!(d.message, "variable `m` does not occur in the left-hand side");
+}
+
+#[test]
+fn ambiguous_terms_list_their_readings() {
+    let src = "fmod T is protecting INT . op _#_ : Nat Nat -> Nat [prec 40 assoc] . op _@_ : Nat Nat -> Nat [prec 40 assoc] . op f : -> Nat . eq f = 1 @ 2 # 3 . endfm";
+    let (d, text, _) = load_err(src);
+    assert!(d.message.starts_with("ambiguous term"), "{}", d.message);
+    assert!(text.contains("reading:"), "{text}");
+}
+
+#[test]
+fn unknown_module_and_view_errors() {
+    let (d, text, _) = load_err("fmod T is protecting INTT . endfm");
+    assert_eq!(d.message, "unknown module `INTT`");
+    assert!(text.contains("did you mean `INT`?"), "{text}");
+
+    // A view that leaves a theory operator without a counterpart.
+    let src = "
+fmod G is protecting PLAYERS . protecting SET{Nat} .
+  op halted : Players Nat -> Bool .
+endfm
+view V from GAME-TREE to G is sort Config to Nat . sort SetConfig to Set{Nat} . endv";
+    let (d, text, _) = load_err(src);
+    assert!(d.message.contains("does not map the theory operator `won`"), "{}", d.message);
+    assert!(text.contains("won : Players Nat -> Bool"), "{text}");
+}
+
+#[test]
+fn parameterised_modules_are_checked_at_definition() {
+    let (d, _, s) = load_err("fmod M{X :: TRIV} is op f : X$Elt -> X$Elt . var e : X$Elt . eq f(e) = g(e) . endfm");
+    assert_eq!(d.message, "unknown operator or variable `g`");
+    assert_eq!(span_text(&s, &d), "g");
+}
+
+#[test]
+fn command_line_terms_are_parsed_in_the_game_module() {
+    let mut s = session();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/heaps.game");
+    s.load_file(std::path::Path::new(path)).unwrap_or_else(|e| panic!("{}", render_all(&e, &s.sources, false)));
+    let g = s.games[0].clone();
+    assert!(s.parse_term(g.module, "--from", "(5 2)", Some(g.config_sort)).is_ok());
+    let d = s.parse_term(g.module, "--from", "(5 true)", Some(g.config_sort)).unwrap_err();
+    assert!(d.message.contains("wrong sort"), "{}", d.message);
+    let d = s.parse_term(g.module, "--from", "(5 2", Some(g.config_sort)).unwrap_err();
+    assert_eq!(d.message, "unbalanced parenthesis");
+}
+
+#[test]
+fn a_missing_dot_is_named_as_such() {
+    let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . var n : Nat .\n  eq f(0) = 1\n  eq f(n) = 2 .\nendfm");
+    assert!(d.message.contains("is the ` .` ending the previous declaration missing?"), "{}", d.message);
+    assert_eq!(span_text(&s, &d), "eq");
+}

@@ -1,0 +1,9 @@
+//! The gamelang standard library, written in gamelang and embedded in the binary so that
+//! `gamelang` works from any directory. The sources live in `stdlib/*.game`.
+
+/// `(file name, source text)` of every standard-library file, in load order.
+pub const FILES: &[(&str, &str)] = &[
+    ("stdlib/prelude.game", include_str!("../prelude.game")),
+    ("stdlib/set.game", include_str!("../set.game")),
+    ("stdlib/games.game", include_str!("../games.game")),
+];
