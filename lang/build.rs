@@ -1,1 +1,3 @@
-fn main() { lalrpop::process_root().unwrap(); }
+fn main() {
+    lalrpop::process_root().unwrap();
+}

@@ -217,7 +217,9 @@ impl Equation {
     pub fn top_op(&self) -> OpId {
         match &self.lhs {
             Pat::App(op, _) => *op,
-            _ => unreachable!("elaboration only builds equations whose left side is an application"),
+            _ => {
+                unreachable!("elaboration only builds equations whose left side is an application")
+            }
         }
     }
 }

@@ -61,11 +61,17 @@ impl Sources {
     }
 
     pub fn text(&self, file: FileId) -> &str {
-        self.files.get(file.0).map(|f| f.source().as_str()).unwrap_or("")
+        self.files
+            .get(file.0)
+            .map(|f| f.source().as_str())
+            .unwrap_or("")
     }
 
     pub fn name(&self, file: FileId) -> &str {
-        self.files.get(file.0).map(|f| f.name().as_str()).unwrap_or("?")
+        self.files
+            .get(file.0)
+            .map(|f| f.name().as_str())
+            .unwrap_or("?")
     }
 
     pub fn snippet(&self, span: Span) -> &str {

@@ -7,10 +7,7 @@ use gamelang_lang::elab::Session;
 use gamelang_lang::program::Pat;
 
 fn session() -> Session {
-    match Session::new() {
-        Ok(s) => s,
-        Err((s, e)) => panic!("stdlib failed:\n{}", render_all(&e, &s.sources, false)),
-    }
+    Session::new().unwrap_or_else(|e| panic!("stdlib failed:\n{e}"))
 }
 
 fn load(src: &str) -> Session {
@@ -34,12 +31,16 @@ fn load_err(src: &str) -> (Diag, String, Session) {
 }
 
 fn span_text(s: &Session, d: &Diag) -> String {
-    s.sources.snippet(d.span().expect("a primary span")).to_string()
+    s.sources
+        .snippet(d.span().expect("a primary span"))
+        .to_string()
 }
 
 fn term(s: &mut Session, module: &str, text: &str) -> String {
     let m = s.module_by_name(module).expect("module");
-    let pat = s.parse_term(m, "term", text, None).unwrap_or_else(|d| panic!("{}", d.render(&s.sources, false)));
+    let pat = s
+        .parse_term(m, "term", text, None)
+        .unwrap_or_else(|d| panic!("{}", d.render(&s.sources, false)));
     show_pat(&s.program.sig, &Grammar::default(), &pat)
 }
 
@@ -49,9 +50,15 @@ fn precedence_and_associativity_follow_maude() {
     assert_eq!(term(&mut s, "T", "1 + 2 * 3"), "(1 + (2 * 3))");
     assert_eq!(term(&mut s, "T", "1 - 2 - 3"), "((1 - 2) - 3)");
     assert_eq!(term(&mut s, "T", "(1 - 2) * 3"), "((1 - 2) * 3)");
-    assert_eq!(term(&mut s, "T", "1 < 2 and 3 <= 4 or false"), "(((1 < 2) and (3 <= 4)) or false)");
+    assert_eq!(
+        term(&mut s, "T", "1 < 2 and 3 <= 4 or false"),
+        "(((1 < 2) and (3 <= 4)) or false)"
+    );
     assert_eq!(term(&mut s, "T", "not 1 == 2"), "(not (1 == 2))");
-    assert_eq!(term(&mut s, "T", "if 1 < 2 then 3 else - 4 fi"), "(if (1 < 2) then 3 else (- 4) fi)");
+    assert_eq!(
+        term(&mut s, "T", "if 1 < 2 then 3 else - 4 fi"),
+        "(if (1 < 2) then 3 else (- 4) fi)"
+    );
     assert_eq!(term(&mut s, "T", "-4"), "-4");
 }
 
@@ -70,9 +77,17 @@ endfm";
     let mut s = load(src);
     assert_eq!(term(&mut s, "P", "(2 5)"), "(( 2 5 ))");
     // Associative operators are flattened when parsed.
-    assert_eq!(term(&mut s, "P", "(1 2), (3 4), (5 6)"), "_,_((( 1 2 )), (( 3 4 )), (( 5 6 )))");
+    assert_eq!(
+        term(&mut s, "P", "(1 2), (3 4), (5 6)"),
+        "_,_((( 1 2 )), (( 3 4 )), (( 5 6 )))"
+    );
     assert_eq!(term(&mut s, "P", "f (1 2)"), "(f ( (( 1 2 )) ))");
-    let eq = s.program.equations.iter().find(|e| e.module == "P").expect("equation");
+    let eq = s
+        .program
+        .equations
+        .iter()
+        .find(|e| e.module == "P")
+        .expect("equation");
     assert!(matches!(&eq.rhs, Pat::App(_, args) if args.len() == 3));
 }
 
@@ -103,7 +118,9 @@ game take is instance WINS{Take} . start 10 . first R . endgame
     assert_eq!(s.modules[g.module].name, "WINS{Take}");
     assert_eq!(s.program.sig.sort(g.config_sort).name, "Nat");
     // next-config maps to TAKE's own operator, by name.
-    let Pat::App(op, _) = &g.next_config else { panic!() };
+    let Pat::App(op, _) = &g.next_config else {
+        panic!()
+    };
     assert_eq!(s.program.sig.op(*op).module, "TAKE");
 
     // A module whose names all match needs no view at all.
@@ -150,7 +167,9 @@ fn unknown_sort_is_located_with_a_suggestion() {
 
 #[test]
 fn unknown_operator_in_equation() {
-    let (d, text, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . var n : Nat . eq f(n) = g(n) + 1 . endfm");
+    let (d, text, s) = load_err(
+        "fmod T is protecting INT . op f : Nat -> Nat . var n : Nat . eq f(n) = g(n) + 1 . endfm",
+    );
     assert_eq!(d.message, "unknown operator or variable `g`");
     assert_eq!(span_text(&s, &d), "g");
     let _ = text;
@@ -158,22 +177,34 @@ fn unknown_operator_in_equation() {
 
 #[test]
 fn argument_of_wrong_sort() {
-    let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = f(true) . endfm");
-    assert!(d.message.starts_with("argument 1 of `f` has the wrong sort"), "{}", d.message);
+    let (d, _, s) =
+        load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = f(true) . endfm");
+    assert!(
+        d.message
+            .starts_with("argument 1 of `f` has the wrong sort"),
+        "{}",
+        d.message
+    );
     assert_eq!(span_text(&s, &d), "true");
 }
 
 #[test]
 fn equation_sides_of_unrelated_sorts() {
-    let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = true . endfm");
+    let (d, _, s) =
+        load_err("fmod T is protecting INT . op f : Nat -> Nat . eq f(0) = true . endfm");
     assert!(d.message.contains("unrelated sorts"), "{}", d.message);
     assert_eq!(span_text(&s, &d), "true");
 }
 
 #[test]
 fn unbound_variable_on_the_right() {
-    let (d, _, _) = load_err("fmod T is protecting INT . op f : Nat -> Nat . vars n m : Nat . eq f(n) = m . endfm");
-    assert_eq!(d.message, "variable `m` does not occur in the left-hand side");
+    let (d, _, _) = load_err(
+        "fmod T is protecting INT . op f : Nat -> Nat . vars n m : Nat . eq f(n) = m . endfm",
+    );
+    assert_eq!(
+        d.message,
+        "variable `m` does not occur in the left-hand side"
+    );
 }
 
 #[test]
@@ -197,13 +228,19 @@ fmod G is protecting PLAYERS . protecting SET{Nat} .
 endfm
 view V from GAME-TREE to G is sort Config to Nat . sort SetConfig to Set{Nat} . endv";
     let (d, text, _) = load_err(src);
-    assert!(d.message.contains("does not map the theory operator `won`"), "{}", d.message);
+    assert!(
+        d.message.contains("does not map the theory operator `won`"),
+        "{}",
+        d.message
+    );
     assert!(text.contains("won : Players Nat -> Bool"), "{text}");
 }
 
 #[test]
 fn parameterised_modules_are_checked_at_definition() {
-    let (d, _, s) = load_err("fmod M{X :: TRIV} is op f : X$Elt -> X$Elt . var e : X$Elt . eq f(e) = g(e) . endfm");
+    let (d, _, s) = load_err(
+        "fmod M{X :: TRIV} is op f : X$Elt -> X$Elt . var e : X$Elt . eq f(e) = g(e) . endfm",
+    );
     assert_eq!(d.message, "unknown operator or variable `g`");
     assert_eq!(span_text(&s, &d), "g");
 }
@@ -212,18 +249,30 @@ fn parameterised_modules_are_checked_at_definition() {
 fn command_line_terms_are_parsed_in_the_game_module() {
     let mut s = session();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/heaps.game");
-    s.load_file(std::path::Path::new(path)).unwrap_or_else(|e| panic!("{}", render_all(&e, &s.sources, false)));
+    s.load_file(std::path::Path::new(path))
+        .unwrap_or_else(|e| panic!("{}", render_all(&e, &s.sources, false)));
     let g = s.games[0].clone();
-    assert!(s.parse_term(g.module, "--from", "(5 2)", Some(g.config_sort)).is_ok());
-    let d = s.parse_term(g.module, "--from", "(5 true)", Some(g.config_sort)).unwrap_err();
+    assert!(s
+        .parse_term(g.module, "--from", "(5 2)", Some(g.config_sort))
+        .is_ok());
+    let d = s
+        .parse_term(g.module, "--from", "(5 true)", Some(g.config_sort))
+        .unwrap_err();
     assert!(d.message.contains("wrong sort"), "{}", d.message);
-    let d = s.parse_term(g.module, "--from", "(5 2", Some(g.config_sort)).unwrap_err();
+    let d = s
+        .parse_term(g.module, "--from", "(5 2", Some(g.config_sort))
+        .unwrap_err();
     assert_eq!(d.message, "unbalanced parenthesis");
 }
 
 #[test]
 fn a_missing_dot_is_named_as_such() {
     let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . var n : Nat .\n  eq f(0) = 1\n  eq f(n) = 2 .\nendfm");
-    assert!(d.message.contains("is the ` .` ending the previous declaration missing?"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("is the ` .` ending the previous declaration missing?"),
+        "{}",
+        d.message
+    );
     assert_eq!(span_text(&s, &d), "eq");
 }

@@ -1,0 +1,16 @@
+//! gamelang runtime: hash-consed terms ([`term`]), compiled order-sorted matching modulo
+//! associativity / commutativity / identity ([`matching`]), the innermost rewriting engine
+//! with memo tables and resource limits ([`engine`]), run-time errors ([`error`]) and the
+//! mixfix printer ([`print`]).
+
+pub mod engine;
+pub mod error;
+pub mod game;
+pub mod matching;
+pub mod print;
+pub mod term;
+
+pub use engine::{Engine, Limits};
+pub use error::{RuntimeError, RuntimeFailure};
+pub use matching::{Matcher, Pattern};
+pub use term::{TermData, TermId, TermStore};

@@ -133,7 +133,23 @@ struct NearMiss {
 
 /// Words that start declarations: met inside a term, they mean a missing ` .`.
 const DECLARATION_KEYWORDS: &[&str] = &[
-    "eq", "ceq", "op", "ops", "var", "vars", "sort", "sorts", "subsort", "subsorts", "protecting", "including", "extending", "endfm", "endfth", "endv", "endgame",
+    "eq",
+    "ceq",
+    "op",
+    "ops",
+    "var",
+    "vars",
+    "sort",
+    "sorts",
+    "subsort",
+    "subsorts",
+    "protecting",
+    "including",
+    "extending",
+    "endfm",
+    "endfth",
+    "endv",
+    "endgame",
 ];
 
 /// More readings than this for one span means a pathological grammar; keep the first ones.
@@ -168,7 +184,10 @@ pub fn parse_term(
     if toks.len() > MAX_TOKENS {
         return Err(Diag::at(
             whole,
-            format!("term too long ({} tokens; at most {MAX_TOKENS})", toks.len()),
+            format!(
+                "term too long ({} tokens; at most {MAX_TOKENS})",
+                toks.len()
+            ),
             "this term",
         ));
     }
@@ -244,7 +263,8 @@ fn merge_inline_sorts(toks: &[Token]) -> Vec<Token> {
     let mut i = 0;
     while i < toks.len() {
         let t = &toks[i];
-        let is_inline_var = t.text.contains(':') && !t.text.starts_with(':') && !t.text.ends_with(':');
+        let is_inline_var =
+            t.text.contains(':') && !t.text.starts_with(':') && !t.text.ends_with(':');
         if is_inline_var && toks.get(i + 1).is_some_and(|n| n.text == "{") {
             let mut depth = 0;
             let mut j = i + 1;
@@ -279,16 +299,22 @@ fn check_parens(toks: &[Token]) -> Result<(), Diag> {
     for t in toks {
         match t.text.as_str() {
             "(" => open.push(t.span),
-            ")" => {
-                if open.pop().is_none() {
-                    return Err(Diag::at(t.span, "unbalanced parenthesis", "this `)` closes nothing"));
-                }
+            ")" if open.pop().is_none() => {
+                return Err(Diag::at(
+                    t.span,
+                    "unbalanced parenthesis",
+                    "this `)` closes nothing",
+                ));
             }
             _ => {}
         }
     }
     if let Some(s) = open.pop() {
-        return Err(Diag::at(s, "unbalanced parenthesis", "this `(` is never closed"));
+        return Err(Diag::at(
+            s,
+            "unbalanced parenthesis",
+            "this `(` is never closed",
+        ));
     }
     Ok(())
 }
@@ -312,9 +338,19 @@ impl TermParser<'_> {
         if j == i + 1 {
             self.atom(i, &mut out);
         }
-        if j >= i + 2 && self.toks[i].text == "(" && self.toks[j - 1].text == ")" && self.balanced(i + 1, j - 1) {
+        if j >= i + 2
+            && self.toks[i].text == "("
+            && self.toks[j - 1].text == ")"
+            && self.balanced(i + 1, j - 1)
+        {
             for r in self.span(i + 1, j - 1).iter() {
-                push(&mut out, Reading { prec: 0, ..r.clone() });
+                push(
+                    &mut out,
+                    Reading {
+                        prec: 0,
+                        ..r.clone()
+                    },
+                );
             }
         }
         self.juxtaposed_argument(i, j, &mut out);
@@ -360,7 +396,10 @@ impl TermParser<'_> {
         let unary: Vec<usize> = (0..self.grammar.syms.len())
             .filter(|&s| {
                 let sym = &self.grammar.syms[s];
-                sym.args.len() == 1 && sym.form.len() == 4 && sym.form[0] == PatPiece::Lit(head.clone()) && sym.form[1] == PatPiece::Lit("(".into())
+                sym.args.len() == 1
+                    && sym.form.len() == 4
+                    && sym.form[0] == PatPiece::Lit(head.clone())
+                    && sym.form[1] == PatPiece::Lit("(".into())
             })
             .collect();
         if unary.is_empty() {
@@ -371,7 +410,8 @@ impl TermParser<'_> {
             let parenthesised_form = match &r.pat {
                 Pat::App(op, args) if !args.is_empty() => {
                     let form = &self.sig.op(*op).form;
-                    form.first() == Some(&PatPiece::Lit("(".into())) && form.last() == Some(&PatPiece::Lit(")".into()))
+                    form.first() == Some(&PatPiece::Lit("(".into()))
+                        && form.last() == Some(&PatPiece::Lit(")".into()))
                 }
                 _ => false,
             };
@@ -388,7 +428,8 @@ impl TermParser<'_> {
                 } else {
                     continue;
                 };
-                if let Some(reading) = self.build(&sym, vec![Reading { ill, ..r.clone() }], (i, j)) {
+                if let Some(reading) = self.build(&sym, vec![Reading { ill, ..r.clone() }], (i, j))
+                {
                     push(out, reading);
                 }
             }
@@ -405,9 +446,21 @@ impl TermParser<'_> {
         if let Some(v) = int_literal(&text) {
             match v {
                 Ok(n) => {
-                    let sort = if n >= 0 { self.sig.nat_sort } else { self.sig.int_sort };
+                    let sort = if n >= 0 {
+                        self.sig.nat_sort
+                    } else {
+                        self.sig.int_sort
+                    };
                     if let Some(sort) = sort {
-                        push(out, Reading { pat: Pat::Int(n), sort, prec: 0, ill: 0 });
+                        push(
+                            out,
+                            Reading {
+                                pat: Pat::Int(n),
+                                sort,
+                                prec: 0,
+                                ill: 0,
+                            },
+                        );
                     }
                 }
                 Err(()) => {
@@ -423,7 +476,15 @@ impl TermParser<'_> {
         if let Some((name, sort)) = text.split_once(':') {
             if !name.is_empty() && !sort.is_empty() {
                 match self.vars.inline(name, sort) {
-                    Some((v, s)) => push(out, Reading { pat: Pat::Var(v), sort: s, prec: 0, ill: 0 }),
+                    Some((v, s)) => push(
+                        out,
+                        Reading {
+                            pat: Pat::Var(v),
+                            sort: s,
+                            prec: 0,
+                            ill: 0,
+                        },
+                    ),
                     None => {
                         let mut d = Diag::at(
                             self.toks[i].span,
@@ -442,21 +503,47 @@ impl TermParser<'_> {
             }
         }
         if let Some((v, s)) = self.vars.declared(&text) {
-            push(out, Reading { pat: Pat::Var(v), sort: s, prec: 0, ill: 0 });
+            push(
+                out,
+                Reading {
+                    pat: Pat::Var(v),
+                    sort: s,
+                    prec: 0,
+                    ill: 0,
+                },
+            );
         }
         for sym in &self.grammar.syms {
-            if sym.args.is_empty() && matches!(sym.form.as_slice(), [PatPiece::Lit(l)] if *l == text) {
+            if sym.args.is_empty()
+                && matches!(sym.form.as_slice(), [PatPiece::Lit(l)] if *l == text)
+            {
                 let pat = match &sym.target {
                     SymTarget::Op(op) => Pat::App(*op, Vec::new()),
                     SymTarget::Macro(t) => (**t).clone(),
                 };
-                push(out, Reading { pat, sort: sym.result, prec: 0, ill: 0 });
+                push(
+                    out,
+                    Reading {
+                        pat,
+                        sort: sym.result,
+                        prec: 0,
+                        ill: 0,
+                    },
+                );
             }
         }
     }
 
     /// Every way of laying the form of symbol `s` over tokens `i..j`: the span of each hole.
-    fn splits(&self, s: usize, piece: usize, i: usize, j: usize, holes: &mut Vec<(usize, usize)>, out: &mut Vec<Vec<(usize, usize)>>) {
+    fn splits(
+        &self,
+        s: usize,
+        piece: usize,
+        i: usize,
+        j: usize,
+        holes: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
         let form = &self.grammar.syms[s].form;
         if out.len() > 256 {
             return;
@@ -482,7 +569,9 @@ impl TermParser<'_> {
                     vec![j]
                 } else {
                     match &form[piece + 1] {
-                        PatPiece::Lit(next) => (i + 1..j).filter(|&k| self.toks[k].text == *next).collect(),
+                        PatPiece::Lit(next) => {
+                            (i + 1..j).filter(|&k| self.toks[k].text == *next).collect()
+                        }
                         PatPiece::Hole => (i + 1..j).collect(),
                     }
                 };
@@ -499,7 +588,14 @@ impl TermParser<'_> {
     }
 
     /// Build the readings of symbol `s` applied to the readings of its holes.
-    fn apply(&mut self, s: usize, holes: &[(usize, usize)], i: usize, j: usize, out: &mut Vec<Reading>) {
+    fn apply(
+        &mut self,
+        s: usize,
+        holes: &[(usize, usize)],
+        i: usize,
+        j: usize,
+        out: &mut Vec<Reading>,
+    ) {
         let sym = self.grammar.syms[s].clone();
         let hole_pieces: Vec<usize> = sym
             .form
@@ -520,12 +616,13 @@ impl TermParser<'_> {
                 if r.prec > max_prec {
                     continue;
                 }
-                if Some(declared) == self.sig.universal_sort {
-                    ok.push(r.clone());
-                } else if self.sig.leq(r.sort, declared) {
+                if Some(declared) == self.sig.universal_sort || self.sig.leq(r.sort, declared) {
                     ok.push(r.clone());
                 } else if self.sig.same_kind(r.sort, declared) {
-                    ok.push(Reading { ill: r.ill + 1, ..r.clone() });
+                    ok.push(Reading {
+                        ill: r.ill + 1,
+                        ..r.clone()
+                    });
                 } else {
                     self.near_miss(&sym, a, r, (hi, hj), (i, j));
                 }
@@ -594,11 +691,11 @@ impl TermParser<'_> {
                     return None;
                 }
             }
-            Some(Builtin::Equal | Builtin::NotEqual) => {
-                if !self.sig.same_kind(args[0].sort, args[1].sort) {
-                    self.near_miss(sym, 1, &args[1], (i, j), (i, j));
-                    return None;
-                }
+            Some(Builtin::Equal | Builtin::NotEqual)
+                if !self.sig.same_kind(args[0].sort, args[1].sort) =>
+            {
+                self.near_miss(sym, 1, &args[1], (i, j), (i, j));
+                return None;
             }
             _ => {}
         }
@@ -628,7 +725,14 @@ impl TermParser<'_> {
         })
     }
 
-    fn near_miss(&mut self, sym: &Sym, arg: usize, r: &Reading, (hi, hj): (usize, usize), (i, j): (usize, usize)) {
+    fn near_miss(
+        &mut self,
+        sym: &Sym,
+        arg: usize,
+        r: &Reading,
+        (hi, hj): (usize, usize),
+        (i, j): (usize, usize),
+    ) {
         let width = j - i;
         if self.near.as_ref().is_some_and(|n| n.width >= width) {
             return;
@@ -649,11 +753,18 @@ impl TermParser<'_> {
             ),
             format!("this is of sort `{}`", self.sig.sort(r.sort).name),
         )
-        .secondary(self.toks[i].span.to(self.toks[j - 1].span), format!("in this application of `{}`", sym.name))
+        .secondary(
+            self.toks[i].span.to(self.toks[j - 1].span),
+            format!("in this application of `{}`", sym.name),
+        )
         .note(format!(
             "`{}` : {} -> {}",
             sym.name,
-            sym.args.iter().map(|s| self.sig.sort(*s).name.clone()).collect::<Vec<_>>().join(" "),
+            sym.args
+                .iter()
+                .map(|s| self.sig.sort(*s).name.clone())
+                .collect::<Vec<_>>()
+                .join(" "),
             self.sig.sort(sym.result).name
         ));
         self.near = Some(NearMiss { width, diag });
@@ -671,7 +782,8 @@ impl TermParser<'_> {
                 || self.grammar.literals.contains(&t.text)
                 || self.vars.declared(&t.text).is_some();
             if !known {
-                let mut names: Vec<String> = self.grammar.op_names().map(|s| s.to_string()).collect();
+                let mut names: Vec<String> =
+                    self.grammar.op_names().map(|s| s.to_string()).collect();
                 names.extend(self.vars.names());
                 let hints = suggest(&t.text, names.iter().map(String::as_str));
                 let mut d = Diag::at(
@@ -720,7 +832,11 @@ pub fn substitute(template: &Pat, args: &[Pat]) -> Pat {
 }
 
 fn quote_list(names: &[String]) -> String {
-    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ")
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// A fully parenthesised rendering of a parsed term, for showing alternative readings.

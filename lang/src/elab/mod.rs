@@ -14,10 +14,14 @@
 
 pub mod mixfix;
 
-use crate::ast::{self, Decl, Ident, ImportMode, Item, ModExpr, ModuleDecl, ModuleKind, Token, TokenRun, ViewDecl, ViewMap};
+use crate::ast::{
+    self, Decl, Ident, Item, ModExpr, ModuleDecl, ModuleKind, Token, TokenRun, ViewDecl, ViewMap,
+};
 use crate::diag::{suggest, Diag};
 use crate::parser;
-use crate::program::{Builtin, Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, Program, SortId, VarInfo};
+use crate::program::{
+    Builtin, Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, Program, SortId, VarInfo,
+};
 use crate::span::{FileId, Sources, Span};
 use mixfix::{Grammar, Sym, SymTarget, VarScope};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -82,14 +86,25 @@ impl Binding {
     fn key(&self) -> String {
         let mut sorts: Vec<_> = self.sort_map.iter().map(|(a, b)| (a.0, b.0)).collect();
         sorts.sort();
-        let mut ops: Vec<_> = self.op_map.iter().map(|(a, p)| format!("{}={:?}", a.0, p)).collect();
+        let mut ops: Vec<_> = self
+            .op_map
+            .iter()
+            .map(|(a, p)| format!("{}={:?}", a.0, p))
+            .collect();
         ops.sort();
         format!("{sorts:?}{ops:?}")
     }
 
     /// The term a theory operator stands for, by the operator's name.
-    pub fn op_by_name<'a>(&'a self, sig: &crate::program::Signature, name: &str) -> Option<&'a Pat> {
-        self.op_map.iter().find(|(op, _)| sig.op(**op).name == name).map(|(_, p)| p)
+    pub fn op_by_name<'a>(
+        &'a self,
+        sig: &crate::program::Signature,
+        name: &str,
+    ) -> Option<&'a Pat> {
+        self.op_map
+            .iter()
+            .find(|(op, _)| sig.op(**op).name == name)
+            .map(|(_, p)| p)
     }
 }
 
@@ -111,6 +126,8 @@ pub struct Game {
     pub next_config: Pat,
     /// The set union operator of the successor sets (`_,_`).
     pub set_union: OpId,
+    /// The constants `B` and `R`.
+    pub players: [OpId; 2],
 }
 
 /// Everything loaded so far: sources, signature, equations, modules, views and games.
@@ -139,8 +156,9 @@ pub struct Loaded {
 }
 
 impl Session {
-    /// A session with the standard library loaded.
-    pub fn new() -> Result<Session, (Session, Vec<Diag>)> {
+    /// A session with the standard library loaded. The standard library failing to load is
+    /// a bug in gamelang; the error is its rendered diagnostics.
+    pub fn new() -> Result<Session, String> {
         let mut s = Session {
             sources: Sources::new(),
             program: Program::default(),
@@ -160,7 +178,7 @@ impl Session {
         s.program.sig.universal_sort = Some(universal);
         for (name, text) in gamelang_stdlib::FILES {
             if let Err(e) = s.load_source(name, text) {
-                return Err((s, e));
+                return Err(crate::diag::render_all(&e, &s.sources, false));
             }
         }
         Ok(s)
@@ -168,8 +186,12 @@ impl Session {
 
     /// Load a file from disk.
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<Loaded, Vec<Diag>> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| vec![Diag::error(format!("cannot read `{}`: {e}", path.display()))])?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            vec![Diag::error(format!(
+                "cannot read `{}`: {e}",
+                path.display()
+            ))]
+        })?;
         self.load_source(&path.display().to_string(), &text)
     }
 
@@ -188,8 +210,12 @@ impl Session {
             match item {
                 Item::Module(m) => {
                     if let Some(old) = self.templates.get(&m.name.name) {
-                        let d = Diag::at(m.name.span, format!("module `{}` is declared twice", m.name.name), "declared again here")
-                            .secondary(old.name.span, "first declared here");
+                        let d = Diag::at(
+                            m.name.span,
+                            format!("module `{}` is declared twice", m.name.name),
+                            "declared again here",
+                        )
+                        .secondary(old.name.span, "first declared here");
                         self.errors.push(d);
                         continue;
                     }
@@ -203,8 +229,12 @@ impl Session {
                 }
                 Item::View(v) => {
                     if let Some(old) = self.views.get(&v.name.name) {
-                        let d = Diag::at(v.name.span, format!("view `{}` is declared twice", v.name.name), "declared again here")
-                            .secondary(old.name.span, "first declared here");
+                        let d = Diag::at(
+                            v.name.span,
+                            format!("view `{}` is declared twice", v.name.name),
+                            "declared again here",
+                        )
+                        .secondary(old.name.span, "first declared here");
                         self.errors.push(d);
                         continue;
                     }
@@ -216,7 +246,11 @@ impl Session {
             }
         }
         for m in plain {
-            let expr = ModExpr { name: m.name.clone(), args: Vec::new(), span: m.name.span };
+            let expr = ModExpr {
+                name: m.name.clone(),
+                args: Vec::new(),
+                span: m.name.span,
+            };
             match self.module_expr(&expr, None) {
                 Ok(id) => loaded.modules.push(id),
                 Err(d) => self.errors.push(d),
@@ -250,7 +284,10 @@ impl Session {
     }
 
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
-        self.instances.get(name).copied().or_else(|| self.modules.iter().position(|m| m.name == name))
+        self.instances
+            .get(name)
+            .copied()
+            .or_else(|| self.modules.iter().position(|m| m.name == name))
     }
 
     /// The grammar of a module's terms (cached).
@@ -282,22 +319,28 @@ impl Session {
 
     /// Parse a term typed outside any file (command line, REPL) in module `m`.
     /// `origin` names the source in diagnostics, e.g. `--from`.
-    pub fn parse_term(&mut self, m: ModuleId, origin: &str, text: &str, expected: Option<SortId>) -> Result<Pat, Diag> {
+    pub fn parse_term(
+        &mut self,
+        m: ModuleId,
+        origin: &str,
+        text: &str,
+        expected: Option<SortId>,
+    ) -> Result<Pat, Diag> {
         let file = self.sources.add(origin, text);
         let toks = parser::lex_run(file, text).map_err(|e| parse_diag(&e))?;
         if toks.is_empty() {
-            return Err(Diag::at(Span::new(file, 0, text.len()), "expected a term", "empty"));
+            return Err(Diag::at(
+                Span::new(file, 0, text.len()),
+                "expected a term",
+                "empty",
+            ));
         }
         let grammar = self.grammar(m);
         let mut vars = mixfix::NoVars;
-        let (pat, sort) = mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut vars, expected)?;
-        if let Some(e) = expected {
-            if !self.program.sig.leq(sort, e) && Some(e) != self.program.sig.universal_sort {
-                let whole = toks[0].span.to(toks[toks.len() - 1].span);
-                // Kind-correct but not yet of the sort: fine if it reduces to one (checked at run time).
-                let _ = whole;
-            }
-        }
+        // A term of the expected kind but not (yet) of the expected sort is accepted: it may
+        // reduce to one, which the caller checks on the value.
+        let (pat, _sort) =
+            mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut vars, expected)?;
         Ok(pat)
     }
 
@@ -308,7 +351,11 @@ impl Session {
     fn module_expr(&mut self, expr: &ModExpr, ctx: Option<ModuleId>) -> Result<ModuleId, Diag> {
         let Some(decl) = self.templates.get(&expr.name.name).cloned() else {
             let names: Vec<String> = self.templates.keys().cloned().collect();
-            let mut d = Diag::at(expr.name.span, format!("unknown module `{}`", expr.name.name), "no module or theory of this name");
+            let mut d = Diag::at(
+                expr.name.span,
+                format!("unknown module `{}`", expr.name.name),
+                "no module or theory of this name",
+            );
             let hints = suggest(&expr.name.name, names.iter().map(String::as_str));
             if !hints.is_empty() {
                 d = d.note(format!("did you mean {}?", quote_list(&hints)));
@@ -322,32 +369,74 @@ impl Session {
                 format!(
                     "{} argument(s): {}",
                     decl.params.len(),
-                    decl.params.iter().map(|p| format!("{} :: {}", p.name.name, p.theory.name)).collect::<Vec<_>>().join(", ")
+                    decl.params
+                        .iter()
+                        .map(|p| format!("{} :: {}", p.name.name, p.theory.name))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             };
-            return Err(Diag::at(expr.span, format!("module `{}` takes {want}", decl.name.name), format!("given {} argument(s)", expr.args.len()))
-                .secondary(decl.name.span, "declared here"));
+            return Err(Diag::at(
+                expr.span,
+                format!("module `{}` takes {want}", decl.name.name),
+                format!("given {} argument(s)", expr.args.len()),
+            )
+            .secondary(decl.name.span, "declared here"));
         }
         let mut bindings = Vec::new();
         for (param, arg) in decl.params.iter().zip(&expr.args) {
-            let theory = self.module_expr(&ModExpr { name: param.theory.clone(), args: Vec::new(), span: param.theory.span }, None)?;
+            let theory = self.module_expr(
+                &ModExpr {
+                    name: param.theory.clone(),
+                    args: Vec::new(),
+                    span: param.theory.span,
+                },
+                None,
+            )?;
             if self.modules[theory].kind != ModuleKind::Theory {
-                return Err(Diag::at(param.theory.span, format!("`{}` is not a theory", param.theory.name), "a parameter must be declared with a theory (`fth`)"));
+                return Err(Diag::at(
+                    param.theory.span,
+                    format!("`{}` is not a theory", param.theory.name),
+                    "a parameter must be declared with a theory (`fth`)",
+                ));
             }
             let b = self.argument(arg, ctx, theory)?;
-            bindings.push(ParamBinding { param: param.name.name.clone(), theory: param.theory.name.clone(), binding: b });
+            bindings.push(ParamBinding {
+                param: param.name.name.clone(),
+                theory: param.theory.name.clone(),
+                binding: b,
+            });
         }
         let display = if bindings.is_empty() {
             decl.name.name.clone()
         } else {
-            format!("{}{{{}}}", decl.name.name, bindings.iter().map(|b| b.binding.display.clone()).collect::<Vec<_>>().join(","))
+            format!(
+                "{}{{{}}}",
+                decl.name.name,
+                bindings
+                    .iter()
+                    .map(|b| b.binding.display.clone())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )
         };
-        let key = format!("{display}#{}", bindings.iter().map(|b| b.binding.key()).collect::<Vec<_>>().join("|"));
+        let key = format!(
+            "{display}#{}",
+            bindings
+                .iter()
+                .map(|b| b.binding.key())
+                .collect::<Vec<_>>()
+                .join("|")
+        );
         if let Some(&id) = self.instances.get(&key) {
             return Ok(id);
         }
         if self.in_progress.contains(&key) {
-            return Err(Diag::at(expr.span, format!("module `{display}` imports itself"), "import cycle through here"));
+            return Err(Diag::at(
+                expr.span,
+                format!("module `{display}` imports itself"),
+                "import cycle through here",
+            ));
         }
         self.in_progress.push(key.clone());
         let result = self.elaborate(&decl, bindings, display, false);
@@ -362,9 +451,20 @@ impl Session {
     fn check_parameterised(&mut self, decl: &Rc<ModuleDecl>) -> Result<(), Diag> {
         let mut bindings = Vec::new();
         for param in &decl.params {
-            let theory = self.module_expr(&ModExpr { name: param.theory.clone(), args: Vec::new(), span: param.theory.span }, None)?;
+            let theory = self.module_expr(
+                &ModExpr {
+                    name: param.theory.clone(),
+                    args: Vec::new(),
+                    span: param.theory.span,
+                },
+                None,
+            )?;
             if self.modules[theory].kind != ModuleKind::Theory {
-                return Err(Diag::at(param.theory.span, format!("`{}` is not a theory", param.theory.name), "a parameter must be declared with a theory (`fth`)"));
+                return Err(Diag::at(
+                    param.theory.span,
+                    format!("`{}` is not a theory", param.theory.name),
+                    "a parameter must be declared with a theory (`fth`)",
+                ));
             }
             let t = &self.modules[theory];
             let mut b = Binding {
@@ -376,11 +476,24 @@ impl Session {
             };
             for &op in &t.param_ops {
                 let n = self.program.sig.op(op).args.len() as u32;
-                b.op_map.insert(op, Pat::App(op, (0..n).map(Pat::Var).collect()));
+                b.op_map
+                    .insert(op, Pat::App(op, (0..n).map(Pat::Var).collect()));
             }
-            bindings.push(ParamBinding { param: param.name.name.clone(), theory: param.theory.name.clone(), binding: b });
+            bindings.push(ParamBinding {
+                param: param.name.name.clone(),
+                theory: param.theory.name.clone(),
+                binding: b,
+            });
         }
-        let display = format!("{}{{{}}}", decl.name.name, decl.params.iter().map(|p| p.name.name.clone()).collect::<Vec<_>>().join(","));
+        let display = format!(
+            "{}{{{}}}",
+            decl.name.name,
+            decl.params
+                .iter()
+                .map(|p| p.name.name.clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         self.elaborate(decl, bindings, display, true).map(|_| ())
     }
 
@@ -392,21 +505,40 @@ impl Session {
 
     /// Resolve a module argument against `theory`: a parameter of the enclosing module, a
     /// view, a module (implicit view) or a sort (implicit view of a one-sort theory).
-    fn argument(&mut self, arg: &ModExpr, ctx: Option<ModuleId>, theory: ModuleId) -> Result<Binding, Diag> {
+    fn argument(
+        &mut self,
+        arg: &ModExpr,
+        ctx: Option<ModuleId>,
+        theory: ModuleId,
+    ) -> Result<Binding, Diag> {
         let name = &arg.name.name;
         if arg.args.is_empty() {
             if let Some(c) = ctx {
                 if self.modules[c].params.iter().any(|p| &p.param == name) {
                     // A parameter passed on: map the theory by name in the current scope,
                     // where the parameter's sorts and operators are visible.
-                    return self.by_name(theory, Scope::Module(c), name.clone(), None, &[], arg.span);
+                    return self.by_name(
+                        theory,
+                        Scope::Module(c),
+                        name.clone(),
+                        None,
+                        &[],
+                        arg.span,
+                    );
                 }
             }
             if self.views.contains_key(name) {
                 let b = self.view(&arg.name)?;
                 let v = self.views[name].clone();
                 if v.from.name.name != self.modules[theory].name {
-                    return Err(Diag::at(arg.span, format!("view `{name}` is from `{}`, but this parameter needs a view from `{}`", v.from.name.name, self.modules[theory].name), "wrong theory"));
+                    return Err(Diag::at(
+                        arg.span,
+                        format!(
+                            "view `{name}` is from `{}`, but this parameter needs a view from `{}`",
+                            v.from.name.name, self.modules[theory].name
+                        ),
+                        "wrong theory",
+                    ));
                 }
                 return Ok(b);
             }
@@ -414,7 +546,14 @@ impl Session {
         if self.templates.contains_key(name) {
             let target = self.module_expr(arg, ctx)?;
             let display = self.modules[target].name.clone();
-            return self.by_name(theory, Scope::Module(target), display, Some(target), &[], arg.span);
+            return self.by_name(
+                theory,
+                Scope::Module(target),
+                display,
+                Some(target),
+                &[],
+                arg.span,
+            );
         }
         if arg.args.is_empty() {
             if let Some(c) = ctx {
@@ -424,15 +563,31 @@ impl Session {
                         return Err(Diag::at(arg.span, format!("the sort `{name}` can only stand for a theory with one sort; `{}` has {}", t.name, t.param_sorts.len()), "write a view instead"));
                     }
                     let ts = t.param_sorts[0];
-                    return self.by_name(theory, Scope::Module(c), name.clone(), None, &[(ts, sort)], arg.span);
+                    return self.by_name(
+                        theory,
+                        Scope::Module(c),
+                        name.clone(),
+                        None,
+                        &[(ts, sort)],
+                        arg.span,
+                    );
                 }
             }
         }
-        let mut names: Vec<String> = self.views.keys().chain(self.templates.keys()).cloned().collect();
+        let mut names: Vec<String> = self
+            .views
+            .keys()
+            .chain(self.templates.keys())
+            .cloned()
+            .collect();
         if let Some(c) = ctx {
             names.extend(self.modules[c].sorts.keys().cloned());
         }
-        let mut d = Diag::at(arg.span, format!("unknown view, module or sort `{name}`"), "cannot instantiate the parameter with this");
+        let mut d = Diag::at(
+            arg.span,
+            format!("unknown view, module or sort `{name}`"),
+            "cannot instantiate the parameter with this",
+        );
         let hints = suggest(name, names.iter().map(String::as_str));
         if !hints.is_empty() {
             d = d.note(format!("did you mean {}?", quote_list(&hints)));
@@ -442,7 +597,15 @@ impl Session {
 
     /// A binding mapping every theory symbol to the symbol of the same name in `scope`,
     /// except the sorts given in `fixed`.
-    fn by_name(&mut self, theory: ModuleId, scope: Scope, display: String, target: Option<ModuleId>, fixed: &[(SortId, SortId)], at: Span) -> Result<Binding, Diag> {
+    fn by_name(
+        &mut self,
+        theory: ModuleId,
+        scope: Scope,
+        display: String,
+        target: Option<ModuleId>,
+        fixed: &[(SortId, SortId)],
+        at: Span,
+    ) -> Result<Binding, Diag> {
         let mut b = Binding {
             display,
             sort_map: fixed.iter().copied().collect(),
@@ -488,14 +651,27 @@ impl Session {
         let sig = &self.program.sig;
         let info = sig.op(op);
         let map = |s: SortId| sig.sort(*b.sort_map.get(&s).unwrap_or(&s)).name.clone();
-        format!("{} : {} -> {}", info.name, info.args.iter().map(|s| map(*s)).collect::<Vec<_>>().join(" "), map(info.result))
+        format!(
+            "{} : {} -> {}",
+            info.name,
+            info.args
+                .iter()
+                .map(|s| map(*s))
+                .collect::<Vec<_>>()
+                .join(" "),
+            map(info.result)
+        )
     }
 
     /// The operator of `scope` that a theory operator maps to by name, as a term template.
     fn op_by_name(&self, op: OpId, b: &Binding, scope: Scope) -> Option<Pat> {
         let sig = &self.program.sig;
         let info = sig.op(op);
-        let want_args: Vec<SortId> = info.args.iter().map(|s| *b.sort_map.get(s).unwrap_or(s)).collect();
+        let want_args: Vec<SortId> = info
+            .args
+            .iter()
+            .map(|s| *b.sort_map.get(s).unwrap_or(s))
+            .collect();
         let want_res = *b.sort_map.get(&info.result).unwrap_or(&info.result);
         let ops = match scope {
             Scope::Module(m) => &self.modules[m].ops,
@@ -507,7 +683,11 @@ impl Session {
                 let oi = sig.op(o);
                 oi.name == info.name
                     && oi.args.len() == want_args.len()
-                    && oi.args.iter().zip(&want_args).all(|(a, w)| sig.same_kind(*a, *w))
+                    && oi
+                        .args
+                        .iter()
+                        .zip(&want_args)
+                        .all(|(a, w)| sig.same_kind(*a, *w))
                     && sig.same_kind(oi.result, want_res)
             })
             .collect();
@@ -516,7 +696,10 @@ impl Session {
             oi.args == want_args && oi.result == want_res
         });
         let chosen = exact.or_else(|| candidates.first().copied())?;
-        Some(Pat::App(chosen, (0..want_args.len() as u32).map(Pat::Var).collect()))
+        Some(Pat::App(
+            chosen,
+            (0..want_args.len() as u32).map(Pat::Var).collect(),
+        ))
     }
 
     /// Elaborate (once) the view called `name`.
@@ -527,7 +710,14 @@ impl Session {
         let v = self.views[&name.name].clone();
         let theory = self.module_expr(&v.from, None)?;
         if self.modules[theory].kind != ModuleKind::Theory {
-            return Err(Diag::at(v.from.span, format!("a view maps a theory, and `{}` is a module", v.from.name.name), "not a theory (`fth`)"));
+            return Err(Diag::at(
+                v.from.span,
+                format!(
+                    "a view maps a theory, and `{}` is a module",
+                    v.from.name.name
+                ),
+                "not a theory (`fth`)",
+            ));
         }
         let target = self.module_expr(&v.to, None)?;
         let mut fixed = Vec::new();
@@ -535,23 +725,35 @@ impl Session {
         for map in &v.maps {
             match map {
                 ViewMap::Sort { from, to, span } => {
-                    let Some(&ts) = self.modules[theory].sorts.get(&from.name).filter(|s| self.modules[theory].param_sorts.contains(s)) else {
-                        return Err(Diag::at(from.span, format!("theory `{}` has no sort `{}`", v.from.name.name, from.name), "not a sort of the theory"));
+                    let Some(&ts) = self.modules[theory]
+                        .sorts
+                        .get(&from.name)
+                        .filter(|s| self.modules[theory].param_sorts.contains(s))
+                    else {
+                        return Err(Diag::at(
+                            from.span,
+                            format!("theory `{}` has no sort `{}`", v.from.name.name, from.name),
+                            "not a sort of the theory",
+                        ));
                     };
                     let Some(&ms) = self.modules[target].sorts.get(&to.name) else {
-                        return Err(self.unknown_sort(target, &to.name, to.span));
+                        return Err(self
+                            .unknown_sort(target, &to.name, to.span)
+                            .secondary(*span, "in this sort mapping"));
                     };
-                    let _ = span;
                     fixed.push((ts, ms));
                 }
-                ViewMap::Op { from, span, .. } => {
+                ViewMap::Op { from, .. } => {
                     let op = self.theory_op(theory, &from.name, None, from.span)?;
-                    let _ = span;
                     op_maps.push((map, op));
                 }
                 ViewMap::OpToTerm { from, span, .. } => {
                     let Some(first) = from.first() else {
-                        return Err(Diag::at(*span, "expected an operator before `to term`", "here"));
+                        return Err(Diag::at(
+                            *span,
+                            "expected an operator before `to term`",
+                            "here",
+                        ));
                     };
                     let arity = from.iter().filter(|t| t.text.contains(':')).count();
                     let op = self.theory_op(theory, &first.text, Some(arity), first.span)?;
@@ -568,23 +770,42 @@ impl Session {
             target: Some(target),
             shared: self.shared_imports(theory),
         };
-        let full = self.by_name_except(theory, target, &mut b, &explicit, v.span)?;
-        let _ = full;
+        self.by_name_except(theory, target, &mut b, &explicit, v.span)?;
         for (map, op) in op_maps {
             let pat = match map {
                 ViewMap::Op { to, .. } => {
                     let info = self.program.sig.op(op).clone();
-                    let want: Vec<SortId> = info.args.iter().map(|s| *b.sort_map.get(s).unwrap_or(s)).collect();
+                    let want: Vec<SortId> = info
+                        .args
+                        .iter()
+                        .map(|s| *b.sort_map.get(s).unwrap_or(s))
+                        .collect();
                     let found = self.modules[target].ops.iter().copied().find(|&o| {
                         let oi = self.program.sig.op(o);
-                        oi.name == to.name && oi.args.len() == want.len() && oi.args.iter().zip(&want).all(|(a, w)| self.program.sig.same_kind(*a, *w))
+                        oi.name == to.name
+                            && oi.args.len() == want.len()
+                            && oi
+                                .args
+                                .iter()
+                                .zip(&want)
+                                .all(|(a, w)| self.program.sig.same_kind(*a, *w))
                     });
                     match found {
                         Some(o) => Pat::App(o, (0..want.len() as u32).map(Pat::Var).collect()),
-                        None => {
-                            return Err(Diag::at(to.span, format!("`{}` has no operator `{}` with {} argument(s) of the right sorts", self.modules[target].name, to.name, want.len()), "no such operator")
-                                .note(format!("the theory operator is `{}`", self.describe_op_mapped(op, &b))))
-                        }
+                        None => return Err(Diag::at(
+                            to.span,
+                            format!(
+                                "`{}` has no operator `{}` with {} argument(s) of the right sorts",
+                                self.modules[target].name,
+                                to.name,
+                                want.len()
+                            ),
+                            "no such operator",
+                        )
+                        .note(format!(
+                            "the theory operator is `{}`",
+                            self.describe_op_mapped(op, &b)
+                        ))),
                     }
                 }
                 ViewMap::OpToTerm { from, to, .. } => self.op_to_term(op, from, to, target, &b)?,
@@ -596,7 +817,14 @@ impl Session {
         Ok(b)
     }
 
-    fn by_name_except(&mut self, theory: ModuleId, target: ModuleId, b: &mut Binding, explicit: &FxHashSet<OpId>, at: Span) -> Result<(), Diag> {
+    fn by_name_except(
+        &mut self,
+        theory: ModuleId,
+        target: ModuleId,
+        b: &mut Binding,
+        explicit: &FxHashSet<OpId>,
+        at: Span,
+    ) -> Result<(), Diag> {
         let tname = self.modules[target].name.clone();
         for s in self.modules[theory].param_sorts.clone() {
             if b.sort_map.contains_key(&s) {
@@ -631,15 +859,29 @@ impl Session {
         Ok(())
     }
 
-    fn theory_op(&self, theory: ModuleId, name: &str, arity: Option<usize>, at: Span) -> Result<OpId, Diag> {
+    fn theory_op(
+        &self,
+        theory: ModuleId,
+        name: &str,
+        arity: Option<usize>,
+        at: Span,
+    ) -> Result<OpId, Diag> {
         let t = &self.modules[theory];
         let found = t.param_ops.iter().copied().find(|&o| {
             let i = self.program.sig.op(o);
             i.name == name && arity.is_none_or(|a| a == i.args.len())
         });
         found.ok_or_else(|| {
-            let names: Vec<String> = t.param_ops.iter().map(|&o| self.program.sig.op(o).name.clone()).collect();
-            let mut d = Diag::at(at, format!("theory `{}` has no operator `{name}`", t.name), "not an operator of the theory");
+            let names: Vec<String> = t
+                .param_ops
+                .iter()
+                .map(|&o| self.program.sig.op(o).name.clone())
+                .collect();
+            let mut d = Diag::at(
+                at,
+                format!("theory `{}` has no operator `{name}`", t.name),
+                "not an operator of the theory",
+            );
             let hints = suggest(name, names.iter().map(String::as_str));
             if !hints.is_empty() {
                 d = d.note(format!("did you mean {}?", quote_list(&hints)));
@@ -649,7 +891,14 @@ impl Session {
     }
 
     /// `op next-config(p:Players, c:Config) to term next-heaps(c:TwoHeaps)`.
-    fn op_to_term(&mut self, op: OpId, from: &TokenRun, to: &TokenRun, target: ModuleId, b: &Binding) -> Result<Pat, Diag> {
+    fn op_to_term(
+        &mut self,
+        op: OpId,
+        from: &TokenRun,
+        to: &TokenRun,
+        target: ModuleId,
+        b: &Binding,
+    ) -> Result<Pat, Diag> {
         let info = self.program.sig.op(op).clone();
         let mut names = Vec::new();
         for t in from.iter().skip(1) {
@@ -658,11 +907,23 @@ impl Session {
             }
         }
         if names.len() != info.args.len() {
-            return Err(Diag::at(from[0].span.to(from[from.len() - 1].span), format!("`{}` takes {} argument(s); write them as `x:Sort`", info.name, info.args.len()), "here"));
+            return Err(Diag::at(
+                from[0].span.to(from[from.len() - 1].span),
+                format!(
+                    "`{}` takes {} argument(s); write them as `x:Sort`",
+                    info.name,
+                    info.args.len()
+                ),
+                "here",
+            ));
         }
         let mut vars = TemplateVars {
             names: names.iter().map(|(n, _)| n.clone()).collect(),
-            sorts: info.args.iter().map(|s| *b.sort_map.get(s).unwrap_or(s)).collect(),
+            sorts: info
+                .args
+                .iter()
+                .map(|s| *b.sort_map.get(s).unwrap_or(s))
+                .collect(),
         };
         let grammar = self.grammar(target);
         let want = *b.sort_map.get(&info.result).unwrap_or(&info.result);
@@ -672,7 +933,11 @@ impl Session {
 
     fn unknown_sort(&self, m: ModuleId, name: &str, at: Span) -> Diag {
         let names: Vec<&str> = self.modules[m].sorts.keys().map(String::as_str).collect();
-        let mut d = Diag::at(at, format!("unknown sort `{name}`"), format!("no sort of this name in `{}`", self.modules[m].name));
+        let mut d = Diag::at(
+            at,
+            format!("unknown sort `{name}`"),
+            format!("no sort of this name in `{}`", self.modules[m].name),
+        );
         let hints = suggest(name, names);
         if !hints.is_empty() {
             d = d.note(format!("did you mean {}?", quote_list(&hints)));
@@ -682,7 +947,13 @@ impl Session {
 
     // ----- declarations -----------------------------------------------------------------------
 
-    fn elaborate(&mut self, decl: &ModuleDecl, params: Vec<ParamBinding>, display: String, check_only: bool) -> Result<ModuleId, Diag> {
+    fn elaborate(
+        &mut self,
+        decl: &ModuleDecl,
+        params: Vec<ParamBinding>,
+        display: String,
+        check_only: bool,
+    ) -> Result<ModuleId, Diag> {
         let id = self.modules.len();
         self.modules.push(Module {
             name: display,
@@ -721,7 +992,9 @@ impl Session {
             }
             for (&ts, &target) in &p.binding.sort_map {
                 let n = self.program.sig.sort(ts).name.clone();
-                self.modules[id].sorts.insert(format!("{}${n}", p.param), target);
+                self.modules[id]
+                    .sorts
+                    .insert(format!("{}${n}", p.param), target);
                 self.modules[id].sorts.entry(n).or_insert(target);
             }
             let mut ops: Vec<(&OpId, &Pat)> = p.binding.op_map.iter().collect();
@@ -730,7 +1003,10 @@ impl Session {
                 let tinfo = self.program.sig.op(top).clone();
                 let map = |s: SortId| *p.binding.sort_map.get(&s).unwrap_or(&s);
                 if let Pat::App(target, args) = pat {
-                    let direct = args.iter().enumerate().all(|(i, a)| *a == Pat::Var(i as u32));
+                    let direct = args
+                        .iter()
+                        .enumerate()
+                        .all(|(i, a)| *a == Pat::Var(i as u32));
                     if direct && self.program.sig.op(*target).name == tinfo.name {
                         self.add_visible_op(id, *target);
                         continue;
@@ -757,8 +1033,19 @@ impl Session {
         if is_prelude_bool {
             self.bool_module = Some(id);
             let sig = &self.program.sig;
-            let find = |name: &str| self.modules[id].ops.iter().copied().find(|&o| sig.op(o).name == name);
-            let (t, f, eq, at) = (find("true"), find("false"), find("_==_"), find("_and-then_"));
+            let find = |name: &str| {
+                self.modules[id]
+                    .ops
+                    .iter()
+                    .copied()
+                    .find(|&o| sig.op(o).name == name)
+            };
+            let (t, f, eq, at) = (
+                find("true"),
+                find("false"),
+                find("_==_"),
+                find("_and-then_"),
+            );
             let bool_sort = self.modules[id].sorts.get("Bool").copied();
             self.program.sig.true_op = t;
             self.program.sig.false_op = f;
@@ -782,12 +1069,20 @@ impl Session {
     }
 
     fn import(&mut self, m: ModuleId, from: ModuleId, at: Span) -> Result<(), Diag> {
-        let sorts: Vec<(String, SortId)> = self.modules[from].export_sorts.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        let sorts: Vec<(String, SortId)> = self.modules[from]
+            .export_sorts
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
         for (name, s) in sorts {
             if let Some(&old) = self.modules[m].sorts.get(&name) {
                 if old != s {
-                    return Err(Diag::at(at, format!("two different sorts are called `{name}` here"), format!("importing `{}`", self.modules[from].name))
-                        .note("rename one of them"));
+                    return Err(Diag::at(
+                        at,
+                        format!("two different sorts are called `{name}` here"),
+                        format!("importing `{}`", self.modules[from].name),
+                    )
+                    .note("rename one of them"));
                 }
             }
             self.modules[m].sorts.insert(name.clone(), s);
@@ -797,9 +1092,14 @@ impl Session {
         for op in ops {
             self.add_visible_op(m, op);
         }
-        if self.modules[from].kind == ModuleKind::Theory && self.modules[m].kind == ModuleKind::Theory {
+        if self.modules[from].kind == ModuleKind::Theory
+            && self.modules[m].kind == ModuleKind::Theory
+        {
             // A theory importing a theory: the imported theory's symbols are parameters too.
-            let (ps, po) = (self.modules[from].param_sorts.clone(), self.modules[from].param_ops.clone());
+            let (ps, po) = (
+                self.modules[from].param_sorts.clone(),
+                self.modules[from].param_ops.clone(),
+            );
             for s in ps {
                 if !self.modules[m].param_sorts.contains(&s) {
                     self.modules[m].param_sorts.push(s);
@@ -821,12 +1121,14 @@ impl Session {
 
     fn declaration(&mut self, m: ModuleId, d: &Decl, check_only: bool) -> Result<(), Diag> {
         match d {
-            Decl::Import { mode, target, span } => {
-                let _ = mode; // protecting / extending / including: not distinguished (no checks of protection yet)
-                let _: ImportMode = *mode;
+            // protecting / extending / including are not distinguished: nothing checks that
+            // an import is protected yet.
+            Decl::Import { target, span, .. } => {
                 let imported = self.module_expr(target, Some(m))?;
                 self.import(m, imported, *span)?;
-                if self.modules[m].kind == ModuleKind::Theory && self.modules[imported].kind == ModuleKind::Module {
+                if self.modules[m].kind == ModuleKind::Theory
+                    && self.modules[imported].kind == ModuleKind::Module
+                {
                     self.modules[m].shared.push(imported);
                 }
                 Ok(())
@@ -836,10 +1138,18 @@ impl Session {
                     let name = self.rename_sort(m, &s.name);
                     if let Some(&old) = self.modules[m].sorts.get(&name) {
                         if self.modules[m].own_sorts.contains(&old) {
-                            return Err(Diag::at(s.span, format!("sort `{name}` is declared twice"), "declared again here"));
+                            return Err(Diag::at(
+                                s.span,
+                                format!("sort `{name}` is declared twice"),
+                                "declared again here",
+                            ));
                         }
-                        return Err(Diag::at(s.span, format!("sort `{name}` is already imported"), "a sort of this name is visible here already")
-                            .note("sorts are shared through imports; declare it once"));
+                        return Err(Diag::at(
+                            s.span,
+                            format!("sort `{name}` is already imported"),
+                            "a sort of this name is visible here already",
+                        )
+                        .note("sorts are shared through imports; declare it once"));
                     }
                     let id = self.program.sig.add_sort(name.clone(), Some(s.span));
                     let module = &mut self.modules[m];
@@ -865,7 +1175,11 @@ impl Session {
                     for &a in &w[0] {
                         for &b in &w[1] {
                             if self.program.sig.leq(b, a) && a != b {
-                                return Err(Diag::at(chain[0][0].span.to(chain[chain.len() - 1][0].span), "cyclic subsort declaration", "this would make two sorts subsorts of each other"));
+                                return Err(Diag::at(
+                                    chain[0][0].span.to(chain[chain.len() - 1][0].span),
+                                    "cyclic subsort declaration",
+                                    "this would make two sorts subsorts of each other",
+                                ));
                             }
                             self.program.sig.add_subsort(a, b);
                         }
@@ -873,21 +1187,42 @@ impl Session {
                 }
                 Ok(())
             }
-            Decl::Op { names, args, result, attrs, span } => {
-                let arg_sorts = args.iter().map(|a| self.sort(m, a)).collect::<Result<Vec<_>, _>>()?;
+            Decl::Op {
+                names,
+                args,
+                result,
+                attrs,
+                span,
+            } => {
+                let arg_sorts = args
+                    .iter()
+                    .map(|a| self.sort(m, a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 let res = self.sort(m, result)?;
                 for name in names {
-                    let form = op_form(&name.name, arg_sorts.len()).map_err(|msg| Diag::at(name.span, msg, "in this operator name"))?;
+                    let form = op_form(&name.name, arg_sorts.len())
+                        .map_err(|msg| Diag::at(name.span, msg, "in this operator name"))?;
                     let op_attrs = self.op_attrs(m, attrs, &form, &arg_sorts, res)?;
                     if op_attrs.assoc && (arg_sorts.len() != 2) {
-                        return Err(Diag::at(name.span, "an `assoc` operator must be binary", "not binary"));
+                        return Err(Diag::at(
+                            name.span,
+                            "an `assoc` operator must be binary",
+                            "not binary",
+                        ));
                     }
                     let dup = self.modules[m].own_ops.iter().any(|&o| {
                         let i = self.program.sig.op(o);
                         i.name == name.name && i.args == arg_sorts
                     });
                     if dup {
-                        return Err(Diag::at(name.span, format!("operator `{}` is declared twice with the same argument sorts", name.name), "declared again here"));
+                        return Err(Diag::at(
+                            name.span,
+                            format!(
+                                "operator `{}` is declared twice with the same argument sorts",
+                                name.name
+                            ),
+                            "declared again here",
+                        ));
                     }
                     let info = OpInfo {
                         name: name.name.clone(),
@@ -915,7 +1250,13 @@ impl Session {
                 }
                 Ok(())
             }
-            Decl::Eq { lhs, rhs, cond, attrs, span } => {
+            Decl::Eq {
+                lhs,
+                rhs,
+                cond,
+                attrs,
+                span,
+            } => {
                 let eq = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 if let Some(eq) = eq.filter(|_| executable) {
@@ -935,7 +1276,10 @@ impl Session {
         let mut out = String::new();
         let mut word = String::new();
         let flush = |word: &mut String, out: &mut String| {
-            let replaced = params.iter().find(|p| p.param == *word).map(|p| p.binding.display.clone());
+            let replaced = params
+                .iter()
+                .find(|p| p.param == *word)
+                .map(|p| p.binding.display.clone());
             out.push_str(&replaced.unwrap_or_else(|| word.clone()));
             word.clear();
         };
@@ -965,12 +1309,27 @@ impl Session {
 
     fn sort(&self, m: ModuleId, s: &ast::SortRef) -> Result<SortId, Diag> {
         let name = self.rename_sort(m, &s.name);
-        self.modules[m].sorts.get(&name).copied().ok_or_else(|| self.unknown_sort(m, &name, s.span))
+        self.modules[m]
+            .sorts
+            .get(&name)
+            .copied()
+            .ok_or_else(|| self.unknown_sort(m, &name, s.span))
     }
 
-    fn op_attrs(&self, m: ModuleId, attrs: &TokenRun, form: &[PatPiece], args: &[SortId], res: SortId) -> Result<OpAttrs, Diag> {
-        let open = matches!(form.first(), Some(PatPiece::Hole)) || matches!(form.last(), Some(PatPiece::Hole));
-        let mut a = OpAttrs { prec: if open { 41 } else { 0 }, ..OpAttrs::default() };
+    fn op_attrs(
+        &self,
+        m: ModuleId,
+        attrs: &TokenRun,
+        form: &[PatPiece],
+        args: &[SortId],
+        res: SortId,
+    ) -> Result<OpAttrs, Diag> {
+        let open = matches!(form.first(), Some(PatPiece::Hole))
+            || matches!(form.last(), Some(PatPiece::Hole));
+        let mut a = OpAttrs {
+            prec: if open { 41 } else { 0 },
+            ..OpAttrs::default()
+        };
         let mut i = 0;
         while i < attrs.len() {
             let t = &attrs[i];
@@ -982,7 +1341,11 @@ impl Session {
                 "memo" => a.memo = true,
                 "id:" => {
                     let Some(c) = attrs.get(i + 1) else {
-                        return Err(Diag::at(t.span, "`id:` needs a constant", "expected the identity element after this"));
+                        return Err(Diag::at(
+                            t.span,
+                            "`id:` needs a constant",
+                            "expected the identity element after this",
+                        ));
                     };
                     let sig = &self.program.sig;
                     let found = self.modules[m].ops.iter().copied().find(|&o| {
@@ -990,20 +1353,35 @@ impl Session {
                         oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
                     });
                     a.identity = Some(found.ok_or_else(|| {
-                        Diag::at(c.span, format!("no constant `{}` of this operator's kind to be its identity", c.text), "declare it (`op … : -> …`) before this operator")
+                        Diag::at(
+                            c.span,
+                            format!(
+                                "no constant `{}` of this operator's kind to be its identity",
+                                c.text
+                            ),
+                            "declare it (`op … : -> …`) before this operator",
+                        )
                     })?);
                     i += 1;
                 }
                 "prec" => {
                     let n = attrs.get(i + 1).and_then(|n| n.text.parse::<u32>().ok());
-                    a.prec = n.ok_or_else(|| Diag::at(t.span, "`prec` needs a number", "e.g. `prec 33`"))?;
+                    a.prec = n.ok_or_else(|| {
+                        Diag::at(t.span, "`prec` needs a number", "e.g. `prec 33`")
+                    })?;
                     i += 1;
                 }
                 "builtin" => {
                     let Some(n) = attrs.get(i + 1) else {
                         return Err(Diag::at(t.span, "`builtin` needs a name", "here"));
                     };
-                    a.builtin = Some(builtin(&n.text).ok_or_else(|| Diag::at(n.span, format!("unknown built-in `{}`", n.text), "not a built-in operation"))?);
+                    a.builtin = Some(builtin(&n.text).ok_or_else(|| {
+                        Diag::at(
+                            n.span,
+                            format!("unknown built-in `{}`", n.text),
+                            "not a built-in operation",
+                        )
+                    })?);
                     i += 1;
                 }
                 "gather" | "format" => {
@@ -1028,8 +1406,14 @@ impl Session {
                     }
                 }
                 other => {
-                    let known = ["ctor", "assoc", "comm", "idem", "id:", "memo", "prec", "gather", "format"];
-                    let mut d = Diag::at(t.span, format!("unknown operator attribute `{other}`"), "not an attribute");
+                    let known = [
+                        "ctor", "assoc", "comm", "idem", "id:", "memo", "prec", "gather", "format",
+                    ];
+                    let mut d = Diag::at(
+                        t.span,
+                        format!("unknown operator attribute `{other}`"),
+                        "not an attribute",
+                    );
                     let hints = suggest(other, known);
                     if !hints.is_empty() {
                         d = d.note(format!("did you mean {}?", quote_list(&hints)));
@@ -1040,12 +1424,24 @@ impl Session {
             i += 1;
         }
         if a.comm && args.len() != 2 {
-            return Err(Diag::at(attrs[0].span, "a `comm` operator must be binary", "here"));
+            return Err(Diag::at(
+                attrs[0].span,
+                "a `comm` operator must be binary",
+                "here",
+            ));
         }
         Ok(a)
     }
 
-    fn equation(&mut self, m: ModuleId, lhs: &TokenRun, rhs: &TokenRun, cond: Option<&TokenRun>, attrs: &TokenRun, span: Span) -> Result<Option<Equation>, Diag> {
+    fn equation(
+        &mut self,
+        m: ModuleId,
+        lhs: &TokenRun,
+        rhs: &TokenRun,
+        cond: Option<&TokenRun>,
+        attrs: &TokenRun,
+        span: Span,
+    ) -> Result<Option<Equation>, Diag> {
         let mut owise = false;
         let mut nonexec = false;
         let mut i = 0;
@@ -1055,40 +1451,80 @@ impl Session {
                 "nonexec" => nonexec = true,
                 "label" | "metadata" => i += 1,
                 other => {
-                    return Err(Diag::at(attrs[i].span, format!("unknown equation attribute `{other}`"), "not an attribute").note("equation attributes: owise, nonexec, label NAME"));
+                    return Err(Diag::at(
+                        attrs[i].span,
+                        format!("unknown equation attribute `{other}`"),
+                        "not an attribute",
+                    )
+                    .note("equation attributes: owise, nonexec, label NAME"));
                 }
             }
             i += 1;
         }
         let grammar = self.grammar(m);
         let sig = &self.program.sig;
-        let mut vars = EqVars { module: &self.modules[m], table: Vec::new(), spans: Vec::new(), sig };
+        let mut vars = EqVars {
+            module: &self.modules[m],
+            table: Vec::new(),
+            spans: Vec::new(),
+        };
         let (l, lsort) = mixfix::parse_term(sig, &grammar, lhs, &mut vars, None)?;
         let lhs_span = lhs[0].span.to(lhs[lhs.len() - 1].span);
         if !matches!(l, Pat::App(..)) {
-            return Err(Diag::at(lhs_span, "the left-hand side of an equation must be an operator application", "a variable or a number cannot be rewritten"));
+            return Err(Diag::at(
+                lhs_span,
+                "the left-hand side of an equation must be an operator application",
+                "a variable or a number cannot be rewritten",
+            ));
         }
         let lhs_vars = vars.table.len();
         let (r, rsort) = mixfix::parse_term(sig, &grammar, rhs, &mut vars, None)?;
         if !sig.same_kind(lsort, rsort) {
             let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
-            return Err(Diag::at(rhs_span, format!("the sides of this equation have unrelated sorts: `{}` and `{}`", sig.sort(lsort).name, sig.sort(rsort).name), format!("of sort `{}`", sig.sort(rsort).name))
-                .secondary(lhs_span, format!("of sort `{}`", sig.sort(lsort).name)));
+            return Err(Diag::at(
+                rhs_span,
+                format!(
+                    "the sides of this equation have unrelated sorts: `{}` and `{}`",
+                    sig.sort(lsort).name,
+                    sig.sort(rsort).name
+                ),
+                format!("of sort `{}`", sig.sort(rsort).name),
+            )
+            .secondary(lhs_span, format!("of sort `{}`", sig.sort(lsort).name)));
         }
         let c = match cond {
             None => None,
-            Some(cond) => Some(condition(sig, &grammar, cond, &mut vars, self.equal_op, self.and_then_op)?),
+            Some(cond) => Some(condition(
+                sig,
+                &grammar,
+                cond,
+                &mut vars,
+                self.equal_op,
+                self.and_then_op,
+            )?),
         };
         // Every variable used on the right or in the condition must be bound by the left.
         if vars.table.len() > lhs_vars {
             let (name, s) = (&vars.table[lhs_vars].name, vars.spans[lhs_vars]);
-            return Err(Diag::at(s, format!("variable `{name}` does not occur in the left-hand side"), "unbound: the equation could not give it a value")
-                .secondary(lhs_span, "the left-hand side"));
+            return Err(Diag::at(
+                s,
+                format!("variable `{name}` does not occur in the left-hand side"),
+                "unbound: the equation could not give it a value",
+            )
+            .secondary(lhs_span, "the left-hand side"));
         }
         if nonexec {
             return Ok(None);
         }
-        Ok(Some(Equation { lhs: l, rhs: r, cond: c, owise, vars: vars.table, span, module: self.modules[m].name.clone() }))
+        Ok(Some(Equation {
+            lhs: l,
+            rhs: r,
+            cond: c,
+            owise,
+            vars: vars.table,
+            span,
+            module: self.modules[m].name.clone(),
+        }))
     }
 
     // ----- games --------------------------------------------------------------------------------
@@ -1097,11 +1533,21 @@ impl Session {
         let field = |key: &str| g.fields.iter().find(|f| f.key.name == key);
         for f in &g.fields {
             if !matches!(f.key.name.as_str(), "instance" | "start" | "first") {
-                return Err(Diag::at(f.key.span, format!("unknown game field `{}`", f.key.name), "not a field of `game`").note("game fields: instance, start, first"));
+                return Err(Diag::at(
+                    f.key.span,
+                    format!("unknown game field `{}`", f.key.name),
+                    "not a field of `game`",
+                )
+                .note("game fields: instance, start, first"));
             }
         }
         let Some(inst) = field("instance") else {
-            return Err(Diag::at(g.name.span, "a game needs an `instance` field", "in this game").note("e.g. `instance WINS{HeapsGame} .`"));
+            return Err(Diag::at(
+                g.name.span,
+                "a game needs an `instance` field",
+                "in this game",
+            )
+            .note("e.g. `instance WINS{HeapsGame} .`"));
         };
         let expr = mod_expr_from_tokens(&inst.value)?;
         let module = self.module_expr(&expr, None)?;
@@ -1109,36 +1555,95 @@ impl Session {
         let binding = self.modules[module]
             .params
             .iter()
-            .find(|p| p.binding.op_by_name(sig, "next-config").is_some() && p.binding.op_by_name(sig, "halted").is_some())
+            .find(|p| {
+                p.binding.op_by_name(sig, "next-config").is_some()
+                    && p.binding.op_by_name(sig, "halted").is_some()
+            })
             .map(|p| p.binding.clone())
-            .ok_or_else(|| Diag::at(inst.span, format!("`{}` is not a game: it has no parameter with `halted` and `next-config`", self.modules[module].name), "instantiate WINS{…} with a view of your game"))?;
+            .ok_or_else(|| {
+                Diag::at(
+                    inst.span,
+                    format!(
+                        "`{}` is not a game: it has no parameter with `halted` and `next-config`",
+                        self.modules[module].name
+                    ),
+                    "instantiate WINS{…} with a view of your game",
+                )
+            })?;
         let w = self.modules[module]
             .ops
             .iter()
             .copied()
             .find(|&o| sig.op(o).name == "w" && sig.op(o).args.len() == 2)
-            .ok_or_else(|| Diag::at(inst.span, format!("`{}` has no operator `w : Player Config -> Bool`", self.modules[module].name), "the solver needs `w`"))?;
+            .ok_or_else(|| {
+                Diag::at(
+                    inst.span,
+                    format!(
+                        "`{}` has no operator `w : Player Config -> Bool`",
+                        self.modules[module].name
+                    ),
+                    "the solver needs `w`",
+                )
+            })?;
         let halted = binding.op_by_name(sig, "halted").cloned().expect("checked");
-        let next_config = binding.op_by_name(sig, "next-config").cloned().expect("checked");
+        let next_config = binding
+            .op_by_name(sig, "next-config")
+            .cloned()
+            .expect("checked");
         let set_union = match binding.op_by_name(sig, "_,_") {
             Some(Pat::App(op, _)) => *op,
-            _ => return Err(Diag::at(inst.span, "the game's successor sets have no `_,_` union", "map `_,_` in the view")),
+            _ => {
+                return Err(Diag::at(
+                    inst.span,
+                    "the game's successor sets have no `_,_` union",
+                    "map `_,_` in the view",
+                ))
+            }
         };
         let w_info = sig.op(w).clone();
         let (player_sort, config_sort) = (w_info.args[0], w_info.args[1]);
         let Some(start) = field("start") else {
-            return Err(Diag::at(g.name.span, "a game needs a `start` field", "in this game").note("e.g. `start (2 5) .`"));
+            return Err(
+                Diag::at(g.name.span, "a game needs a `start` field", "in this game")
+                    .note("e.g. `start (2 5) .`"),
+            );
         };
         let grammar = self.grammar(module);
         let mut nv = mixfix::NoVars;
-        let (start_pat, ssort) = mixfix::parse_term(&self.program.sig, &grammar, &start.value, &mut nv, Some(config_sort))?;
-        let _ = ssort;
+        let (start_pat, _) = mixfix::parse_term(
+            &self.program.sig,
+            &grammar,
+            &start.value,
+            &mut nv,
+            Some(config_sort),
+        )?;
+        let player = |name: &str| {
+            let sig = &self.program.sig;
+            self.modules[module].ops.iter().copied().find(|&o| {
+                sig.op(o).name == name
+                    && sig.op(o).args.is_empty()
+                    && sig.op(o).result == player_sort
+            })
+        };
+        let (Some(b_op), Some(r_op)) = (player("B"), player("R")) else {
+            return Err(Diag::at(
+                inst.span,
+                "the game's players must be `B` and `R` (module PLAYERS)",
+                "in this instance",
+            ));
+        };
         let first_pat = match field("first") {
-            Some(f) => mixfix::parse_term(&self.program.sig, &grammar, &f.value, &mut nv, Some(player_sort))?.0,
-            None => {
-                let r = self.modules[module].ops.iter().copied().find(|&o| self.program.sig.op(o).name == "R" && self.program.sig.op(o).result == player_sort);
-                Pat::App(r.ok_or_else(|| Diag::at(g.name.span, "no `first` field and no player `R`", "say who moves first"))?, Vec::new())
+            Some(f) => {
+                mixfix::parse_term(
+                    &self.program.sig,
+                    &grammar,
+                    &f.value,
+                    &mut nv,
+                    Some(player_sort),
+                )?
+                .0
             }
+            None => Pat::App(r_op, Vec::new()),
         };
         Ok(Game {
             name: g.name.name.clone(),
@@ -1152,6 +1657,7 @@ impl Session {
             halted,
             next_config,
             set_union,
+            players: [b_op, r_op],
         })
     }
 }
@@ -1161,22 +1667,27 @@ enum Scope {
     Module(ModuleId),
 }
 
-
 /// The variables of one equation: declared ones (`var c : Config .`) and inline ones
 /// (`c:Config`), numbered in order of first occurrence.
 struct EqVars<'a> {
     module: &'a Module,
-    sig: &'a crate::program::Signature,
     table: Vec<VarInfo>,
     spans: Vec<Span>,
 }
 
 impl EqVars<'_> {
     fn index(&mut self, name: &str, sort: SortId) -> u32 {
-        if let Some(i) = self.table.iter().position(|v| v.name == name && v.sort == sort) {
+        if let Some(i) = self
+            .table
+            .iter()
+            .position(|v| v.name == name && v.sort == sort)
+        {
             return i as u32;
         }
-        self.table.push(VarInfo { name: name.to_string(), sort });
+        self.table.push(VarInfo {
+            name: name.to_string(),
+            sort,
+        });
         self.spans.push(Span::new(FileId(0), 0, 0));
         (self.table.len() - 1) as u32
     }
@@ -1199,7 +1710,6 @@ impl VarScope for EqVars<'_> {
         self.module.vars.keys().cloned().collect()
     }
     fn sort_names(&self) -> Vec<String> {
-        let _ = self.sig;
         self.module.sorts.keys().cloned().collect()
     }
 }
@@ -1227,7 +1737,14 @@ impl VarScope for TemplateVars {
 }
 
 /// A condition `C1 /\ C2 /\ …` where each part is a Bool term or `t = u`, as one Bool term.
-fn condition(sig: &crate::program::Signature, grammar: &Grammar, toks: &TokenRun, vars: &mut dyn VarScope, equal: Option<OpId>, and_then: Option<OpId>) -> Result<Pat, Diag> {
+fn condition(
+    sig: &crate::program::Signature,
+    grammar: &Grammar,
+    toks: &TokenRun,
+    vars: &mut dyn VarScope,
+    equal: Option<OpId>,
+    and_then: Option<OpId>,
+) -> Result<Pat, Diag> {
     let mut parts: Vec<&[Token]> = Vec::new();
     let mut depth = 0;
     let mut start = 0;
@@ -1353,8 +1870,13 @@ fn builtin(name: &str) -> Option<Builtin> {
 /// `WINS{HeapsGame}` written as tokens (in a game's `instance` field).
 fn mod_expr_from_tokens(toks: &[Token]) -> Result<ModExpr, Diag> {
     fn go(toks: &[Token], i: &mut usize) -> Result<ModExpr, Diag> {
-        let t = toks.get(*i).ok_or_else(|| Diag::at(toks[toks.len() - 1].span, "expected a module name", "here"))?;
-        let name = Ident { name: t.text.clone(), span: t.span };
+        let t = toks
+            .get(*i)
+            .ok_or_else(|| Diag::at(toks[toks.len() - 1].span, "expected a module name", "here"))?;
+        let name = Ident {
+            name: t.text.clone(),
+            span: t.span,
+        };
         *i += 1;
         let mut args = Vec::new();
         if toks.get(*i).is_some_and(|t| t.text == "{") {
@@ -1367,7 +1889,13 @@ fn mod_expr_from_tokens(toks: &[Token]) -> Result<ModExpr, Diag> {
                         *i += 1;
                         break;
                     }
-                    _ => return Err(Diag::at(toks[(*i).min(toks.len() - 1)].span, "expected `,` or `}`", "in this module expression")),
+                    _ => {
+                        return Err(Diag::at(
+                            toks[(*i).min(toks.len() - 1)].span,
+                            "expected `,` or `}`",
+                            "in this module expression",
+                        ))
+                    }
                 }
             }
         }
@@ -1377,17 +1905,29 @@ fn mod_expr_from_tokens(toks: &[Token]) -> Result<ModExpr, Diag> {
     let mut i = 0;
     let e = go(toks, &mut i)?;
     if i != toks.len() {
-        return Err(Diag::at(toks[i].span, "unexpected token after the module expression", "here"));
+        return Err(Diag::at(
+            toks[i].span,
+            "unexpected token after the module expression",
+            "here",
+        ));
     }
     Ok(e)
 }
 
 fn quote_list(names: &[String]) -> String {
-    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" or ")
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(" or ")
 }
 
 /// A parse error as a diagnostic.
 pub fn parse_diag(e: &parser::ParseError) -> Diag {
-    let label = if e.unexpected_eof { "the input ends here" } else { "unexpected here" };
+    let label = if e.unexpected_eof {
+        "the input ends here"
+    } else {
+        "unexpected here"
+    };
     Diag::at(e.span, e.message.clone(), label)
 }

@@ -1,0 +1,134 @@
+//! Run-time errors of the rewriting engine.
+//!
+//! A [`RuntimeError`] names the term where reduction failed. The chain of enclosing terms
+//! that were being reduced at that moment (memo frames, conditions being evaluated,
+//! applications of defined operators whose arguments were being reduced; outermost first,
+//! at most [`TRACE_HEAD`] + [`TRACE_TAIL`] of them) is kept by the engine next to it:
+//! [`crate::Engine::trace`] returns it for the most recent failure, and
+//! [`crate::Engine::failure`] packages both as a [`RuntimeFailure`].
+//! [`crate::Engine::describe`] renders an error (with that trace) as one human paragraph.
+
+use crate::term::TermId;
+use gamelang_lang::program::OpId;
+use std::fmt;
+
+/// How many of the outermost enclosing terms a trace keeps.
+pub const TRACE_HEAD: usize = 3;
+/// How many of the innermost enclosing terms a trace keeps.
+pub const TRACE_TAIL: usize = 5;
+
+/// Why a reduction failed. After any of these the engine is usable again (pending work is
+/// dropped, completed memo entries are kept).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuntimeError {
+    /// `term` (headed by `op`) is not a constructor term and nothing rewrites it: an
+    /// operator with equations none of which applies (a function applied outside its
+    /// domain), a built-in applied to arguments it cannot compute with, a lazy built-in
+    /// whose first argument is not a Boolean, or a condition that is not a Boolean.
+    Stuck {
+        term: TermId,
+        op: OpId,
+        reason: String,
+    },
+    /// More than `limit` steps (equation applications and built-in evaluations) in one
+    /// call to `reduce`; `term` is the one being rewritten when the budget ran out.
+    StepBudget { limit: u64, term: TermId },
+    /// More than `limit` pending frames (nested reductions).
+    DepthLimit { limit: usize, term: TermId },
+    /// The memo tables would hold more than `limit` entries.
+    MemoLimit { limit: usize, term: TermId },
+    /// The reduction of the `memo` term `term` needs the value of `term` itself (in a
+    /// game: a position that repeats).
+    Cycle { term: TermId },
+    /// Integer overflow in the built-in application `term`.
+    Overflow { term: TermId },
+    /// Division (or remainder) by zero in the built-in application `term`.
+    DivisionByZero { term: TermId },
+    /// Argument `arg` (0-based) of the constructor term `term` does not have the sort the
+    /// operator declares there.
+    IllSorted { term: TermId, arg: usize },
+    /// The interrupt flag was raised; `term` is what was being reduced.
+    Interrupted { term: TermId },
+}
+
+/// The reason carried by [`RuntimeError::Stuck`] when no equation of a defined operator
+/// applies.
+pub const NO_EQUATION: &str = "no equation applies";
+
+impl RuntimeError {
+    /// The term the error is about.
+    pub fn term(&self) -> TermId {
+        match self {
+            RuntimeError::Stuck { term, .. }
+            | RuntimeError::StepBudget { term, .. }
+            | RuntimeError::DepthLimit { term, .. }
+            | RuntimeError::MemoLimit { term, .. }
+            | RuntimeError::Cycle { term }
+            | RuntimeError::Overflow { term }
+            | RuntimeError::DivisionByZero { term }
+            | RuntimeError::IllSorted { term, .. }
+            | RuntimeError::Interrupted { term } => *term,
+        }
+    }
+
+    /// Is this a resource limit (steps, depth, memo size, interruption) rather than an
+    /// error of the program?
+    pub fn is_limit(&self) -> bool {
+        matches!(
+            self,
+            RuntimeError::StepBudget { .. }
+                | RuntimeError::DepthLimit { .. }
+                | RuntimeError::MemoLimit { .. }
+                | RuntimeError::Interrupted { .. }
+        )
+    }
+}
+
+/// A terse rendering without access to the term store (terms as `#id`); use
+/// [`crate::Engine::describe`] for a readable message.
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuntimeError::Stuck { term, op, reason } => {
+                write!(
+                    f,
+                    "term #{} (operator #{}) is stuck: {reason}",
+                    term.0, op.0
+                )
+            }
+            RuntimeError::StepBudget { limit, term } => {
+                write!(f, "step budget of {limit} exhausted at term #{}", term.0)
+            }
+            RuntimeError::DepthLimit { limit, term } => {
+                write!(f, "more than {limit} nested reductions at term #{}", term.0)
+            }
+            RuntimeError::MemoLimit { limit, term } => {
+                write!(f, "memo tables full ({limit} entries) at term #{}", term.0)
+            }
+            RuntimeError::Cycle { term } => write!(f, "term #{} depends on itself (cycle)", term.0),
+            RuntimeError::Overflow { term } => write!(f, "integer overflow in term #{}", term.0),
+            RuntimeError::DivisionByZero { term } => {
+                write!(f, "division by zero in term #{}", term.0)
+            }
+            RuntimeError::IllSorted { term, arg } => {
+                write!(f, "argument {} of term #{} is ill-sorted", arg + 1, term.0)
+            }
+            RuntimeError::Interrupted { term } => {
+                write!(f, "interrupted while reducing term #{}", term.0)
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// An error together with the chain of enclosing terms being reduced when it happened
+/// (outermost first; when the chain was longer than [`TRACE_HEAD`] + [`TRACE_TAIL`], only
+/// the outermost and innermost ones are kept and `elided` says how many were dropped in
+/// between).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeFailure {
+    pub error: RuntimeError,
+    pub trace: Vec<TermId>,
+    pub elided: usize,
+}

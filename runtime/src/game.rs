@@ -1,0 +1,317 @@
+//! The game driver: answers "who wins from here?" for a game declared in a `.game` file.
+//!
+//! The answer itself is computed by the language: the driver reduces `w(p, c)` of the
+//! game's `WINS` instance (formula (1) of seed 003, memoised), and the successor sets with
+//! the game's own `next-config`. What the driver adds is the report around it: the winner,
+//! a winning move (a successor whose `w` keeps the win), the principal line, the number of
+//! positions `w` evaluated, and diagnostics for run-time errors.
+
+use crate::error::{RuntimeError, RuntimeFailure};
+use crate::term::TermId;
+use crate::Engine;
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::Game;
+use gamelang_lang::program::Pat;
+use std::time::{Duration, Instant};
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Benny.
+    B,
+    /// Rebecca.
+    R,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::B => "B",
+            Side::R => "R",
+        }
+    }
+
+    pub fn full_name(self) -> &'static str {
+        match self {
+            Side::B => "Benny",
+            Side::R => "Rebecca",
+        }
+    }
+
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::B => Side::R,
+            Side::R => Side::B,
+        }
+    }
+}
+
+/// The result of solving a game from one position.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub start: TermId,
+    pub to_move: Side,
+    pub winner: Side,
+    /// The successor the player to move should choose, when that player is the winner;
+    /// `None` when the player to move loses (every move loses) or play has halted.
+    pub best_move: Option<TermId>,
+    /// Configurations from `start` under the principal line: the winner plays its first
+    /// winning move (in the successor set's order), the loser its first move; the players
+    /// alternate, starting with `to_move`. Ends at a halted position.
+    pub line: Vec<TermId>,
+    /// Distinct positions (player, configuration) evaluated by `w` in this solve.
+    pub positions: usize,
+    /// Rewrite steps taken.
+    pub steps: u64,
+    pub elapsed: Duration,
+}
+
+impl Outcome {
+    /// The player who makes ply `k` (1-based) of the principal line.
+    pub fn mover(&self, k: usize) -> Side {
+        if k % 2 == 1 {
+            self.to_move
+        } else {
+            self.to_move.opponent()
+        }
+    }
+}
+
+/// Why solving failed.
+#[derive(Clone, Debug)]
+pub enum SolveError {
+    /// The rewriting engine stopped (stuck term, budget, cycle, …).
+    Runtime(RuntimeFailure),
+    /// The game itself is not well formed (e.g. `w` does not reduce to a Boolean).
+    Game(String),
+}
+
+/// The driver's view of one game: the terms it builds and reads.
+pub struct GameDriver<'g> {
+    pub game: &'g Game,
+    pub b: TermId,
+    pub r: TermId,
+    truth: TermId,
+    falsity: TermId,
+}
+
+impl<'g> GameDriver<'g> {
+    pub fn new(engine: &mut Engine, game: &'g Game) -> Result<GameDriver<'g>, SolveError> {
+        let sig = &engine.program().sig;
+        let (t, f) = match (sig.true_op, sig.false_op) {
+            (Some(t), Some(f)) => (t, f),
+            _ => return Err(SolveError::Game("the prelude defines no Booleans".into())),
+        };
+        let [b, r] = game.players;
+        Ok(GameDriver {
+            game,
+            b: engine.mk_app(b, &[]),
+            r: engine.mk_app(r, &[]),
+            truth: engine.mk_app(t, &[]),
+            falsity: engine.mk_app(f, &[]),
+        })
+    }
+
+    fn reduce(&self, engine: &mut Engine, t: TermId) -> Result<TermId, SolveError> {
+        engine
+            .reduce(t)
+            .map_err(|e| SolveError::Runtime(engine.failure(e)))
+    }
+
+    fn boolean(&self, engine: &mut Engine, t: TermId, what: &str) -> Result<bool, SolveError> {
+        let v = self.reduce(engine, t)?;
+        if v == self.truth {
+            Ok(true)
+        } else if v == self.falsity {
+            Ok(false)
+        } else {
+            Err(SolveError::Game(format!(
+                "{what} reduced to `{}`, which is not a Boolean",
+                engine.show(v)
+            )))
+        }
+    }
+
+    /// Which player a (reduced) player term is.
+    pub fn side(&self, engine: &mut Engine, p: TermId) -> Result<Side, SolveError> {
+        let v = self.reduce(engine, p)?;
+        if v == self.b {
+            Ok(Side::B)
+        } else if v == self.r {
+            Ok(Side::R)
+        } else {
+            Err(SolveError::Game(format!(
+                "`{}` is not a player (B or R)",
+                engine.show(v)
+            )))
+        }
+    }
+
+    pub fn player(&self, s: Side) -> TermId {
+        match s {
+            Side::B => self.b,
+            Side::R => self.r,
+        }
+    }
+
+    /// Does R have a winning strategy from `c` with `p` to move? (`w(p, c)` of WINS.)
+    pub fn r_wins(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
+        let t = engine.build(
+            &Pat::App(self.game.w, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.player(p), c],
+        );
+        self.boolean(engine, t, "`w`")
+    }
+
+    pub fn winner(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<Side, SolveError> {
+        Ok(if self.r_wins(engine, p, c)? {
+            Side::R
+        } else {
+            Side::B
+        })
+    }
+
+    pub fn halted(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
+        let t = engine.build(&self.game.halted, &[self.player(p), c]);
+        self.boolean(engine, t, "`halted`")
+    }
+
+    /// The configurations `p` can move to from `c`, in the set's order.
+    pub fn moves(
+        &self,
+        engine: &mut Engine,
+        p: Side,
+        c: TermId,
+    ) -> Result<Vec<TermId>, SolveError> {
+        let t = engine.build(&self.game.next_config, &[self.player(p), c]);
+        let set = self.reduce(engine, t)?;
+        Ok(engine.elements(set, self.game.set_union))
+    }
+
+    /// A move that keeps the win for `winner`, who is to move at `c`.
+    pub fn winning_move(
+        &self,
+        engine: &mut Engine,
+        winner: Side,
+        c: TermId,
+    ) -> Result<Option<TermId>, SolveError> {
+        for m in self.moves(engine, winner, c)? {
+            if self.winner(engine, winner.opponent(), m)? == winner {
+                return Ok(Some(m));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Longest principal line the driver follows (a guard; real games are far shorter unless
+/// they are built to be deep, like the 100,000-ply test game).
+pub const MAX_LINE: usize = 10_000_000;
+
+/// Solve `game` from configuration `start` with `first` to move.
+pub fn solve(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+) -> Result<Outcome, SolveError> {
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let memo_before = engine.memo_len(game.w);
+    let d = GameDriver::new(engine, game)?;
+    let start_t = engine.build(start, &[]);
+    let start = d.reduce(engine, start_t)?;
+    let first_t = engine.build(first, &[]);
+    let to_move = d.side(engine, first_t)?;
+    let winner = d.winner(engine, to_move, start)?;
+
+    let mut line = vec![start];
+    let (mut p, mut c) = (to_move, start);
+    while line.len() < MAX_LINE && !d.halted(engine, p, c)? {
+        let next = if p == winner {
+            d.winning_move(engine, p, c)?
+        } else {
+            d.moves(engine, p, c)?.first().copied()
+        };
+        let Some(next) = next else {
+            break; // not halted but no move: w treats it like a halted node without a win
+        };
+        line.push(next);
+        (p, c) = (p.opponent(), next);
+    }
+    let best_move = if winner == to_move {
+        line.get(1).copied()
+    } else {
+        None
+    };
+    Ok(Outcome {
+        start,
+        to_move,
+        winner,
+        best_move,
+        line,
+        positions: engine.memo_len(game.w) - memo_before,
+        steps: engine.steps() - steps_before,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// Did the solve stop because the interrupt flag was raised (Ctrl-C)?
+pub fn is_interrupted(e: &SolveError) -> bool {
+    matches!(e, SolveError::Runtime(f) if matches!(f.error, RuntimeError::Interrupted { .. }))
+}
+
+/// A solve error as a diagnostic: the message names the term, and labels point at the
+/// declarations involved (the stuck operator and its equations).
+pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
+    match e {
+        SolveError::Game(msg) => Diag::error(msg.clone()),
+        SolveError::Runtime(f) => {
+            let mut d = Diag::error(engine.describe(&f.error));
+            let sig = &engine.program().sig;
+            match &f.error {
+                RuntimeError::Stuck { op, .. } => {
+                    let info = sig.op(*op);
+                    if let Some(span) = info.span {
+                        d = d.secondary(span, format!("`{}` is declared here", info.name));
+                    }
+                    let program = engine.program();
+                    if let Some(eqs) = program.eqs_by_op.get(op) {
+                        for &i in eqs.iter().take(6) {
+                            d = d.secondary(
+                                program.equations[i].span,
+                                "this equation does not apply",
+                            );
+                        }
+                    }
+                    d = d.note(format!(
+                        "`{}` has equations, so it is a defined function, and none of them covers this argument; add an equation for it (or declare `{}` as `ctor` if such terms are values)",
+                        info.name, info.name
+                    ));
+                }
+                RuntimeError::Cycle { .. } => {
+                    d.message = format!("cycle in the game graph: {}", d.message);
+                    d = d.note("a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)");
+                }
+                RuntimeError::StepBudget { .. } => {
+                    d = d.note("raise the budget with `--max-steps N` if the game is just large");
+                }
+                _ => {}
+            }
+            if !f.trace.is_empty() {
+                let mut lines: Vec<String> = Vec::new();
+                for (k, t) in f.trace.iter().enumerate() {
+                    if f.elided > 0 && k == crate::error::TRACE_HEAD {
+                        lines.push(format!("  … {} more …", f.elided));
+                    }
+                    lines.push(format!("  {}", engine.show(*t)));
+                }
+                d = d.note(format!(
+                    "while reducing (outermost first):\n{}",
+                    lines.join("\n")
+                ));
+            }
+            d
+        }
+    }
+}

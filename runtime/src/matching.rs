@@ -1,0 +1,915 @@
+//! Compiled left-hand sides and order-sorted matching modulo associativity, commutativity
+//! and identity.
+//!
+//! A left-hand side is compiled once ([`Pattern::compile`]) into a linear *matching
+//! program*: a sequence of steps executed left to right over registers holding subject
+//! subterms. Some steps are *choice points* (which element of an AC list a sub-pattern
+//! takes, which order a commutative pair is matched in, how a list is split, how the rest
+//! of an AC list is distributed over several variables). The search is a backtracking loop
+//! over the step index whose whole state lives in a [`Matcher`] (no Rust recursion, no
+//! closures), so it can be suspended after a match — while the engine evaluates the
+//! condition of a conditional equation — and resumed for the next match
+//! ([`Matcher::next`]).
+//!
+//! The order of the steps is fixed at compile time, so whether a variable occurrence is
+//! the binding one or a repeated one (an equality check) is known statically.
+//!
+//! Cost: finding the first match of `(c, S)` against an `n`-element set takes `O(n)`
+//! (loading the element list, picking the first element, building `S`); every further
+//! match also costs `O(n)`.
+
+use crate::term::{TermData, TermId, TermStore};
+use gamelang_lang::program::{OpId, Pat, SortId, VarInfo};
+use rustc_hash::FxHashSet;
+
+const FREE: u32 = u32::MAX;
+
+/// A variable occurrence handed to a rest-distribution step.
+#[derive(Clone, Debug)]
+struct RestVar {
+    var: u32,
+    sort: SortId,
+    /// First occurrence (binds) or repeated one (checks equality).
+    first: bool,
+}
+
+/// One item of an associative (list) pattern.
+#[derive(Clone, Copy, Debug)]
+struct ListItem {
+    /// Takes exactly one element (a non-variable pattern or a variable of an element sort)
+    /// or a segment (a variable whose sort contains the list sort).
+    single: bool,
+    out: u32,
+}
+
+#[derive(Clone, Debug)]
+enum Step {
+    /// `regs[reg]` must be exactly `term` (a ground sub-pattern, prebuilt).
+    Ground { reg: u32, term: TermId },
+    /// First occurrence of a variable: sort check, then bind.
+    Bind { reg: u32, var: u32, sort: SortId },
+    /// Repeated occurrence: must equal the binding.
+    Check { reg: u32, var: u32 },
+    /// `regs[reg]` must be `op(a1..an)`: `regs[out + i] = ai`.
+    Free {
+        reg: u32,
+        op: OpId,
+        arity: u32,
+        out: u32,
+    },
+    /// Binary commutative operator: choice of the argument order.
+    Comm { reg: u32, op: OpId, out: u32 },
+    /// Load the elements of `regs[reg]` as an `op`-list into AC frame `frame`.
+    AcStart {
+        reg: u32,
+        op: OpId,
+        frame: u32,
+        min: u32,
+    },
+    /// Remove (consume) an element equal to `term`.
+    AcGround { frame: u32, term: TermId },
+    /// Remove the elements of the (already bound) variable `var`.
+    AcBound { frame: u32, op: OpId, var: u32 },
+    /// Choice: consume one unused element, `regs[out] = it`.
+    AcPick {
+        frame: u32,
+        out: u32,
+        head: Option<OpId>,
+    },
+    /// Distribute the unused elements over `vars` (all elements must be used when empty).
+    AcRest {
+        frame: u32,
+        op: OpId,
+        vars: Box<[RestVar]>,
+        slot: u32,
+    },
+    /// Choice: split the `op`-list `regs[reg]` over `items` (segments for collection
+    /// variables, one element for the others). `lo` is the least segment length.
+    ListSplit {
+        reg: u32,
+        op: OpId,
+        frame: u32,
+        items: Box<[ListItem]>,
+        nsingle: u32,
+        lo: u32,
+        slot: u32,
+    },
+}
+
+/// A compiled left-hand side (or any pattern to match against ground terms).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    steps: Vec<Step>,
+    nregs: u32,
+    nframes: u32,
+    nslots: u32,
+    nvars: u32,
+    top: Option<OpId>,
+}
+
+struct Compiler<'a> {
+    store: &'a mut TermStore,
+    vars: &'a [VarInfo],
+    steps: Vec<Step>,
+    bound: Vec<bool>,
+    nregs: u32,
+    nframes: u32,
+    nslots: u32,
+}
+
+fn is_ground(p: &Pat) -> bool {
+    match p {
+        Pat::Var(_) => false,
+        Pat::Int(_) => true,
+        Pat::App(_, args) => args.iter().all(is_ground),
+    }
+}
+
+/// Build a ground pattern as a term (normalised by `mk_app`, not reduced).
+pub(crate) fn build_ground(store: &mut TermStore, p: &Pat) -> TermId {
+    match p {
+        Pat::Var(v) => panic!("build_ground: variable #{v} in a ground pattern"),
+        Pat::Int(i) => store.mk_int(*i),
+        Pat::App(op, args) => {
+            let a: smallvec::SmallVec<[TermId; 8]> =
+                args.iter().map(|a| build_ground(store, a)).collect();
+            store.mk_app(*op, &a)
+        }
+    }
+}
+
+impl Compiler<'_> {
+    fn reg(&mut self, n: u32) -> u32 {
+        let r = self.nregs;
+        self.nregs += n;
+        r
+    }
+
+    fn var_sort(&self, v: u32) -> SortId {
+        self.vars[v as usize].sort
+    }
+
+    fn flatten<'p>(&self, op: OpId, pats: &'p [Pat], out: &mut Vec<&'p Pat>) {
+        let id = self.store.identity(op);
+        for p in pats {
+            match p {
+                Pat::App(o, args) if *o == op => self.flatten(op, args, out),
+                Pat::App(o, args)
+                    if args.is_empty() && id.is_some_and(|t| self.store.op(t) == Some(*o)) => {}
+                _ => out.push(p),
+            }
+        }
+    }
+
+    fn var(&mut self, v: u32, reg: u32) {
+        if self.bound[v as usize] {
+            self.steps.push(Step::Check { reg, var: v });
+        } else {
+            self.bound[v as usize] = true;
+            let sort = self.var_sort(v);
+            self.steps.push(Step::Bind { reg, var: v, sort });
+        }
+    }
+
+    /// Is a variable of `sort` able to take several elements of an `op`-list?
+    fn is_collection(&self, op: OpId, sort: SortId) -> bool {
+        self.store.leq(self.store.op_result(op), sort)
+    }
+
+    fn head_filter(&self, p: &Pat) -> Option<OpId> {
+        match p {
+            Pat::App(o, _) if !self.store.is_assoc(*o) => Some(*o),
+            _ => None,
+        }
+    }
+
+    fn node(&mut self, p: &Pat, reg: u32) {
+        // The top of a free pattern is always a `Free` step, even when ground, so that
+        // `Matcher::first_args` can match a subject given as operator + arguments.
+        let free_top = reg == 0
+            && matches!(p, Pat::App(op, _) if !self.store.is_assoc(*op) && !self.store.is_comm(*op));
+        if is_ground(p) && !free_top {
+            let term = build_ground(self.store, p);
+            self.steps.push(Step::Ground { reg, term });
+            return;
+        }
+        let (op, args) = match p {
+            Pat::Var(v) => return self.var(*v, reg),
+            Pat::App(op, args) => (*op, args),
+            Pat::Int(_) => unreachable!(),
+        };
+        let (assoc, comm) = (self.store.is_assoc(op), self.store.is_comm(op));
+        if assoc {
+            let mut children = Vec::new();
+            self.flatten(op, args, &mut children);
+            if children.len() == 1 {
+                return self.node(children[0], reg);
+            }
+            // Children are non-empty here: an all-identity pattern is ground.
+            if comm {
+                self.ac(op, &children, reg)
+            } else {
+                self.list(op, &children, reg)
+            }
+        } else if comm && args.len() == 2 {
+            let out = self.reg(2);
+            self.steps.push(Step::Comm { reg, op, out });
+            self.node(&args[0], out);
+            self.node(&args[1], out + 1);
+        } else {
+            let out = self.reg(args.len() as u32);
+            self.steps.push(Step::Free {
+                reg,
+                op,
+                arity: args.len() as u32,
+                out,
+            });
+            for (i, a) in args.iter().enumerate() {
+                self.node(a, out + i as u32);
+            }
+        }
+    }
+
+    fn ac(&mut self, op: OpId, children: &[&Pat], reg: u32) {
+        let frame = self.nframes;
+        self.nframes += 1;
+        let start = self.steps.len();
+        self.steps.push(Step::AcStart {
+            reg,
+            op,
+            frame,
+            min: 0,
+        });
+        let mut min = 0;
+        // 1. ground elements: deterministic removal.
+        for c in children.iter().filter(|c| is_ground(c)) {
+            let term = build_ground(self.store, c);
+            self.steps.push(Step::AcGround { frame, term });
+            min += 1;
+        }
+        // 2. non-variable patterns: pick an element, match it.
+        for c in children
+            .iter()
+            .filter(|c| !is_ground(c) && !matches!(c, Pat::Var(_)))
+        {
+            let out = self.reg(1);
+            let head = self.head_filter(c);
+            self.steps.push(Step::AcPick { frame, out, head });
+            self.node(c, out);
+            min += 1;
+        }
+        // 3. variables: bound ones are removed, element variables pick one element,
+        //    collection variables share the rest.
+        let mut rest: Vec<RestVar> = Vec::new();
+        let mut in_rest = FxHashSet::default();
+        for c in children {
+            let Pat::Var(v) = c else { continue };
+            let v = *v;
+            let sort = self.var_sort(v);
+            if self.bound[v as usize] {
+                self.steps.push(Step::AcBound { frame, op, var: v });
+            } else if in_rest.contains(&v) {
+                rest.push(RestVar {
+                    var: v,
+                    sort,
+                    first: false,
+                });
+            } else if !self.is_collection(op, sort) {
+                let out = self.reg(1);
+                self.steps.push(Step::AcPick {
+                    frame,
+                    out,
+                    head: None,
+                });
+                self.var(v, out);
+                min += 1;
+            } else {
+                in_rest.insert(v);
+                rest.push(RestVar {
+                    var: v,
+                    sort,
+                    first: true,
+                });
+            }
+        }
+        if self.store.identity(op).is_none() {
+            min += rest.len() as u32;
+        }
+        for r in &rest {
+            self.bound[r.var as usize] = true;
+        }
+        let slot = self.nslots;
+        self.nslots += 1;
+        self.steps.push(Step::AcRest {
+            frame,
+            op,
+            vars: rest.into_boxed_slice(),
+            slot,
+        });
+        self.steps[start] = Step::AcStart {
+            reg,
+            op,
+            frame,
+            min,
+        };
+    }
+
+    fn list(&mut self, op: OpId, children: &[&Pat], reg: u32) {
+        let frame = self.nframes;
+        self.nframes += 1;
+        let slot = self.nslots;
+        self.nslots += 1;
+        let out = self.reg(children.len() as u32);
+        let items: Vec<ListItem> = children
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ListItem {
+                single: match c {
+                    Pat::Var(v) => !self.is_collection(op, self.var_sort(*v)),
+                    _ => true,
+                },
+                out: out + i as u32,
+            })
+            .collect();
+        let nsingle = items.iter().filter(|i| i.single).count() as u32;
+        let lo = if self.store.identity(op).is_some() {
+            0
+        } else {
+            1
+        };
+        self.steps.push(Step::ListSplit {
+            reg,
+            op,
+            frame,
+            items: items.into_boxed_slice(),
+            nsingle,
+            lo,
+            slot,
+        });
+        for (i, c) in children.iter().enumerate() {
+            self.node(c, out + i as u32);
+        }
+    }
+}
+
+impl Pattern {
+    /// Compile `pat` (whose variables are described by `vars`) against the operators known
+    /// to `store`. Ground sub-patterns are built once, as terms, and matched by id.
+    pub fn compile(pat: &Pat, vars: &[VarInfo], store: &mut TermStore) -> Pattern {
+        Self::compile_with_bound(pat, vars, store).0
+    }
+
+    /// Like [`Pattern::compile`], also returning which variables the pattern binds.
+    pub(crate) fn compile_with_bound(
+        pat: &Pat,
+        vars: &[VarInfo],
+        store: &mut TermStore,
+    ) -> (Pattern, Vec<bool>) {
+        let nvars = vars.len().max(max_var(pat).map_or(0, |v| v as usize + 1));
+        let mut c = Compiler {
+            store,
+            vars,
+            steps: Vec::new(),
+            bound: vec![false; nvars],
+            nregs: 1,
+            nframes: 0,
+            nslots: 0,
+        };
+        c.node(pat, 0);
+        let top = match pat {
+            Pat::App(op, _) => Some(*op),
+            _ => None,
+        };
+        let p = Pattern {
+            steps: c.steps,
+            nregs: c.nregs,
+            nframes: c.nframes,
+            nslots: c.nslots,
+            nvars: nvars as u32,
+            top,
+        };
+        (p, c.bound)
+    }
+
+    /// Number of variable slots of a substitution for this pattern.
+    pub fn nvars(&self) -> usize {
+        self.nvars as usize
+    }
+
+    /// The operator at the top of the pattern, if it is an application.
+    pub fn top(&self) -> Option<OpId> {
+        self.top
+    }
+}
+
+fn max_var(p: &Pat) -> Option<u32> {
+    match p {
+        Pat::Var(v) => Some(*v),
+        Pat::Int(_) => None,
+        Pat::App(_, args) => args.iter().filter_map(max_var).max(),
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Frame {
+    elems: Vec<TermId>,
+    /// For each element, the step that consumed it (`FREE` if unused).
+    used: Vec<u32>,
+}
+
+/// The state of a (suspendable) search for matches of a [`Pattern`] against a subject.
+/// Reuse one matcher for many searches to avoid allocations.
+#[derive(Clone, Debug, Default)]
+pub struct Matcher {
+    alt: Vec<u32>,
+    regs: Vec<TermId>,
+    subst: Vec<Option<TermId>>,
+    frames: Vec<Frame>,
+    slots: Vec<Vec<u32>>,
+    tmp: Vec<TermId>,
+    tmp2: Vec<TermId>,
+    /// No further match: `next` keeps answering false.
+    exhausted: bool,
+}
+
+impl Matcher {
+    /// A fresh matcher.
+    pub fn new() -> Matcher {
+        Matcher::default()
+    }
+
+    /// The substitution of the current match, indexed by variable.
+    pub fn subst(&self) -> &[Option<TermId>] {
+        &self.subst
+    }
+
+    /// Start a search: is there a match of `p` against `subject`? On success the
+    /// substitution is [`Matcher::subst`]; [`Matcher::next`] then looks for the next one.
+    pub fn first(&mut self, p: &Pattern, store: &mut TermStore, subject: TermId) -> bool {
+        self.prepare(p);
+        self.regs[0] = subject;
+        self.search(p, store, 0, true)
+    }
+
+    fn prepare(&mut self, p: &Pattern) {
+        let nsteps = p.steps.len();
+        self.alt.clear();
+        self.alt.resize(nsteps, 0);
+        self.regs.clear();
+        self.regs.resize(p.nregs as usize, TermId(0));
+        self.subst.clear();
+        self.subst.resize(p.nvars as usize, None);
+        if self.frames.len() < p.nframes as usize {
+            self.frames.resize_with(p.nframes as usize, Frame::default);
+        }
+        if self.slots.len() < p.nslots as usize {
+            self.slots.resize_with(p.nslots as usize, Vec::new);
+        }
+        self.exhausted = false;
+    }
+
+    /// Like [`Matcher::first`] for the subject `op(args…)` given by its parts, without
+    /// building it (its arguments must be normalised terms and `op` must not be `assoc` or
+    /// `comm`). `None` when the pattern needs the subject as a term (its top is not a free
+    /// application).
+    pub fn first_args(
+        &mut self,
+        p: &Pattern,
+        store: &mut TermStore,
+        op: OpId,
+        args: &[TermId],
+    ) -> Option<bool> {
+        let Some(&Step::Free {
+            reg: 0,
+            op: o,
+            arity,
+            out,
+        }) = p.steps.first()
+        else {
+            return None;
+        };
+        if o != op || arity as usize != args.len() {
+            return Some(false);
+        }
+        self.prepare(p);
+        let out = out as usize;
+        self.regs[out..out + args.len()].copy_from_slice(args);
+        Some(self.search(p, store, 1, true))
+    }
+
+    /// The next match of the search started by [`Matcher::first`] (false when there are
+    /// no more). Must be called with the same pattern.
+    pub fn next(&mut self, p: &Pattern, store: &mut TermStore) -> bool {
+        if self.exhausted || p.steps.is_empty() {
+            self.exhausted = true;
+            return false;
+        }
+        self.search(p, store, p.steps.len() - 1, false)
+    }
+
+    /// Every match of `p` against `subject`, in search order (convenience for tests and
+    /// tools; the engine enumerates lazily).
+    pub fn all(
+        &mut self,
+        p: &Pattern,
+        store: &mut TermStore,
+        subject: TermId,
+    ) -> Vec<Vec<Option<TermId>>> {
+        let mut out = Vec::new();
+        let mut ok = self.first(p, store, subject);
+        while ok {
+            out.push(self.subst.clone());
+            ok = self.next(p, store);
+        }
+        out
+    }
+
+    fn search(
+        &mut self,
+        p: &Pattern,
+        store: &mut TermStore,
+        mut pc: usize,
+        mut forward: bool,
+    ) -> bool {
+        let n = p.steps.len();
+        loop {
+            if forward {
+                if pc == n {
+                    return true;
+                }
+                if self.enter(p, store, pc) {
+                    pc += 1;
+                    continue;
+                }
+                forward = false;
+            } else if self.retry(p, store, pc) {
+                forward = true;
+                pc += 1;
+                continue;
+            }
+            if pc == 0 {
+                self.exhausted = true;
+                return false;
+            }
+            pc -= 1;
+        }
+    }
+
+    /// Execute step `pc` for the first time. On failure it leaves no effect.
+    fn enter(&mut self, p: &Pattern, store: &mut TermStore, pc: usize) -> bool {
+        match &p.steps[pc] {
+            Step::Ground { reg, term } => self.regs[*reg as usize] == *term,
+            Step::Bind { reg, var, sort } => {
+                let t = self.regs[*reg as usize];
+                if !store.leq(store.sort_of(t), *sort) {
+                    return false;
+                }
+                self.subst[*var as usize] = Some(t);
+                true
+            }
+            Step::Check { reg, var } => self.subst[*var as usize] == Some(self.regs[*reg as usize]),
+            Step::Free {
+                reg,
+                op,
+                arity,
+                out,
+            } => match store.data(self.regs[*reg as usize]) {
+                TermData::App { op: o, args } if o == op && args.len() == *arity as usize => {
+                    let out = *out as usize;
+                    self.regs[out..out + args.len()].copy_from_slice(args);
+                    true
+                }
+                _ => false,
+            },
+            Step::Comm { reg, op, out } => match store.data(self.regs[*reg as usize]) {
+                TermData::App { op: o, args } if o == op && args.len() == 2 => {
+                    let out = *out as usize;
+                    self.regs[out] = args[0];
+                    self.regs[out + 1] = args[1];
+                    self.alt[pc] = 0;
+                    true
+                }
+                _ => false,
+            },
+            Step::AcStart {
+                reg,
+                op,
+                frame,
+                min,
+            } => {
+                let subject = self.regs[*reg as usize];
+                let f = &mut self.frames[*frame as usize];
+                f.elems.clear();
+                f.elems.extend_from_slice(store.elements(&subject, *op));
+                f.used.clear();
+                f.used.resize(f.elems.len(), FREE);
+                f.elems.len() >= *min as usize
+            }
+            Step::AcGround { frame, term } => {
+                let f = &mut self.frames[*frame as usize];
+                match (0..f.elems.len()).find(|&i| f.used[i] == FREE && f.elems[i] == *term) {
+                    Some(i) => {
+                        f.used[i] = pc as u32;
+                        self.alt[pc] = i as u32;
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Step::AcBound { frame, op, var } => {
+                let val = self.subst[*var as usize].expect("bound variable");
+                let f = &mut self.frames[*frame as usize];
+                for e in store.elements(&val, *op) {
+                    match (0..f.elems.len()).find(|&i| f.used[i] == FREE && f.elems[i] == *e) {
+                        Some(i) => f.used[i] = pc as u32,
+                        None => {
+                            release_all(f, pc);
+                            return false;
+                        }
+                    }
+                }
+                true
+            }
+            Step::AcPick { frame, out, head } => self.pick(store, pc, *frame, 0, None, *head, *out),
+            Step::AcRest {
+                frame,
+                op,
+                vars,
+                slot,
+            } => {
+                self.collect_rest(*frame);
+                match vars.len() {
+                    0 => self.tmp.is_empty(),
+                    1 => {
+                        let Some(t) = store.mk_flat(*op, &self.tmp) else {
+                            return false;
+                        };
+                        self.bind_rest(store, &vars[0], t)
+                    }
+                    k => {
+                        let digits = &mut self.slots[*slot as usize];
+                        digits.clear();
+                        digits.resize(self.tmp.len(), 0);
+                        loop {
+                            if self.try_distribution(store, *op, vars, *slot as usize) {
+                                return true;
+                            }
+                            if !increment(&mut self.slots[*slot as usize], k as u32) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            Step::ListSplit {
+                reg,
+                op,
+                frame,
+                items,
+                nsingle,
+                lo,
+                slot,
+            } => {
+                let subject = self.regs[*reg as usize];
+                let f = &mut self.frames[*frame as usize];
+                f.elems.clear();
+                f.elems.extend_from_slice(store.elements(&subject, *op));
+                let n = f.elems.len() as u32;
+                let ncoll = items.len() as u32 - nsingle;
+                if n < *nsingle || n - nsingle < ncoll * lo {
+                    return false;
+                }
+                let excess = n - nsingle - ncoll * lo;
+                if ncoll == 0 && excess != 0 {
+                    return false;
+                }
+                let lens = &mut self.slots[*slot as usize];
+                lens.clear();
+                lens.resize(ncoll as usize, 0);
+                if let Some(last) = lens.last_mut() {
+                    *last = excess;
+                }
+                self.apply_split(store, *op, *frame, items, *lo, *slot);
+                true
+            }
+        }
+    }
+
+    /// Undo step `pc` and try its next alternative. On failure it leaves no effect.
+    fn retry(&mut self, p: &Pattern, store: &mut TermStore, pc: usize) -> bool {
+        match &p.steps[pc] {
+            Step::Ground { .. }
+            | Step::Bind { .. }
+            | Step::Check { .. }
+            | Step::Free { .. }
+            | Step::AcStart { .. } => false,
+            Step::Comm { out, .. } => {
+                let out = *out as usize;
+                if self.alt[pc] == 0 && self.regs[out] != self.regs[out + 1] {
+                    self.alt[pc] = 1;
+                    self.regs.swap(out, out + 1);
+                    true
+                } else {
+                    false
+                }
+            }
+            Step::AcGround { frame, .. } => {
+                let f = &mut self.frames[*frame as usize];
+                f.used[self.alt[pc] as usize] = FREE;
+                false
+            }
+            Step::AcBound { frame, .. } => {
+                release_all(&mut self.frames[*frame as usize], pc);
+                false
+            }
+            Step::AcPick { frame, out, head } => {
+                let f = &mut self.frames[*frame as usize];
+                let prev = self.alt[pc] as usize;
+                f.used[prev] = FREE;
+                let prev_term = f.elems[prev];
+                self.pick(store, pc, *frame, prev + 1, Some(prev_term), *head, *out)
+            }
+            Step::AcRest {
+                frame,
+                op,
+                vars,
+                slot,
+            } => {
+                let k = vars.len() as u32;
+                if k < 2 {
+                    return false;
+                }
+                self.collect_rest(*frame);
+                while increment(&mut self.slots[*slot as usize], k) {
+                    if self.try_distribution(store, *op, vars, *slot as usize) {
+                        return true;
+                    }
+                }
+                false
+            }
+            Step::ListSplit {
+                op,
+                frame,
+                items,
+                lo,
+                slot,
+                ..
+            } => {
+                if !next_composition(&mut self.slots[*slot as usize]) {
+                    return false;
+                }
+                self.apply_split(store, *op, *frame, items, *lo, *slot);
+                true
+            }
+        }
+    }
+
+    /// Consume the first unused element at index ≥ `start` (different from `skip`, whose
+    /// alternatives were exhausted, and headed by `head` if given).
+    #[allow(clippy::too_many_arguments)]
+    fn pick(
+        &mut self,
+        store: &TermStore,
+        pc: usize,
+        frame: u32,
+        start: usize,
+        skip: Option<TermId>,
+        head: Option<OpId>,
+        out: u32,
+    ) -> bool {
+        let f = &mut self.frames[frame as usize];
+        for i in start..f.elems.len() {
+            let e = f.elems[i];
+            if f.used[i] != FREE || Some(e) == skip {
+                continue;
+            }
+            if let Some(h) = head {
+                if store.op(e) != Some(h) {
+                    continue;
+                }
+            }
+            f.used[i] = pc as u32;
+            self.alt[pc] = i as u32;
+            self.regs[out as usize] = e;
+            return true;
+        }
+        false
+    }
+
+    fn collect_rest(&mut self, frame: u32) {
+        let f = &self.frames[frame as usize];
+        self.tmp.clear();
+        self.tmp.extend(
+            f.elems
+                .iter()
+                .zip(&f.used)
+                .filter(|(_, u)| **u == FREE)
+                .map(|(e, _)| *e),
+        );
+    }
+
+    fn bind_rest(&mut self, store: &TermStore, v: &RestVar, t: TermId) -> bool {
+        if v.first {
+            if !store.leq(store.sort_of(t), v.sort) {
+                return false;
+            }
+            self.subst[v.var as usize] = Some(t);
+            true
+        } else {
+            self.subst[v.var as usize] == Some(t)
+        }
+    }
+
+    /// Try the distribution of `tmp` given by the digits in `slot` (element `i` goes to
+    /// variable `digits[i]`).
+    fn try_distribution(
+        &mut self,
+        store: &mut TermStore,
+        op: OpId,
+        vars: &[RestVar],
+        slot: usize,
+    ) -> bool {
+        for (j, v) in vars.iter().enumerate() {
+            self.tmp2.clear();
+            let digits = &self.slots[slot];
+            for (i, e) in self.tmp.iter().enumerate() {
+                if digits[i] == j as u32 {
+                    self.tmp2.push(*e);
+                }
+            }
+            let Some(t) = store.mk_flat(op, &self.tmp2) else {
+                return false;
+            };
+            if !self.bind_rest(store, v, t) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn apply_split(
+        &mut self,
+        store: &mut TermStore,
+        op: OpId,
+        frame: u32,
+        items: &[ListItem],
+        lo: u32,
+        slot: u32,
+    ) {
+        let f = &self.frames[frame as usize];
+        let lens = &self.slots[slot as usize];
+        let mut pos = 0usize;
+        let mut k = 0usize;
+        for it in items {
+            if it.single {
+                self.regs[it.out as usize] = f.elems[pos];
+                pos += 1;
+            } else {
+                let len = (lens[k] + lo) as usize;
+                k += 1;
+                let t = store
+                    .mk_flat(op, &f.elems[pos..pos + len])
+                    .expect("segments are non-empty without an identity");
+                self.regs[it.out as usize] = t;
+                pos += len;
+            }
+        }
+    }
+}
+
+fn release_all(f: &mut Frame, pc: usize) {
+    for u in f.used.iter_mut() {
+        if *u == pc as u32 {
+            *u = FREE;
+        }
+    }
+}
+
+/// Next assignment in base `k` (little-endian); false when it wraps around.
+fn increment(digits: &mut [u32], k: u32) -> bool {
+    for d in digits.iter_mut() {
+        *d += 1;
+        if *d < k {
+            return true;
+        }
+        *d = 0;
+    }
+    false
+}
+
+/// Next composition (excess lengths summing to a constant) in lexicographic order, from
+/// `(0, …, 0, E)` to `(E, 0, …, 0)`.
+fn next_composition(e: &mut [u32]) -> bool {
+    let Some(r) = e.iter().rposition(|&x| x > 0) else {
+        return false;
+    };
+    if r == 0 {
+        return false;
+    }
+    let v = e[r];
+    e[r] = 0;
+    e[r - 1] += 1;
+    let last = e.len() - 1;
+    e[last] = v - 1;
+    true
+}

@@ -1,0 +1,242 @@
+//! Printing terms in the concrete mixfix syntax, so that the output parses back to the
+//! same term.
+//!
+//! * integers in decimal, constants bare, prefix operators as `f(a, b)`;
+//! * mixfix operators by their form: literal pieces and arguments separated by single
+//!   spaces, except no space after `(` `[` `{`, none before `)` `]` `}` `,`, and none
+//!   between a name and the `(` that opens its argument list;
+//! * terms of `assoc` operators flattened: `a, b, c`;
+//! * an argument in a hole that is not enclosed between two literal pieces is
+//!   parenthesised when its own operator is an *open* mixfix operator (its form starts or
+//!   ends with a hole) whose precedence is ≥ the parent's (not for the flattened arguments
+//!   of an `assoc` operator, which are never headed by it);
+//! * an argument in an enclosed hole is parenthesised only when it is headed by an open
+//!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`.
+//!
+//! Output is capped (see [`print_term`]); nesting deeper than [`MAX_DEPTH`] is elided.
+
+use crate::engine::Engine;
+use crate::term::{TermData, TermId, TermStore};
+use gamelang_lang::program::{OpId, PatPiece, Signature};
+
+/// Default cap on the length of [`Engine::show`]'s output, in bytes.
+pub const MAX_CHARS: usize = 10_000;
+/// Nesting deeper than this is printed as `…`.
+pub const MAX_DEPTH: usize = 500;
+
+/// Print `t` in concrete syntax, eliding with `…` beyond about `max_chars` bytes.
+pub fn print_term(sig: &Signature, store: &TermStore, t: TermId, max_chars: usize) -> String {
+    let mut p = Printer {
+        sig,
+        store,
+        out: String::new(),
+        max: max_chars,
+        full: false,
+    };
+    p.term(t, 0);
+    if p.full {
+        p.out.push('…');
+    }
+    p.out
+}
+
+impl Engine {
+    /// `t` in concrete syntax (parses back to `t`), capped at [`MAX_CHARS`].
+    pub fn show(&self, t: TermId) -> String {
+        print_term(&self.program().sig, self.store(), t, MAX_CHARS)
+    }
+
+    /// `t` in concrete syntax, capped at about `max_chars` bytes.
+    pub fn show_limited(&self, t: TermId, max_chars: usize) -> String {
+        print_term(&self.program().sig, self.store(), t, max_chars)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Item<'a> {
+    Lit(&'a str),
+    Arg,
+}
+
+struct Printer<'a> {
+    sig: &'a Signature,
+    store: &'a TermStore,
+    out: String,
+    max: usize,
+    full: bool,
+}
+
+fn space_between(prev: Item<'_>, next: Item<'_>) -> bool {
+    if let Item::Lit(p) = prev {
+        if p.ends_with(['(', '[', '{']) {
+            return false;
+        }
+    }
+    if let Item::Lit(n) = next {
+        if n.starts_with([')', ']', '}', ',']) {
+            return false;
+        }
+        // `f(`: a name directly followed by the opening parenthesis of its arguments.
+        if n == "(" {
+            if let Item::Lit(p) = prev {
+                if p.ends_with(|c: char| c.is_alphanumeric() || c == '-' || c == '_' || c == '\'') {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+fn is_open(form: &[PatPiece]) -> bool {
+    matches!(form.first(), Some(PatPiece::Hole)) || matches!(form.last(), Some(PatPiece::Hole))
+}
+
+impl Printer<'_> {
+    fn push(&mut self, s: &str) {
+        if self.full {
+            return;
+        }
+        if self.out.len() + s.len() > self.max {
+            let mut cut = self.max.saturating_sub(self.out.len()).min(s.len());
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            self.out.push_str(&s[..cut]);
+            self.full = true;
+        } else {
+            self.out.push_str(s);
+        }
+    }
+
+    fn sep(&mut self, prev: Option<Item<'_>>, next: Item<'_>) {
+        if let Some(prev) = prev {
+            if space_between(prev, next) {
+                self.push(" ");
+            }
+        }
+    }
+
+    fn term(&mut self, t: TermId, depth: usize) {
+        if self.full {
+            return;
+        }
+        if depth > MAX_DEPTH {
+            self.push("…");
+            return;
+        }
+        let (op, args) = match self.store.data(t) {
+            TermData::Int(v) => {
+                self.push(&v.to_string());
+                return;
+            }
+            TermData::App { op, args } => (*op, args.as_slice()),
+        };
+        let info = self.sig.op(op);
+        let form = info.form.as_slice();
+        let holes = form.iter().filter(|p| matches!(p, PatPiece::Hole)).count();
+        if args.is_empty() && holes == 0 {
+            let mut prev = None;
+            if form.is_empty() {
+                self.push(&info.name);
+            }
+            for piece in form {
+                if let PatPiece::Lit(s) = piece {
+                    self.sep(prev, Item::Lit(s));
+                    self.push(s);
+                    prev = Some(Item::Lit(s));
+                }
+            }
+            return;
+        }
+        // Flattened assoc term with a binary infix form `_ sep… _`.
+        let infix = holes == 2
+            && form.len() >= 2
+            && matches!(form.first(), Some(PatPiece::Hole))
+            && matches!(form.last(), Some(PatPiece::Hole));
+        if info.attrs.assoc && args.len() > 2 && infix {
+            let seps = &form[1..form.len() - 1];
+            for (i, &a) in args.iter().enumerate() {
+                let mut prev = None;
+                if i > 0 {
+                    prev = Some(Item::Arg);
+                    for piece in seps {
+                        if let PatPiece::Lit(s) = piece {
+                            self.sep(prev, Item::Lit(s));
+                            self.push(s);
+                            prev = Some(Item::Lit(s));
+                        }
+                    }
+                }
+                self.sep(prev, Item::Arg);
+                self.arg(a, op, None, depth);
+            }
+            return;
+        }
+        if holes != args.len() {
+            // No usable form: prefix notation with the declared name.
+            self.push(&info.name);
+            self.push("(");
+            for (i, &a) in args.iter().enumerate() {
+                if i > 0 {
+                    self.push(", ");
+                }
+                self.term(a, depth + 1);
+            }
+            self.push(")");
+            return;
+        }
+        let mut prev: Option<Item<'_>> = None;
+        let mut next_arg = 0;
+        for (j, piece) in form.iter().enumerate() {
+            match piece {
+                PatPiece::Lit(s) => {
+                    self.sep(prev, Item::Lit(s));
+                    self.push(s);
+                    prev = Some(Item::Lit(s));
+                }
+                PatPiece::Hole => {
+                    let (before, after) =
+                        match (j.checked_sub(1).map(|i| &form[i]), form.get(j + 1)) {
+                            (Some(PatPiece::Lit(b)), Some(PatPiece::Lit(a))) => {
+                                (Some(b.as_str()), Some(a.as_str()))
+                            }
+                            _ => (None, None),
+                        };
+                    self.sep(prev, Item::Arg);
+                    self.arg(args[next_arg], op, before.zip(after), depth);
+                    next_arg += 1;
+                    prev = Some(Item::Arg);
+                }
+            }
+        }
+    }
+
+    /// Print an argument of `parent`. `enclosed` gives the literal pieces around its hole
+    /// when both are literals.
+    fn arg(&mut self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>, depth: usize) {
+        let parens = match self.store.data(a) {
+            TermData::App { op, .. } if *op != parent || !self.sig.op(parent).attrs.assoc => {
+                let info = self.sig.op(*op);
+                is_open(&info.form)
+                    && match enclosed {
+                        None => info.attrs.prec >= self.sig.op(parent).attrs.prec,
+                        // Enclosed, but the argument's own operator uses one of the
+                        // delimiters: `f((a, b), c)`.
+                        Some((before, after)) => info
+                            .form
+                            .iter()
+                            .any(|p| matches!(p, PatPiece::Lit(l) if l == before || l == after)),
+                    }
+            }
+            _ => false,
+        };
+        if parens {
+            self.push("(");
+            self.term(a, depth + 1);
+            self.push(")");
+        } else {
+            self.term(a, depth + 1);
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! `gamelang solve`: who wins from a configuration, with the winning move, the principal
+//! line, the number of positions evaluated and the time taken; as text or as one JSON object.
+
+use gamelang_lang::diag::{render_all, Diag};
+use gamelang_lang::elab::{Game, Session};
+use gamelang_runtime::game::{self as driver, Outcome};
+use gamelang_runtime::Engine;
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    /// The `.game` file declaring the game.
+    pub file: PathBuf,
+    /// Start from this configuration instead of the game's `start`, written as in the file,
+    /// e.g. '(2 5)'.
+    #[arg(long, value_name = "TERM")]
+    pub from: Option<String>,
+    /// Who moves first: `B` or `R` (default: the game's `first`).
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
+    /// Which game of the file, by the name in `game NAME is …` (default: the first one).
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Print one JSON object (keys: game, start, to_move, winner, best_move,
+    /// principal_line, plies, positions, rewrites, millis).
+    #[arg(long)]
+    pub json: bool,
+    /// Give up with an error after this many rewrite steps.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    pub max_steps: u64,
+    /// In text output, show at most this many plies of the principal line (JSON has all).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub show_plies: usize,
+}
+
+/// Load a file into a fresh session, or render its errors to standard error.
+pub fn load(file: &std::path::Path) -> Result<Session, ExitCode> {
+    let color = std::io::stderr().is_terminal();
+    let mut session = match Session::new() {
+        Ok(s) => s,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            eprintln!("error: the standard library failed to load (this is a bug in gamelang)");
+            return Err(ExitCode::from(70));
+        }
+    };
+    if let Err(errors) = session.load_file(file) {
+        eprint!("{}", render_all(&errors, &session.sources, color));
+        let n = errors.len();
+        eprintln!(
+            "error: {} could not be loaded ({n} error{})",
+            file.display(),
+            if n == 1 { "" } else { "s" }
+        );
+        return Err(ExitCode::FAILURE);
+    }
+    Ok(session)
+}
+
+pub fn pick_game<'a>(
+    session: &'a Session,
+    file: &std::path::Path,
+    name: Option<&str>,
+) -> Result<&'a Game, Diag> {
+    match name {
+        Some(n) => session.games.iter().find(|g| g.name == n).ok_or_else(|| {
+            let names: Vec<&str> = session.games.iter().map(|g| g.name.as_str()).collect();
+            Diag::error(format!("{} declares no game `{n}`", file.display())).note(if names.is_empty() {
+                "it declares no games".to_string()
+            } else {
+                format!("its games: {}", names.join(", "))
+            })
+        }),
+        None => session.games.first().ok_or_else(|| {
+            Diag::error(format!("{} declares no game", file.display()))
+                .note("add a block `game NAME is instance WINS{YourView} . start TERM . first R . endgame`")
+        }),
+    }
+}
+
+pub fn run(args: SolveArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let mut session = match load(&args.file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let fail = |session: &Session, d: Diag| {
+        eprint!("{}", d.render(&session.sources, color));
+        ExitCode::FAILURE
+    };
+    let game = match pick_game(&session, &args.file, args.game.as_deref()) {
+        Ok(g) => g.clone(),
+        Err(d) => return fail(&session, d),
+    };
+    let start = match &args.from {
+        Some(text) => match session.parse_term(game.module, "--from", text, Some(game.config_sort))
+        {
+            Ok(p) => p,
+            Err(d) => return fail(&session, d),
+        },
+        None => game.start.clone(),
+    };
+    let first = match &args.first {
+        Some(text) => {
+            match session.parse_term(game.module, "--first", text, Some(game.player_sort)) {
+                Ok(p) => p,
+                Err(d) => return fail(&session, d),
+            }
+        }
+        None => game.first.clone(),
+    };
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    engine.limits.max_steps = args.max_steps;
+    // Ctrl-C stops the computation cleanly (reported as interrupted, exit status 130).
+    let interrupt = engine.interrupt.clone();
+    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    let outcome = match driver::solve(&mut engine, &game, &start, &first) {
+        Ok(o) => o,
+        Err(e) => {
+            let code = fail(&session, driver::diagnose(&engine, &e));
+            return if driver::is_interrupted(&e) {
+                ExitCode::from(130)
+            } else {
+                code
+            };
+        }
+    };
+    if args.json {
+        println!("{}", to_json(&engine, &game, &outcome));
+    } else {
+        print!("{}", to_text(&engine, &game, &outcome, args.show_plies));
+    }
+    ExitCode::SUCCESS
+}
+
+fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
+    json!({
+        "game": game.name,
+        "start": engine.show(o.start),
+        "to_move": o.to_move.name(),
+        "winner": o.winner.name(),
+        "best_move": o.best_move.map(|m| engine.show(m)),
+        "principal_line": o.line.iter().map(|c| engine.show(*c)).collect::<Vec<_>>(),
+        "plies": o.line.len() - 1,
+        "positions": o.positions,
+        "rewrites": o.steps,
+        "millis": (o.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+    })
+}
+
+fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "game {}: {} with {} to move",
+        game.name,
+        engine.show(o.start),
+        o.to_move.name()
+    );
+    let _ = writeln!(
+        out,
+        "winner: {} ({})",
+        o.winner.name(),
+        o.winner.full_name()
+    );
+    match o.best_move {
+        Some(m) => {
+            let _ = writeln!(
+                out,
+                "winning move: {} -> {}",
+                engine.show(o.start),
+                engine.show(m)
+            );
+        }
+        None if o.line.len() == 1 => {
+            let _ = writeln!(out, "no move: play has already halted");
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "no winning move for {}: every move loses",
+                o.to_move.name()
+            );
+        }
+    }
+    let plies = o.line.len() - 1;
+    let _ = write!(
+        out,
+        "principal line ({plies} plies): {}",
+        engine.show(o.line[0])
+    );
+    for k in 1..=plies {
+        if k > show && k < plies {
+            // Elide the middle of a long line, but always show how it ends.
+            let _ = write!(out, " ... ({} plies) ...", plies - k);
+            let _ = write!(
+                out,
+                " {}-> {}",
+                o.mover(plies).name(),
+                engine.show(o.line[plies])
+            );
+            break;
+        }
+        let _ = write!(out, " {}-> {}", o.mover(k).name(), engine.show(o.line[k]));
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "positions: {}   rewrites: {}   time: {:.3} ms",
+        o.positions,
+        o.steps,
+        o.elapsed.as_secs_f64() * 1e3
+    );
+    out
+}
