@@ -195,7 +195,7 @@ fn principal_lines_are_legal_and_won_by_the_winner() {
         );
         // The player who cannot move at the end is the loser.
         let plies = line.len() - 1;
-        let stuck = if plies % 2 == 0 {
+        let stuck = if plies.is_multiple_of(2) {
             o.to_move
         } else {
             o.to_move.opponent()

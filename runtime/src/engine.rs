@@ -889,6 +889,10 @@ impl Engine {
                         })
                     } else {
                         self.nconds = slot;
+                        // An open subject's values are back on top of the value stack.
+                        debug_assert!(
+                            !subj.is_open() || self.vals.len() == (subj.base + subj.n) as usize
+                        );
                         self.try_eqs(subj, pos as usize + 1)
                     }
                 } else {
@@ -1275,15 +1279,20 @@ impl Engine {
         let frames = std::mem::take(&mut self.frames);
         let mut chain: Vec<TermId> = Vec::new();
         for f in &frames {
+            // Memo and condition frames, and applications of defined functions whose
+            // arguments are being reduced (not constructors or built-ins).
+            let function = |op: OpId| {
+                let rt = &self.ops[op.0 as usize];
+                rt.defined && !rt.ctor && rt.builtin.is_none()
+            };
             let keep = match *f {
                 Frame::Memo { .. } | Frame::Cond { .. } => true,
-                Frame::Args { term, .. } | Frame::Lazy { term } => self
-                    .store
-                    .op(term)
-                    .is_some_and(|op| !self.ops[op.0 as usize].ctor),
+                Frame::Args { term, .. } | Frame::Lazy { term } => {
+                    self.store.op(term).is_some_and(function)
+                }
                 Frame::BArgs { node, .. } | Frame::BLazy { node, .. } => {
                     match self.nodes[node as usize] {
-                        Node::App { op, .. } => !self.ops[op.0 as usize].ctor,
+                        Node::App { op, .. } => function(op),
                         _ => false,
                     }
                 }

@@ -26,29 +26,64 @@ pub enum RuntimeError {
     /// domain), a built-in applied to arguments it cannot compute with, a lazy built-in
     /// whose first argument is not a Boolean, or a condition that is not a Boolean.
     Stuck {
+        /// The stuck term.
         term: TermId,
+        /// Its top operator.
         op: OpId,
+        /// Why: [`NO_EQUATION`] or a specific explanation.
         reason: String,
     },
     /// More than `limit` steps (equation applications and built-in evaluations) in one
     /// call to `reduce`; `term` is the one being rewritten when the budget ran out.
-    StepBudget { limit: u64, term: TermId },
+    StepBudget {
+        /// The budget ([`crate::Limits::max_steps`]).
+        limit: u64,
+        /// The term being rewritten.
+        term: TermId,
+    },
     /// More than `limit` pending frames (nested reductions).
-    DepthLimit { limit: usize, term: TermId },
+    DepthLimit {
+        /// The limit ([`crate::Limits::max_depth`]).
+        limit: usize,
+        /// The term whose reduction would have nested too deeply.
+        term: TermId,
+    },
     /// The memo tables would hold more than `limit` entries.
-    MemoLimit { limit: usize, term: TermId },
+    MemoLimit {
+        /// The limit ([`crate::Limits::max_memo_entries`]).
+        limit: usize,
+        /// The term that would have needed a new entry.
+        term: TermId,
+    },
     /// The reduction of the `memo` term `term` needs the value of `term` itself (in a
     /// game: a position that repeats).
-    Cycle { term: TermId },
+    Cycle {
+        /// The memo term met again while its value was being computed.
+        term: TermId,
+    },
     /// Integer overflow in the built-in application `term`.
-    Overflow { term: TermId },
+    Overflow {
+        /// The built-in application.
+        term: TermId,
+    },
     /// Division (or remainder) by zero in the built-in application `term`.
-    DivisionByZero { term: TermId },
+    DivisionByZero {
+        /// The built-in application.
+        term: TermId,
+    },
     /// Argument `arg` (0-based) of the constructor term `term` does not have the sort the
     /// operator declares there.
-    IllSorted { term: TermId, arg: usize },
+    IllSorted {
+        /// The constructor term.
+        term: TermId,
+        /// The 0-based position of the offending argument.
+        arg: usize,
+    },
     /// The interrupt flag was raised; `term` is what was being reduced.
-    Interrupted { term: TermId },
+    Interrupted {
+        /// What was being reduced.
+        term: TermId,
+    },
 }
 
 /// The reason carried by [`RuntimeError::Stuck`] when no equation of a defined operator
@@ -128,7 +163,11 @@ impl std::error::Error for RuntimeError {}
 /// between).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeFailure {
+    /// What went wrong.
     pub error: RuntimeError,
+    /// The enclosing terms being reduced, outermost first (possibly with a gap).
     pub trace: Vec<TermId>,
+    /// How many enclosing terms were dropped between the first [`TRACE_HEAD`] and the last
+    /// [`TRACE_TAIL`] entries of `trace`.
     pub elided: usize,
 }

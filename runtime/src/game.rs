@@ -69,7 +69,7 @@ pub struct Outcome {
 impl Outcome {
     /// The player who makes ply `k` (1-based) of the principal line.
     pub fn mover(&self, k: usize) -> Side {
-        if k % 2 == 1 {
+        if !k.is_multiple_of(2) {
             self.to_move
         } else {
             self.to_move.opponent()

@@ -34,7 +34,12 @@ pub type Args = SmallVec<[TermId; 3]>;
 pub enum TermData {
     /// `op(args…)`; constants have no arguments. For an `assoc` operator the arguments are
     /// the flattened list (never headed by `op` itself), for `comm` ones they are sorted.
-    App { op: OpId, args: Args },
+    App {
+        /// The operator.
+        op: OpId,
+        /// The arguments (normalised, see above).
+        args: Args,
+    },
     /// An integer literal (sort `Nat` when ≥ 0, `Int` when negative).
     Int(i64),
 }

@@ -428,3 +428,130 @@ fn set_program_extends() {
     assert_eq!(red(&s, &mut e, "[g 1]"), "3");
     assert_eq!(e.show(t), "f(1)");
 }
+
+#[test]
+fn trace_is_elided_in_the_middle() {
+    let mut s = Spec::new();
+    s.op("f", &["Nat"], "Nat", "memo");
+    s.op("g", &["Nat"], "Nat", "");
+    s.eq("", "[g 0]", "0");
+    s.eq("", "[f 0]", "[g 5]");
+    s.owise("n:Nat", "[f n]", "[_+_ 1 [f [_-_ n 1]]]");
+    let mut e = s.engine();
+    let err = err_of(&s, &mut e, "[f 20]");
+    assert!(matches!(err, RuntimeError::Stuck { .. }));
+    let f = e.failure(err);
+    assert_eq!(f.trace.len(), 8);
+    assert_eq!(f.elided, 21 - 8);
+    let shown: Vec<String> = f.trace.iter().map(|t| e.show(*t)).collect();
+    assert_eq!(shown[..3], ["f(20)", "f(19)", "f(18)"]);
+    assert_eq!(shown[7], "f(0)");
+    let msg = e.describe_failure(&f);
+    assert!(
+        msg.starts_with(
+            "no equation of `g` applies to `g(5)`, while reducing `f(0)` inside `f(1)`"
+        ),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("inside … (13 more) … inside `f(18)` inside `f(19)` inside `f(20)`"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn errors_in_conditions() {
+    let mut s = Spec::new();
+    s.op("h", &["Nat"], "Nat", "");
+    s.ceq("n:Nat", "[h n]", "n", "[_+_ n 1]");
+    s.op("k", &["Nat"], "Nat", "");
+    s.op("undefined", &["Nat"], "Bool", "");
+    s.eq("", "[undefined 0]", "true");
+    s.ceq("n:Nat", "[k n]", "n", "[undefined n]");
+    let mut e = s.engine();
+    let err = err_of(&s, &mut e, "[h 1]");
+    match &err {
+        RuntimeError::Stuck { reason, .. } => {
+            assert!(reason.contains("reduced to `2`, not to a Bool"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // an error while evaluating a condition: the subject is in the trace
+    let err = err_of(&s, &mut e, "[k 3]");
+    assert_eq!(e.show(err.term()), "undefined(3)");
+    let trace: Vec<String> = e.trace().iter().map(|t| e.show(*t)).collect();
+    assert_eq!(trace, vec!["k(3)"]);
+    assert_eq!(red(&s, &mut e, "[k 0]"), "0");
+}
+
+#[test]
+fn unbound_variable_in_right_hand_side() {
+    let mut s = Spec::new();
+    s.op("f", &["Nat"], "Nat", "");
+    s.eq("n:Nat m:Nat", "[f n]", "m");
+    let mut e = s.engine();
+    match err_of(&s, &mut e, "[f 1]") {
+        RuntimeError::Stuck { reason, .. } => assert!(reason.contains("variable `m`"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn set_library_equations() {
+    // As stdlib/set.game: membership, cardinality, deletion by AC matching with a bound
+    // element.
+    let mut s = Spec::new();
+    s.subsort("Nat", "Set");
+    s.op("empty", &[], "Set", "ctor");
+    s.op(
+        "_,_",
+        &["Set", "Set"],
+        "Set",
+        "ctor assoc comm idem id:empty prec:121",
+    );
+    s.op("_in_", &["Nat", "Set"], "Bool", "prec:51");
+    s.op("|_|", &["Set"], "Nat", "");
+    s.op("delete", &["Nat", "Set"], "Set", "");
+    s.eq("e:Nat S:Set", "[_in_ e [_,_ e S]]", "true");
+    s.owise("e:Nat S:Set", "[_in_ e S]", "false");
+    s.eq("", "[|_| empty]", "0");
+    s.eq("e:Nat S:Set", "[|_| [_,_ e S]]", "[_+_ 1 [|_| S]]");
+    s.eq("e:Nat S:Set", "[delete e [_,_ e S]]", "S");
+    s.owise("e:Nat S:Set", "[delete e S]", "S");
+    let mut e = s.engine();
+    assert_eq!(red(&s, &mut e, "[_in_ 3 [_,_ 1 [_,_ 3 5]]]"), "true");
+    assert_eq!(red(&s, &mut e, "[_in_ 4 [_,_ 1 [_,_ 3 5]]]"), "false");
+    assert_eq!(red(&s, &mut e, "[_in_ 4 empty]"), "false");
+    assert_eq!(red(&s, &mut e, "[_in_ 4 4]"), "true");
+    assert_eq!(
+        red(&s, &mut e, "[|_| [_,_ 1 [_,_ 3 [_,_ 5 [_,_ 1 3]]]]]"),
+        "3"
+    );
+    assert_eq!(red(&s, &mut e, "[delete 3 [_,_ 1 [_,_ 3 5]]]"), "1, 5");
+    assert_eq!(red(&s, &mut e, "[delete 3 3]"), "empty");
+    assert_eq!(red(&s, &mut e, "[delete 4 [_,_ 1 5]]"), "1, 5");
+    // elements reduced inside a set are re-normalised
+    assert_eq!(
+        red(&s, &mut e, "[_,_ [_+_ 1 1] [_,_ 2 [|_| [_,_ 7 8]]]]"),
+        "2"
+    );
+}
+
+#[test]
+fn ill_sorted_set_element() {
+    let mut s = Spec::new();
+    s.subsort("Nat", "Set");
+    s.op("empty", &[], "Set", "ctor");
+    s.op(
+        "_,_",
+        &["Set", "Set"],
+        "Set",
+        "ctor assoc comm idem id:empty prec:121",
+    );
+    let mut e = s.engine();
+    assert!(matches!(
+        err_of(&s, &mut e, "[_,_ 1 [_-_ 0 1]]"),
+        RuntimeError::IllSorted { .. }
+    ));
+    assert_eq!(red(&s, &mut e, "[_,_ 1 [_-_ 3 1]]"), "1, 2");
+}

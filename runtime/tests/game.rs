@@ -97,6 +97,7 @@ fn brute_force(moves: &[i64], max: usize) -> [Vec<bool>; 2] {
     win
 }
 
+#[allow(clippy::needless_range_loop)]
 fn check(moves: &[i64], max: usize) {
     let s = subtraction_game(moves);
     let want = brute_force(moves, max);
@@ -122,8 +123,8 @@ fn check(moves: &[i64], max: usize) {
 fn take_one_or_two() {
     check(&[1, 2], 40);
     let want = brute_force(&[1, 2], 40);
-    for n in 0..=40 {
-        assert_eq!(want[0][n], n % 3 != 0);
+    for (n, &r_wins) in want[0].iter().enumerate() {
+        assert_eq!(r_wins, n % 3 != 0);
     }
 }
 

@@ -792,20 +792,22 @@ impl Session {
                     });
                     match found {
                         Some(o) => Pat::App(o, (0..want.len() as u32).map(Pat::Var).collect()),
-                        None => return Err(Diag::at(
-                            to.span,
-                            format!(
+                        None => {
+                            return Err(Diag::at(
+                                to.span,
+                                format!(
                                 "`{}` has no operator `{}` with {} argument(s) of the right sorts",
                                 self.modules[target].name,
                                 to.name,
                                 want.len()
                             ),
-                            "no such operator",
-                        )
-                        .note(format!(
-                            "the theory operator is `{}`",
-                            self.describe_op_mapped(op, &b)
-                        ))),
+                                "no such operator",
+                            )
+                            .note(format!(
+                                "the theory operator is `{}`",
+                                self.describe_op_mapped(op, &b)
+                            )))
+                        }
                     }
                 }
                 ViewMap::OpToTerm { from, to, .. } => self.op_to_term(op, from, to, target, &b)?,
