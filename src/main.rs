@@ -1,7 +1,9 @@
 //! `gamelang`: the command-line front end. It parses arguments, loads files into an
 //! elaboration session, runs the engine and prints; all the work is in `lang` and `runtime`.
 
+mod repl;
 mod solve;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,11 +27,17 @@ struct Cli {
 enum Command {
     /// Solve a game: who wins from a configuration, the winning move and the principal line.
     Solve(solve::SolveArgs),
+    /// Explore a game interactively: reduce terms, list moves, ask who wins, play.
+    Repl(repl::ReplArgs),
+    /// Evaluate who wins (or any term) over a grid of parameters, in parallel.
+    Sweep(sweep::SweepArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Repl(args) => repl::run(args),
+        Command::Sweep(args) => sweep::run(args),
     }
 }

@@ -3,7 +3,7 @@
 
 use gamelang_lang::diag::{render_all, Diag};
 use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::game::{self as driver, Outcome};
+use gamelang_runtime::game::{self as driver, Outcome, Verdict};
 use gamelang_runtime::Engine;
 use serde_json::json;
 use std::io::IsTerminal;

@@ -3,7 +3,7 @@
 //! implementation.
 
 use gamelang_lang::elab::Session;
-use gamelang_runtime::game::{self, Side};
+use gamelang_runtime::game::{self, Side, Verdict};
 use gamelang_runtime::Engine;
 use std::sync::Arc;
 
@@ -49,7 +49,7 @@ fn the_first_game_of_the_reference_solves_correctly() {
                 panic!("{}", game::diagnose(&engine, &e).render(&s.sources, false))
             });
             let mover_loses = n % 3 == 0;
-            assert_eq!(o.winner == Side::R, !mover_loses, "n = {n}");
+            assert_eq!(o.winner == Verdict::Win(Side::R), !mover_loses, "n = {n}");
         }
     }
 }

@@ -2,7 +2,7 @@
 //! generic WINS module) against an independent brute-force solver written here.
 
 use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::game::{self, GameDriver, Side};
+use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
 use gamelang_runtime::Engine;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -101,7 +101,7 @@ impl Heaps {
 fn two_five_is_won_by_rebecca_only_through_two_three() {
     let mut h = heaps("examples/heaps.game");
     let o = h.solve(2, 5, "R");
-    assert_eq!(o.winner, Side::R);
+    assert_eq!(o.winner, Verdict::Win(Side::R));
     assert_eq!(h.engine.show(o.best_move.expect("a winning move")), "(2 3)");
     // Brute force: (2 3) is the only move from (2 5) that leaves Benny lost. The seed's
     // prose says 2,5 -> 2,1, but its own program (and this search) give (2 3).
@@ -151,7 +151,7 @@ fn every_pair_up_to_30_matches_brute_force() {
             } else {
                 Side::B
             };
-            assert_eq!(o.winner, expected, "({k} {n}) with R to move");
+            assert_eq!(o.winner, Verdict::Win(expected), "({k} {n}) with R to move");
             // Benny moving first: the game is impartial, so the mover's fate is the same.
             let o = h.solve(k, n, "B");
             let expected = if mover_wins(k, n, &mut memo) {
@@ -159,7 +159,7 @@ fn every_pair_up_to_30_matches_brute_force() {
             } else {
                 Side::R
             };
-            assert_eq!(o.winner, expected, "({k} {n}) with B to move");
+            assert_eq!(o.winner, Verdict::Win(expected), "({k} {n}) with B to move");
         }
     }
 }
@@ -200,7 +200,7 @@ fn principal_lines_are_legal_and_won_by_the_winner() {
         } else {
             o.to_move.opponent()
         };
-        assert_eq!(stuck, o.winner.opponent(), "({k} {n})");
+        assert_eq!(Verdict::Win(stuck.opponent()), o.winner, "({k} {n})");
         assert_eq!(o.best_move.is_some(), mover_wins(k, n, &mut memo));
     }
 }
@@ -210,7 +210,7 @@ fn the_seeds_own_program_agrees_on_ordered_pairs() {
     let mut seed = heaps("tests/data/seed003-appendix-a.game");
     let mut memo = HashMap::new();
     let o = seed.solve(2, 5, "R");
-    assert_eq!(o.winner, Side::R);
+    assert_eq!(o.winner, Verdict::Win(Side::R));
     assert_eq!(seed.engine.show(o.best_move.unwrap()), "(2 3)");
     for k in 1..=12 {
         for n in k..=12 {
@@ -219,7 +219,11 @@ fn the_seeds_own_program_agrees_on_ordered_pairs() {
             } else {
                 Side::B
             };
-            assert_eq!(seed.solve(k, n, "R").winner, expected, "({k} {n})");
+            assert_eq!(
+                seed.solve(k, n, "R").winner,
+                Verdict::Win(expected),
+                "({k} {n})"
+            );
         }
     }
 }

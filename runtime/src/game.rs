@@ -46,14 +46,39 @@ impl Side {
     }
 }
 
+/// Who wins under best play, or a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    Win(Side),
+    Draw,
+}
+
+impl Verdict {
+    /// `"B"`, `"R"` or `"draw"`, as in `--json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Win(s) => s.name(),
+            Verdict::Draw => "draw",
+        }
+    }
+
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            Verdict::Win(s) => Some(s),
+            Verdict::Draw => None,
+        }
+    }
+}
+
 /// The result of solving a game from one position.
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub start: TermId,
     pub to_move: Side,
-    pub winner: Side,
+    pub winner: Verdict,
     /// The successor the player to move should choose, when that player is the winner;
-    /// `None` when the player to move loses (every move loses) or play has halted.
+    /// `None` when the player to move loses (every move loses), in a draw, or when play
+    /// has halted.
     pub best_move: Option<TermId>,
     /// Configurations from `start` under the principal line: the winner plays its first
     /// winning move (in the successor set's order), the loser its first move; the players
@@ -224,6 +249,7 @@ pub fn solve(
     let first_t = engine.build(first, &[]);
     let to_move = d.side(engine, first_t)?;
     let winner = d.winner(engine, to_move, start)?;
+    let verdict = Verdict::Win(winner);
 
     let mut line = vec![start];
     let (mut p, mut c) = (to_move, start);
