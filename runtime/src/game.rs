@@ -273,7 +273,7 @@ pub fn solve(
     Ok(Outcome {
         start,
         to_move,
-        winner,
+        winner: verdict,
         best_move,
         line,
         positions: engine.memo_len(game.w) - memo_before,
