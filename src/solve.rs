@@ -162,12 +162,14 @@ fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
         engine.show(o.start),
         o.to_move.name()
     );
-    let _ = writeln!(
-        out,
-        "winner: {} ({})",
-        o.winner.name(),
-        o.winner.full_name()
-    );
+    match o.winner {
+        Verdict::Win(w) => {
+            let _ = writeln!(out, "winner: {} ({})", w.name(), w.full_name());
+        }
+        Verdict::Draw => {
+            let _ = writeln!(out, "winner: none, a draw under best play");
+        }
+    }
     match o.best_move {
         Some(m) => {
             let _ = writeln!(
