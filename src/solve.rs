@@ -3,7 +3,7 @@
 
 use gamelang_lang::diag::{render_all, Diag};
 use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::game::{self as driver, Outcome, Verdict};
+use gamelang_runtime::game::{self as driver, Bounded, Outcome, Verdict};
 use gamelang_runtime::Engine;
 use serde_json::json;
 use std::io::IsTerminal;
@@ -26,9 +26,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
     /// Print one JSON object (keys: game, start, to_move, winner, best_move,
-    /// principal_line, plies, positions, rewrites, millis).
+    /// principal_line, depth, positions, rewrites, millis; with --max-depth: game, start,
+    /// to_move, max_depth, wins_within, positions, rewrites, millis).
     #[arg(long)]
     pub json: bool,
+    /// Answer the bounded question instead: can the player to move force a win within
+    /// D plies? (A position not halted after D plies counts as not won.)
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u64>,
     /// Give up with an error after this many rewrite steps.
     #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
     pub max_steps: u64,
@@ -118,6 +123,26 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // Ctrl-C stops the computation cleanly (reported as interrupted, exit status 130).
     let interrupt = engine.interrupt.clone();
     let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    if let Some(plies) = args.max_depth {
+        return match driver::solve_within(&mut engine, &game, &start, &first, plies) {
+            Ok(b) => {
+                if args.json {
+                    println!("{}", bounded_json(&engine, &game, &b));
+                } else {
+                    print!("{}", bounded_text(&engine, &game, &b));
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                let code = fail(&session, driver::diagnose(&engine, &e));
+                if driver::is_interrupted(&e) {
+                    ExitCode::from(130)
+                } else {
+                    code
+                }
+            }
+        };
+    }
     let outcome = match driver::solve(&mut engine, &game, &start, &first) {
         Ok(o) => o,
         Err(e) => {
@@ -145,6 +170,7 @@ fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
         "winner": o.winner.name(),
         "best_move": o.best_move.map(|m| engine.show(m)),
         "principal_line": o.line.iter().map(|c| engine.show(*c)).collect::<Vec<_>>(),
+        "depth": o.line.len() - 1,
         "plies": o.line.len() - 1,
         "positions": o.positions,
         "rewrites": o.steps,
@@ -152,7 +178,7 @@ fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
     })
 }
 
-fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
+pub(crate) fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
@@ -181,6 +207,9 @@ fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
         }
         None if o.line.len() == 1 => {
             let _ = writeln!(out, "no move: play has already halted");
+        }
+        None if o.winner == Verdict::Draw => {
+            let _ = writeln!(out, "no winning move: with best play neither player wins");
         }
         None => {
             let _ = writeln!(
@@ -219,4 +248,32 @@ fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
         o.elapsed.as_secs_f64() * 1e3
     );
     out
+}
+
+fn bounded_json(engine: &Engine, game: &Game, b: &Bounded) -> serde_json::Value {
+    json!({
+        "game": game.name,
+        "start": engine.show(b.start),
+        "to_move": b.to_move.name(),
+        "max_depth": b.max_depth,
+        "wins_within": b.wins,
+        "positions": b.positions,
+        "rewrites": b.steps,
+        "millis": (b.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+    })
+}
+
+fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
+    format!(
+        "game {}: {} with {} to move\n{} {} force a win within {} plies\npositions: {}   rewrites: {}   time: {:.3} ms\n",
+        game.name,
+        engine.show(b.start),
+        b.to_move.name(),
+        b.to_move.name(),
+        if b.wins { "can" } else { "cannot" },
+        b.max_depth,
+        b.positions,
+        b.steps,
+        b.elapsed.as_secs_f64() * 1e3
+    )
 }

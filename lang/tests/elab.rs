@@ -276,3 +276,35 @@ fn a_missing_dot_is_named_as_such() {
     );
     assert_eq!(span_text(&s, &d), "eq");
 }
+
+#[test]
+fn right_hand_sides_are_read_at_the_left_hand_side_kind() {
+    // `empty` is both a Set{Nat} and a Set{Board}; the left-hand side decides.
+    let s = load(
+        "fmod T is protecting SET{Nat} . sort Board . op b : Nat -> Board [ctor] . protecting SET{Board} .
+           op f : Set{Nat} -> Set{Nat} . var X : Set{Nat} . eq f(X) = empty . endfm",
+    );
+    let eq = s
+        .program
+        .equations
+        .iter()
+        .find(|e| e.module == "T")
+        .unwrap();
+    let Pat::App(op, _) = &eq.rhs else { panic!() };
+    assert_eq!(
+        s.program.sig.sort(s.program.sig.op(*op).result).name,
+        "Set{Nat}"
+    );
+}
+
+#[test]
+fn the_examples_load() {
+    for f in ["heaps", "tictactoe", "nim", "wythoff"] {
+        let mut s = session();
+        let path = format!("{}/../examples/{f}.game", env!("CARGO_MANIFEST_DIR"));
+        if let Err(e) = s.load_file(std::path::Path::new(&path)) {
+            panic!("{f}:\n{}", render_all(&e, &s.sources, false));
+        }
+        assert_eq!(s.games.len(), 1, "{f}");
+    }
+}

@@ -116,6 +116,7 @@ pub struct GameDriver<'g> {
     pub game: &'g Game,
     pub b: TermId,
     pub r: TermId,
+    draw: TermId,
     truth: TermId,
     falsity: TermId,
 }
@@ -132,9 +133,16 @@ impl<'g> GameDriver<'g> {
             game,
             b: engine.mk_app(b, &[]),
             r: engine.mk_app(r, &[]),
+            draw: engine.mk_app(game.draw, &[]),
             truth: engine.mk_app(t, &[]),
             falsity: engine.mk_app(f, &[]),
         })
+    }
+
+    /// The terms this driver holds between reductions, which a garbage collection of the
+    /// engine's term store must keep.
+    pub fn roots(&self) -> Vec<TermId> {
+        vec![self.b, self.r, self.draw, self.truth, self.falsity]
     }
 
     fn reduce(&self, engine: &mut Engine, t: TermId) -> Result<TermId, SolveError> {
@@ -196,6 +204,63 @@ impl<'g> GameDriver<'g> {
         })
     }
 
+    /// Who wins from `c` with `p` to move, or a draw. A win/lose game asks `w` alone; a game
+    /// with draws asks `outcome` of SOLVE (which asks `w`, then `wb`).
+    pub fn verdict(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<Verdict, SolveError> {
+        if !self.game.draws {
+            return Ok(Verdict::Win(self.winner(engine, p, c)?));
+        }
+        let t = engine.build(
+            &Pat::App(self.game.outcome, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.player(p), c],
+        );
+        let v = self.reduce(engine, t)?;
+        if v == self.b {
+            Ok(Verdict::Win(Side::B))
+        } else if v == self.r {
+            Ok(Verdict::Win(Side::R))
+        } else if v == self.draw {
+            Ok(Verdict::Draw)
+        } else {
+            Err(SolveError::Game(format!(
+                "`outcome` reduced to `{}`, not B, R or draw",
+                engine.show(v)
+            )))
+        }
+    }
+
+    /// Can `who` force a win within `plies` plies from `c` with `p` to move?
+    /// (`r-within` / `b-within` of SOLVE: the bounded question of seed 001.)
+    pub fn wins_within(
+        &self,
+        engine: &mut Engine,
+        who: Side,
+        p: Side,
+        c: TermId,
+        plies: u64,
+    ) -> Result<bool, SolveError> {
+        let op = match who {
+            Side::R => self.game.r_within,
+            Side::B => self.game.b_within,
+        };
+        let d = i64::try_from(plies)
+            .map_err(|_| SolveError::Game(format!("depth {plies} is too large")))?;
+        let d = engine.mk_int(d);
+        let t = engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1), Pat::Var(2)]),
+            &[self.player(p), c, d],
+        );
+        self.boolean(
+            engine,
+            t,
+            if who == Side::R {
+                "`r-within`"
+            } else {
+                "`b-within`"
+            },
+        )
+    }
+
     pub fn halted(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
         let t = engine.build(&self.game.halted, &[self.player(p), c]);
         self.boolean(engine, t, "`halted`")
@@ -233,6 +298,16 @@ impl<'g> GameDriver<'g> {
 /// they are built to be deep, like the 100,000-ply test game).
 pub const MAX_LINE: usize = 10_000_000;
 
+/// Positions evaluated so far by the game's memoised deciders (`w`, and `wb` for draws).
+fn positions(engine: &Engine, game: &Game) -> usize {
+    engine.memo_len(game.w)
+        + if game.draws {
+            engine.memo_len(game.wb)
+        } else {
+            0
+        }
+}
+
 /// Solve `game` from configuration `start` with `first` to move.
 pub fn solve(
     engine: &mut Engine,
@@ -242,30 +317,15 @@ pub fn solve(
 ) -> Result<Outcome, SolveError> {
     let began = Instant::now();
     let steps_before = engine.steps();
-    let memo_before = engine.memo_len(game.w);
+    let memo_before = positions(engine, game);
     let d = GameDriver::new(engine, game)?;
     let start_t = engine.build(start, &[]);
     let start = d.reduce(engine, start_t)?;
     let first_t = engine.build(first, &[]);
     let to_move = d.side(engine, first_t)?;
-    let winner = d.winner(engine, to_move, start)?;
-    let verdict = Verdict::Win(winner);
-
-    let mut line = vec![start];
-    let (mut p, mut c) = (to_move, start);
-    while line.len() < MAX_LINE && !d.halted(engine, p, c)? {
-        let next = if p == winner {
-            d.winning_move(engine, p, c)?
-        } else {
-            d.moves(engine, p, c)?.first().copied()
-        };
-        let Some(next) = next else {
-            break; // not halted but no move: w treats it like a halted node without a win
-        };
-        line.push(next);
-        (p, c) = (p.opponent(), next);
-    }
-    let best_move = if winner == to_move {
+    let verdict = d.verdict(engine, to_move, start)?;
+    let line = d.principal_line(engine, to_move, start, verdict)?;
+    let best_move = if verdict == Verdict::Win(to_move) {
         line.get(1).copied()
     } else {
         None
@@ -276,10 +336,214 @@ pub fn solve(
         winner: verdict,
         best_move,
         line,
-        positions: engine.memo_len(game.w) - memo_before,
+        positions: positions(engine, game) - memo_before,
         steps: engine.steps() - steps_before,
         elapsed: began.elapsed(),
     })
+}
+
+/// The answer to the bounded question: can the player to move force a win within `plies`?
+#[derive(Clone, Debug)]
+pub struct Bounded {
+    pub start: TermId,
+    pub to_move: Side,
+    pub max_depth: u64,
+    pub wins: bool,
+    pub positions: usize,
+    pub steps: u64,
+    pub elapsed: Duration,
+}
+
+/// Can the player to move at `start` force a win within `plies` plies?
+pub fn solve_within(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    plies: u64,
+) -> Result<Bounded, SolveError> {
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let memo_before = engine.memo_len(game.r_within) + engine.memo_len(game.b_within);
+    let d = GameDriver::new(engine, game)?;
+    let start_t = engine.build(start, &[]);
+    let start = d.reduce(engine, start_t)?;
+    let first_t = engine.build(first, &[]);
+    let to_move = d.side(engine, first_t)?;
+    let wins = d.wins_within(engine, to_move, to_move, start, plies)?;
+    Ok(Bounded {
+        start,
+        to_move,
+        max_depth: plies,
+        wins,
+        positions: engine.memo_len(game.r_within) + engine.memo_len(game.b_within) - memo_before,
+        steps: engine.steps() - steps_before,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// A position on the explicit stack of [`GameDriver::plies`].
+struct PliesFrame {
+    p: Side,
+    c: TermId,
+    /// The successors that count: the winning ones when the winner moves, all otherwise.
+    children: Vec<TermId>,
+    next: usize,
+    best: Option<u64>,
+}
+
+impl GameDriver<'_> {
+    /// The principal line from `c` with `p` to move under best play: when a player wins,
+    /// the winner takes a fastest win and the loser holds out longest; in a draw, each
+    /// player takes the first move that keeps the draw.
+    pub fn principal_line(
+        &self,
+        engine: &mut Engine,
+        p: Side,
+        c: TermId,
+        verdict: Verdict,
+    ) -> Result<Vec<TermId>, SolveError> {
+        let mut line = vec![c];
+        let (mut p, mut c) = (p, c);
+        let mut memo = rustc_hash::FxHashMap::default();
+        while line.len() < MAX_LINE && !self.halted(engine, p, c)? {
+            let next = match verdict {
+                Verdict::Win(winner) => {
+                    let children = self.counted_moves(engine, winner, p, c)?;
+                    let mut best: Option<(u64, TermId)> = None;
+                    for m in children {
+                        let n = self.plies(engine, winner, p.opponent(), m, &mut memo)?;
+                        let better = match best {
+                            None => true,
+                            Some((b, _)) if p == winner => n < b,
+                            Some((b, _)) => n > b,
+                        };
+                        if better {
+                            best = Some((n, m));
+                        }
+                    }
+                    best.map(|(_, m)| m)
+                }
+                Verdict::Draw => {
+                    let mut keep = None;
+                    for m in self.moves(engine, p, c)? {
+                        if self.verdict(engine, p.opponent(), m)? == Verdict::Draw {
+                            keep = Some(m);
+                            break;
+                        }
+                    }
+                    keep
+                }
+            };
+            let Some(next) = next else {
+                break; // not halted but no move: formula (1) treats it like a lost leaf
+            };
+            line.push(next);
+            (p, c) = (p.opponent(), next);
+        }
+        Ok(line)
+    }
+
+    /// The moves that matter when `winner` wins the position: the winner's winning moves,
+    /// or every move of the loser.
+    fn counted_moves(
+        &self,
+        engine: &mut Engine,
+        winner: Side,
+        p: Side,
+        c: TermId,
+    ) -> Result<Vec<TermId>, SolveError> {
+        let moves = self.moves(engine, p, c)?;
+        if p != winner {
+            return Ok(moves);
+        }
+        let mut keep = Vec::new();
+        for m in moves {
+            if self.verdict(engine, p.opponent(), m)? == Verdict::Win(winner) {
+                keep.push(m);
+            }
+        }
+        Ok(keep)
+    }
+
+    /// Plies to the end of the game from a position won by `winner` (with `p` to move),
+    /// when the winner wins as fast as possible and the loser holds out as long as
+    /// possible. An explicit stack keeps deep games (100,000 plies) off the machine stack.
+    pub fn plies(
+        &self,
+        engine: &mut Engine,
+        winner: Side,
+        p: Side,
+        c: TermId,
+        memo: &mut rustc_hash::FxHashMap<(Side, TermId), u64>,
+    ) -> Result<u64, SolveError> {
+        if let Some(&v) = memo.get(&(p, c)) {
+            return Ok(v);
+        }
+        let mut on_stack = rustc_hash::FxHashSet::default();
+        let mut stack: Vec<PliesFrame> = Vec::new();
+        let mut result: Option<u64> = None;
+        let mut open = Some((p, c));
+        loop {
+            if let Some((p, c)) = open.take() {
+                let known = if let Some(&v) = memo.get(&(p, c)) {
+                    Some(v)
+                } else if self.halted(engine, p, c)? {
+                    Some(0)
+                } else {
+                    None
+                };
+                match known {
+                    Some(v) => {
+                        memo.insert((p, c), v);
+                        result = Some(v);
+                    }
+                    None => {
+                        if !on_stack.insert((p, c)) {
+                            return Err(SolveError::Game(format!(
+                                "cycle in the game graph: position `{}` with {} to move repeats",
+                                engine.show(c),
+                                p.name()
+                            )));
+                        }
+                        let children = self.counted_moves(engine, winner, p, c)?;
+                        stack.push(PliesFrame {
+                            p,
+                            c,
+                            children,
+                            next: 0,
+                            best: None,
+                        });
+                    }
+                }
+            }
+            let Some(top) = stack.last_mut() else {
+                return Ok(result.unwrap_or(0));
+            };
+            if let Some(v) = result.take() {
+                // Fold a finished child into its parent.
+                top.best = Some(match top.best {
+                    None => v,
+                    Some(b) if top.p == winner => b.min(v),
+                    Some(b) => b.max(v),
+                });
+            }
+            if top.next < top.children.len() {
+                let child = top.children[top.next];
+                top.next += 1;
+                open = Some((top.p.opponent(), child));
+                continue;
+            }
+            let done = stack.pop().expect("non-empty");
+            on_stack.remove(&(done.p, done.c));
+            let v = done.best.map_or(0, |b| b + 1);
+            memo.insert((done.p, done.c), v);
+            if stack.is_empty() {
+                return Ok(v);
+            }
+            result = Some(v);
+        }
+    }
 }
 
 /// Did the solve stop because the interrupt flag was raised (Ctrl-C)?

@@ -128,6 +128,20 @@ pub struct Game {
     pub set_union: OpId,
     /// The constants `B` and `R`.
     pub players: [OpId; 2],
+    /// Can halted positions be drawn (the game's theory is DRAW-GAME, with `lost`)? If
+    /// not, B wins wherever R does not and `w` alone decides.
+    pub draws: bool,
+    /// The standard library's `SOLVE` instance for this game (through `WIN-LOSE` for a
+    /// win/lose game), which shares the `WINS` instance (and so `w`'s memo table).
+    pub solver: ModuleId,
+    /// Operators of the solver: `wb` (B can force a win), `outcome` (R, B or draw),
+    /// `r-within` / `b-within` (R / B can force a win within d plies).
+    pub wb: OpId,
+    pub outcome: OpId,
+    /// The constant `draw` (an `Outcome`).
+    pub draw: OpId,
+    pub r_within: OpId,
+    pub b_within: OpId,
 }
 
 /// Everything loaded so far: sources, signature, equations, modules, views and games.
@@ -407,6 +421,17 @@ impl Session {
                 binding: b,
             });
         }
+        self.instantiate(&decl, bindings, expr.span)
+    }
+
+    /// The instance of module `decl` with these parameter bindings, elaborated once and
+    /// shared by everything that instantiates it the same way.
+    fn instantiate(
+        &mut self,
+        decl: &Rc<ModuleDecl>,
+        bindings: Vec<ParamBinding>,
+        at: Span,
+    ) -> Result<ModuleId, Diag> {
         let display = if bindings.is_empty() {
             decl.name.name.clone()
         } else {
@@ -433,13 +458,13 @@ impl Session {
         }
         if self.in_progress.contains(&key) {
             return Err(Diag::at(
-                expr.span,
+                at,
                 format!("module `{display}` imports itself"),
                 "import cycle through here",
             ));
         }
         self.in_progress.push(key.clone());
-        let result = self.elaborate(&decl, bindings, display, false);
+        let result = self.elaborate(decl, bindings, display, false);
         self.in_progress.pop();
         let id = result?;
         self.instances.insert(key, id);
@@ -512,35 +537,31 @@ impl Session {
         theory: ModuleId,
     ) -> Result<Binding, Diag> {
         let name = &arg.name.name;
+        let mut wrong_view = None;
         if arg.args.is_empty() {
             if let Some(c) = ctx {
-                if self.modules[c].params.iter().any(|p| &p.param == name) {
+                if let Some(p) = self.modules[c].params.iter().find(|p| &p.param == name) {
                     // A parameter passed on: map the theory by name in the current scope,
-                    // where the parameter's sorts and operators are visible.
-                    return self.by_name(
-                        theory,
-                        Scope::Module(c),
-                        name.clone(),
-                        None,
-                        &[],
-                        arg.span,
-                    );
+                    // where the parameter's sorts and operators are visible. The instance
+                    // is named after what the parameter is bound to (`WINS{HeapsGame}`).
+                    let display = p.binding.display.clone();
+                    return self.by_name(theory, Scope::Module(c), display, None, &[], arg.span);
                 }
             }
-            if self.views.contains_key(name) {
-                let b = self.view(&arg.name)?;
-                let v = self.views[name].clone();
-                if v.from.name.name != self.modules[theory].name {
-                    return Err(Diag::at(
-                        arg.span,
-                        format!(
-                            "view `{name}` is from `{}`, but this parameter needs a view from `{}`",
-                            v.from.name.name, self.modules[theory].name
-                        ),
-                        "wrong theory",
-                    ));
+            // A view is chosen only if it is from the parameter's theory: `SET{Nim}` inside
+            // the module NIM means the sort Nim even when a view `Nim` from GAME-TREE exists.
+            if let Some(v) = self.views.get(name).cloned() {
+                if v.from.name.name == self.modules[theory].name {
+                    return self.view(&arg.name);
                 }
-                return Ok(b);
+                wrong_view = Some(Diag::at(
+                    arg.span,
+                    format!(
+                        "view `{name}` is from `{}`, but this parameter needs a view from `{}`",
+                        v.from.name.name, self.modules[theory].name
+                    ),
+                    "wrong theory",
+                ));
             }
         }
         if self.templates.contains_key(name) {
@@ -573,6 +594,9 @@ impl Session {
                     );
                 }
             }
+        }
+        if let Some(d) = wrong_view {
+            return Err(d);
         }
         let mut names: Vec<String> = self
             .views
@@ -695,11 +719,31 @@ impl Session {
             let oi = sig.op(o);
             oi.args == want_args && oi.result == want_res
         });
-        let chosen = exact.or_else(|| candidates.first().copied())?;
-        Some(Pat::App(
-            chosen,
-            (0..want_args.len() as u32).map(Pat::Var).collect(),
-        ))
+        if let Some(chosen) = exact.or_else(|| candidates.first().copied()) {
+            return Some(Pat::App(
+                chosen,
+                (0..want_args.len() as u32).map(Pat::Var).collect(),
+            ));
+        }
+        // A parameter operator of the scope that its own view maps to a term (when a
+        // parameter is passed on, e.g. `next-config` inside `SOLVE{X}`).
+        let macros = match scope {
+            Scope::Module(m) => &self.modules[m].macros,
+        };
+        macros
+            .iter()
+            .find(|s| {
+                s.name == info.name
+                    && s.args.len() == want_args.len()
+                    && s.args
+                        .iter()
+                        .zip(&want_args)
+                        .all(|(a, w)| sig.same_kind(*a, *w))
+            })
+            .and_then(|s| match &s.target {
+                SymTarget::Macro(t) => Some((**t).clone()),
+                SymTarget::Op(_) => None,
+            })
     }
 
     /// Elaborate (once) the view called `name`.
@@ -1480,7 +1524,15 @@ impl Session {
             ));
         }
         let lhs_vars = vars.table.len();
-        let (r, rsort) = mixfix::parse_term(sig, &grammar, rhs, &mut vars, None)?;
+        // The right side is read at the left side's kind (which settles overloaded
+        // constants such as `empty`); if it has no reading there, say how the sorts differ.
+        let (r, rsort) = match mixfix::parse_term(sig, &grammar, rhs, &mut vars, Some(lsort)) {
+            Ok(x) => x,
+            Err(e) => match mixfix::parse_term(sig, &grammar, rhs, &mut vars, None) {
+                Ok((_, other)) => (Pat::Int(0), other),
+                Err(_) => return Err(e),
+            },
+        };
         if !sig.same_kind(lsort, rsort) {
             let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
             return Err(Diag::at(
@@ -1572,6 +1624,7 @@ impl Session {
                     "instantiate WINS{…} with a view of your game",
                 )
             })?;
+        let draws = binding.op_by_name(sig, "lost").is_some();
         let w = self.modules[module]
             .ops
             .iter()
@@ -1634,6 +1687,22 @@ impl Session {
                 "in this instance",
             ));
         };
+        let solver = self.solver_for(&binding, draws, inst.span)?;
+        let op_named = |name: &str| {
+            let sig = &self.program.sig;
+            self.modules[solver]
+                .ops
+                .iter()
+                .copied()
+                .find(|&o| sig.op(o).name == name)
+                .ok_or_else(|| {
+                    Diag::at(
+                        inst.span,
+                        format!("the standard library's SOLVE has no `{name}`"),
+                        "in this game's solver",
+                    )
+                })
+        };
         let first_pat = match field("first") {
             Some(f) => {
                 mixfix::parse_term(
@@ -1660,7 +1729,61 @@ impl Session {
             next_config,
             set_union,
             players: [b_op, r_op],
+            draws,
+            solver,
+            wb: op_named("wb")?,
+            outcome: op_named("outcome")?,
+            draw: op_named("draw")?,
+            r_within: op_named("r-within")?,
+            b_within: op_named("b-within")?,
         })
+    }
+}
+
+impl Session {
+    /// `SOLVE{…}` for a game given by the binding of its `GAME-TREE` (or `DRAW-GAME`)
+    /// parameter. A win/lose game goes through `WIN-LOSE{…}`, which supplies `lost`.
+    fn solver_for(&mut self, binding: &Binding, draws: bool, at: Span) -> Result<ModuleId, Diag> {
+        let template = |s: &Session, name: &str| {
+            s.templates.get(name).cloned().ok_or_else(|| {
+                Diag::at(
+                    at,
+                    format!("the standard library has no `{name}`"),
+                    "needed to solve this game",
+                )
+            })
+        };
+        let solve = template(self, "SOLVE")?;
+        let draw_game = self.module_expr(
+            &ModExpr {
+                name: Ident {
+                    name: "DRAW-GAME".into(),
+                    span: at,
+                },
+                args: Vec::new(),
+                span: at,
+            },
+            None,
+        )?;
+        let game_binding = if draws {
+            binding.clone()
+        } else {
+            let win_lose = template(self, "WIN-LOSE")?;
+            let param = ParamBinding {
+                param: win_lose.params[0].name.name.clone(),
+                theory: "GAME-TREE".into(),
+                binding: binding.clone(),
+            };
+            let wl = self.instantiate(&win_lose, vec![param], at)?;
+            let display = binding.display.clone();
+            self.by_name(draw_game, Scope::Module(wl), display, Some(wl), &[], at)?
+        };
+        let param = ParamBinding {
+            param: solve.params[0].name.name.clone(),
+            theory: "DRAW-GAME".into(),
+            binding: game_binding,
+        };
+        self.instantiate(&solve, vec![param], at)
     }
 }
 

@@ -1,0 +1,463 @@
+//! Draws, optimal depths and the bounded question, checked against brute-force solvers
+//! written here (not against gamelang itself), and Theorem 2.1 of seed 003 checked on the
+//! language's own `w` and its dual `w'`.
+
+use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::program::Pat;
+use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
+use gamelang_runtime::{Engine, TermId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+struct Loaded {
+    session: Session,
+    game: Game,
+    engine: Engine,
+}
+
+fn load(path: &str) -> Loaded {
+    let mut session = Session::new().expect("stdlib");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if let Err(e) = session.load_file(&file) {
+        panic!(
+            "{}",
+            gamelang_lang::diag::render_all(&e, &session.sources, false)
+        );
+    }
+    let game = session.games[0].clone();
+    let engine = Engine::new(Arc::new(session.program.clone()));
+    Loaded {
+        session,
+        game,
+        engine,
+    }
+}
+
+impl Loaded {
+    fn term(&mut self, text: &str) -> Pat {
+        self.term_of(text, None)
+    }
+
+    fn term_of(&mut self, text: &str, sort: Option<gamelang_lang::program::SortId>) -> Pat {
+        self.session
+            .parse_term(self.game.module, "test", text, sort)
+            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)))
+    }
+
+    fn value(&mut self, text: &str) -> TermId {
+        let p = self.term(text);
+        let t = self.engine.build(&p, &[]);
+        self.engine
+            .reduce(t)
+            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
+    }
+
+    fn config(&mut self, text: &str) -> TermId {
+        let p = self.term_of(text, Some(self.game.config_sort));
+        let t = self.engine.build(&p, &[]);
+        self.engine
+            .reduce(t)
+            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
+    }
+
+    fn solve(&mut self, from: &str, first: &str) -> game::Outcome {
+        let (c, p) = (
+            self.term_of(from, Some(self.game.config_sort)),
+            self.term_of(first, Some(self.game.player_sort)),
+        );
+        game::solve(&mut self.engine, &self.game, &c, &p).unwrap_or_else(|e| {
+            panic!(
+                "{}",
+                game::diagnose(&self.engine, &e).render(&self.session.sources, false)
+            )
+        })
+    }
+}
+
+// ----- tic-tac-toe ------------------------------------------------------------------------
+
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+/// 0 empty, 1 X (B), 2 O (R).
+type Board = [u8; 9];
+
+fn three(b: &Board, mark: u8) -> bool {
+    LINES.iter().any(|l| l.iter().all(|&i| b[i] == mark))
+}
+
+/// (outcome, plies to the end under best play: winner fastest, loser slowest; in a draw
+/// the game is played out, so it is the number of empty cells)
+fn ttt(
+    b: &Board,
+    x_to_move: bool,
+    memo: &mut HashMap<(Board, bool), (Verdict, u32)>,
+) -> (Verdict, u32) {
+    if let Some(&v) = memo.get(&(*b, x_to_move)) {
+        return v;
+    }
+    let result = if three(b, 1) {
+        (Verdict::Win(Side::B), 0)
+    } else if three(b, 2) {
+        (Verdict::Win(Side::R), 0)
+    } else if b.iter().all(|&c| c != 0) {
+        (Verdict::Draw, 0)
+    } else {
+        let me = if x_to_move { Side::B } else { Side::R };
+        let children: Vec<(Verdict, u32)> = (0..9)
+            .filter(|&i| b[i] == 0)
+            .map(|i| {
+                let mut n = *b;
+                n[i] = if x_to_move { 1 } else { 2 };
+                ttt(&n, !x_to_move, memo)
+            })
+            .collect();
+        let wins: Vec<u32> = children
+            .iter()
+            .filter(|c| c.0 == Verdict::Win(me))
+            .map(|c| c.1)
+            .collect();
+        if let Some(&fast) = wins.iter().min() {
+            (Verdict::Win(me), fast + 1)
+        } else if let Some(d) = children
+            .iter()
+            .filter(|c| c.0 == Verdict::Draw)
+            .map(|c| c.1)
+            .max()
+        {
+            (Verdict::Draw, d + 1)
+        } else {
+            (
+                Verdict::Win(me.opponent()),
+                children.iter().map(|c| c.1).max().unwrap() + 1,
+            )
+        }
+    };
+    memo.insert((*b, x_to_move), result);
+    result
+}
+
+fn ttt_text(b: &Board) -> String {
+    let set = |mark: u8| {
+        let cells: Vec<String> = (0..9)
+            .filter(|&i| b[i] == mark)
+            .map(|i| (i + 1).to_string())
+            .collect();
+        if cells.is_empty() {
+            "empty".to_string()
+        } else {
+            cells.join(", ")
+        }
+    };
+    format!("({} | {})", set(1), set(2))
+}
+
+fn reachable(b: Board, x_to_move: bool, out: &mut HashMap<(Board, bool), ()>) {
+    if out.insert((b, x_to_move), ()).is_some() || three(&b, 1) || three(&b, 2) {
+        return;
+    }
+    for i in 0..9 {
+        if b[i] == 0 {
+            let mut n = b;
+            n[i] = if x_to_move { 1 } else { 2 };
+            reachable(n, !x_to_move, out);
+        }
+    }
+}
+
+#[test]
+fn tictactoe_is_a_draw() {
+    let mut t = load("examples/tictactoe.game");
+    assert!(t.game.draws);
+    let o = t.solve("(empty | empty)", "B");
+    assert_eq!(o.winner, Verdict::Draw);
+    assert!(o.best_move.is_none());
+    assert_eq!(
+        o.line.len(),
+        10,
+        "a drawn game of noughts and crosses fills the board"
+    );
+}
+
+#[test]
+fn tictactoe_outcomes_match_brute_force_on_every_reachable_position() {
+    let mut t = load("examples/tictactoe.game");
+    let mut positions = HashMap::new();
+    reachable([0; 9], true, &mut positions);
+    let mut memo = HashMap::new();
+    let game = t.game.clone();
+    let d = GameDriver::new(&mut t.engine, &game).unwrap();
+    let (mut draws, mut wins) = (0, 0);
+    for (b, x_to_move) in positions.keys() {
+        let (expected, _) = ttt(b, *x_to_move, &mut memo);
+        let c = t.config(&ttt_text(b));
+        let p = if *x_to_move { Side::B } else { Side::R };
+        let got = d.verdict(&mut t.engine, p, c).unwrap();
+        assert_eq!(got, expected, "{} with {} to move", ttt_text(b), p.name());
+        if expected == Verdict::Draw {
+            draws += 1;
+        } else {
+            wins += 1;
+        }
+    }
+    assert!(
+        draws > 100 && wins > 100,
+        "the check covers both kinds: {draws} draws, {wins} wins"
+    );
+}
+
+#[test]
+fn tictactoe_principal_lines_are_legal_and_optimal() {
+    let mut t = load("examples/tictactoe.game");
+    let mut memo = HashMap::new();
+    // Positions where someone wins: the winner takes the fastest win, the loser the slowest loss.
+    let samples: [(Board, bool); 4] = [
+        ([1, 0, 0, 0, 2, 0, 0, 0, 1], false),
+        ([1, 2, 0, 0, 0, 0, 0, 0, 0], true),
+        ([1, 0, 0, 0, 0, 0, 0, 0, 2], true),
+        ([1, 1, 0, 2, 2, 0, 0, 0, 0], true),
+    ];
+    for (b, x_to_move) in samples {
+        let (verdict, depth) = ttt(&b, x_to_move, &mut memo);
+        let o = t.solve(&ttt_text(&b), if x_to_move { "B" } else { "R" });
+        assert_eq!(o.winner, verdict, "{}", ttt_text(&b));
+        if let Verdict::Win(_) = verdict {
+            assert_eq!(
+                o.line.len() - 1,
+                depth as usize,
+                "optimal depth from {}",
+                ttt_text(&b)
+            );
+        }
+        // Every step of the line places exactly one mark of the player to move.
+        let shown: Vec<String> = o.line.iter().map(|&c| t.engine.show(c)).collect();
+        let mut cur = b;
+        let mut x = x_to_move;
+        for next in &shown[1..] {
+            let placed: Vec<usize> = (0..9)
+                .filter(|&i| cur[i] == 0)
+                .filter(|&i| {
+                    let mut n = cur;
+                    n[i] = if x { 1 } else { 2 };
+                    ttt_text(&n) == *next
+                })
+                .collect();
+            assert_eq!(
+                placed.len(),
+                1,
+                "illegal step to {next} from {}",
+                ttt_text(&cur)
+            );
+            cur[placed[0]] = if x { 1 } else { 2 };
+            x = !x;
+        }
+    }
+}
+
+// ----- heaps: Theorem 2.1 and the bounded question ---------------------------------------------
+
+fn heap_moves(k: u64, n: u64) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for d in [k, n] {
+        if d == 0 {
+            continue;
+        }
+        let mut take = d;
+        while take <= k {
+            out.push((k - take, n));
+            take += d;
+        }
+        let mut take = d;
+        while take <= n {
+            out.push((k, n - take));
+            take += d;
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// (mover wins?, plies under best play: winner fastest, loser slowest)
+fn heaps(k: u64, n: u64, memo: &mut HashMap<(u64, u64), (bool, u32)>) -> (bool, u32) {
+    if let Some(&v) = memo.get(&(k, n)) {
+        return v;
+    }
+    let children: Vec<(bool, u32)> = heap_moves(k, n)
+        .into_iter()
+        .map(|(a, b)| heaps(a, b, memo))
+        .collect();
+    let v = match children.iter().filter(|c| !c.0).map(|c| c.1).min() {
+        Some(fast) => (true, fast + 1),
+        None => (false, children.iter().map(|c| c.1 + 1).max().unwrap_or(0)),
+    };
+    memo.insert((k, n), v);
+    v
+}
+
+#[test]
+fn theorem_2_1_w_prime_is_not_w() {
+    let mut h = load("examples/heaps.game");
+    for k in 0..=12 {
+        for n in 0..=12 {
+            for p in ["R", "B"] {
+                let w = h.value(&format!("w({p}, ({k} {n}))"));
+                let w_dual = h.value(&format!("w'({p}, ({k} {n}))"));
+                let not_w = h.value(&format!("not w({p}, ({k} {n}))"));
+                assert_eq!(
+                    w_dual, not_w,
+                    "w'({p}, ({k} {n})) must be the negation of w"
+                );
+                assert_ne!(w, w_dual);
+            }
+        }
+    }
+}
+
+#[test]
+fn heaps_depths_and_critical_depths_match_brute_force() {
+    let mut h = load("examples/heaps.game");
+    let mut memo = HashMap::new();
+    let game = h.game.clone();
+    for k in 1..=9 {
+        for n in 1..=9 {
+            let (mover_wins, depth) = heaps(k, n, &mut memo);
+            let o = h.solve(&format!("({k} {n})"), "R");
+            assert_eq!(o.line.len() - 1, depth as usize, "depth of ({k} {n})");
+            let start = h.config(&format!("({k} {n})"));
+            // The least D at which R can force a win within D plies is the optimal depth.
+            let d = GameDriver::new(&mut h.engine, &game).unwrap();
+            let wins = |h: &mut Loaded, plies: u64| {
+                d.wins_within(&mut h.engine, Side::R, Side::R, start, plies)
+                    .unwrap()
+            };
+            if mover_wins {
+                assert!(wins(&mut h, depth as u64), "({k} {n}) within {depth}");
+                assert!(
+                    !wins(&mut h, depth as u64 - 1),
+                    "({k} {n}) not within {}",
+                    depth - 1
+                );
+            } else {
+                assert!(
+                    !wins(&mut h, 40),
+                    "({k} {n}) is lost for the mover at any depth"
+                );
+            }
+        }
+    }
+}
+
+// ----- Nim and Wythoff -------------------------------------------------------------------------
+
+/// Does the player to move win? Generic normal-play search over a move function.
+fn mover_wins<P: Clone + Eq + std::hash::Hash>(
+    p: &P,
+    moves: &dyn Fn(&P) -> Vec<P>,
+    memo: &mut HashMap<P, bool>,
+) -> bool {
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let v = moves(p).iter().any(|q| !mover_wins(q, moves, memo));
+    memo.insert(p.clone(), v);
+    v
+}
+
+fn check_impartial(
+    path: &str,
+    positions: Vec<(String, Vec<u64>)>,
+    moves: &dyn Fn(&Vec<u64>) -> Vec<Vec<u64>>,
+) {
+    let mut g = load(path);
+    let mut memo = HashMap::new();
+    for (text, heaps) in positions {
+        let wins = mover_wins(&heaps, moves, &mut memo);
+        for first in [Side::R, Side::B] {
+            let o = g.solve(&text, first.name());
+            let expected = if wins { first } else { first.opponent() };
+            assert_eq!(
+                o.winner,
+                Verdict::Win(expected),
+                "{text} with {} to move",
+                first.name()
+            );
+            if let Some(m) = o.best_move {
+                // The reported move is legal and leaves the opponent lost.
+                let shown = g.engine.show(m);
+                let next: Vec<u64> = shown
+                    .trim_matches(|c| c == '(' || c == ')')
+                    .split(' ')
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                assert!(
+                    moves(&heaps).contains(&next),
+                    "{text} -> {shown} is not a move"
+                );
+                assert!(
+                    !mover_wins(&next, moves, &mut memo),
+                    "{text} -> {shown} does not win"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nim_matches_brute_force() {
+    let moves = |h: &Vec<u64>| -> Vec<Vec<u64>> {
+        let mut out = Vec::new();
+        for i in 0..h.len() {
+            for v in 0..h[i] {
+                let mut n = h.clone();
+                n[i] = v;
+                out.push(n);
+            }
+        }
+        out
+    };
+    let mut positions = Vec::new();
+    for a in 0..=4u64 {
+        for b in 0..=4u64 {
+            positions.push((format!("({a} {b})"), vec![a, b]));
+            for c in 0..=3u64 {
+                positions.push((format!("({a} {b} {c})"), vec![a, b, c]));
+            }
+        }
+    }
+    positions.push(("(2 1 3 1)".into(), vec![2, 1, 3, 1]));
+    check_impartial("examples/nim.game", positions, &moves);
+}
+
+#[test]
+fn wythoff_matches_brute_force() {
+    let moves = |h: &Vec<u64>| -> Vec<Vec<u64>> {
+        let (a, b) = (h[0], h[1]);
+        let mut out = Vec::new();
+        for i in 1..=a {
+            out.push(vec![a - i, b]);
+        }
+        for i in 1..=b {
+            out.push(vec![a, b - i]);
+        }
+        for i in 1..=a.min(b) {
+            out.push(vec![a - i, b - i]);
+        }
+        out
+    };
+    let mut positions = Vec::new();
+    for a in 0..=10u64 {
+        for b in 0..=10u64 {
+            positions.push((format!("({a} {b})"), vec![a, b]));
+        }
+    }
+    check_impartial("examples/wythoff.game", positions, &moves);
+}
