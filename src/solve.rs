@@ -30,6 +30,14 @@ pub struct SolveArgs {
     /// to_move, max_depth, wins_within, positions, rewrites, millis).
     #[arg(long)]
     pub json: bool,
+    /// Set a game parameter (repeatable), e.g. `--set n=6`; the game declares its
+    /// parameters with `param NAME .` and their defaults in its module.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Compute the optimal score instead (for games that define `score`; B maximises it,
+    /// R minimises it). JSON key: `value`.
+    #[arg(long)]
+    pub value: bool,
     /// Answer the bounded question instead: can the player to move force a win within
     /// D plies? (A position not halted after D plies counts as not won.)
     #[arg(long, value_name = "D")]
@@ -101,6 +109,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(g) => g.clone(),
         Err(d) => return fail(&session, d),
     };
+    for assignment in &args.set {
+        if let Err(d) = session.set_parameter(&game, assignment) {
+            return fail(&session, d);
+        }
+    }
     let start = match &args.from {
         Some(text) => match session.parse_term(game.module, "--from", text, Some(game.config_sort))
         {
@@ -123,6 +136,31 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // Ctrl-C stops the computation cleanly (reported as interrupted, exit status 130).
     let interrupt = engine.interrupt.clone();
     let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    if args.value {
+        return match driver::solve_value(&mut engine, &game, &start, &first) {
+            Ok(v) => {
+                let millis = (v.elapsed.as_secs_f64() * 1e6).round() / 1e3;
+                if args.json {
+                    let j = json!({
+                        "game": game.name,
+                        "start": engine.show(v.start),
+                        "to_move": v.to_move.name(),
+                        "value": v.value,
+                        "positions": v.positions,
+                        "rewrites": v.steps,
+                        "millis": millis,
+                    });
+                    println!("{j}");
+                } else {
+                    println!("game {}: {} with {} to move", game.name, engine.show(v.start), v.to_move.name());
+                    println!("value under best play: {} (B maximises, R minimises)", v.value);
+                    println!("positions: {}   rewrites: {}   time: {millis:.3} ms", v.positions, v.steps);
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&session, driver::diagnose(&engine, &e)),
+        };
+    }
     if let Some(plies) = args.max_depth {
         return match driver::solve_within(&mut engine, &game, &start, &first, plies) {
             Ok(b) => {

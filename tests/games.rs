@@ -461,3 +461,98 @@ fn wythoff_matches_brute_force() {
     }
     check_impartial("examples/wythoff.game", positions, &moves);
 }
+
+// ----- the colouring game and Domineering -----------------------------------------------------
+
+/// Minimax value of the colouring game (blue minus red, Benny maximising), boards as bit sets.
+fn colouring(n: u32, blue: u64, red: u64, benny: bool, memo: &mut HashMap<(u64, u64, bool), i64>) -> i64 {
+    if let Some(&v) = memo.get(&(blue, red, benny)) {
+        return v;
+    }
+    let free = |i: u32| (blue | red) & (1 << i) == 0;
+    let mut children = Vec::new();
+    if benny {
+        for r in 0..n - 1 {
+            for c in 0..n - 1 {
+                let i = r * n + c;
+                let square = [i, i + 1, i + n, i + n + 1];
+                if square.iter().all(|&j| free(j)) {
+                    children.push(square.iter().fold(blue, |b, &j| b | 1 << j));
+                }
+            }
+        }
+    } else {
+        for i in 0..n * n {
+            if free(i) {
+                children.push(red | 1 << i);
+            }
+        }
+    }
+    let v = if children.is_empty() {
+        2 * blue.count_ones() as i64 - (n * n) as i64
+    } else if benny {
+        children.iter().map(|&b| colouring(n, b, red, false, memo)).max().unwrap()
+    } else {
+        children.iter().map(|&r| colouring(n, blue, r, true, memo)).min().unwrap()
+    };
+    memo.insert((blue, red, benny), v);
+    v
+}
+
+#[test]
+fn colouring_outcomes_and_values_match_brute_force() {
+    for n in 2..=4u32 {
+        let mut g = load("examples/colouring.game");
+        g.session.set_parameter(&g.game.clone(), &format!("n={n}")).unwrap();
+        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        let expected = colouring(n, 0, 0, true, &mut HashMap::new());
+        let o = g.solve("(empty | empty)", "B");
+        let verdict = match expected.signum() {
+            1 => Verdict::Win(Side::B),
+            -1 => Verdict::Win(Side::R),
+            _ => Verdict::Draw,
+        };
+        assert_eq!(o.winner, verdict, "{n} x {n}");
+        let start = g.term_of("(empty | empty)", Some(g.game.config_sort));
+        let first = g.term_of("B", Some(g.game.player_sort));
+        let v = game::solve_value(&mut g.engine, &g.game, &start, &first).unwrap();
+        assert_eq!(v.value, expected, "value of {n} x {n}");
+    }
+}
+
+fn domineering(rows: u32, cols: u32, covered: u64, vertical: bool, memo: &mut HashMap<(u64, bool), bool>) -> bool {
+    if let Some(&v) = memo.get(&(covered, vertical)) {
+        return v;
+    }
+    let free = |i: u32| covered & (1 << i) == 0;
+    let mut wins = false;
+    for r in 0..rows {
+        for c in 0..cols {
+            let i = r * cols + c;
+            let j = if vertical { i + cols } else { i + 1 };
+            let fits = if vertical { r + 1 < rows } else { c + 1 < cols };
+            if fits && free(i) && free(j) && !domineering(rows, cols, covered | 1 << i | 1 << j, !vertical, memo) {
+                wins = true;
+            }
+        }
+    }
+    memo.insert((covered, vertical), wins);
+    wins
+}
+
+#[test]
+fn domineering_matches_brute_force() {
+    for (rows, cols) in [(1, 2), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (1, 5)] {
+        let mut g = load("examples/domineering.game");
+        let game = g.game.clone();
+        g.session.set_parameter(&game, &format!("rows={rows}")).unwrap();
+        g.session.set_parameter(&game, &format!("cols={cols}")).unwrap();
+        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        for first in [Side::B, Side::R] {
+            let mover_wins = domineering(rows, cols, 0, first == Side::B, &mut HashMap::new());
+            let o = g.solve("board(empty)", first.name());
+            let expected = if mover_wins { first } else { first.opponent() };
+            assert_eq!(o.winner, Verdict::Win(expected), "{rows} x {cols}, {} first", first.name());
+        }
+    }
+}

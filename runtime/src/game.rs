@@ -382,6 +382,45 @@ pub fn solve_within(
     })
 }
 
+/// The optimal score (`value` of VALUE) from a position.
+#[derive(Clone, Debug)]
+pub struct Valued {
+    pub start: TermId,
+    pub to_move: Side,
+    pub value: i64,
+    pub positions: usize,
+    pub steps: u64,
+    pub elapsed: Duration,
+}
+
+/// The score under best play (B maximising, R minimising) from `start` with `first` to move.
+pub fn solve_value(engine: &mut Engine, game: &Game, start: &Pat, first: &Pat) -> Result<Valued, SolveError> {
+    let Some(value_op) = game.value else {
+        return Err(SolveError::Game(format!("game `{}` has no score: define `op score : Players Config -> Int` in its module", game.name)));
+    };
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let memo_before = engine.memo_len(value_op);
+    let d = GameDriver::new(engine, game)?;
+    let start_t = engine.build(start, &[]);
+    let start = d.reduce(engine, start_t)?;
+    let first_t = engine.build(first, &[]);
+    let to_move = d.side(engine, first_t)?;
+    let t = engine.build(&Pat::App(value_op, vec![Pat::Var(0), Pat::Var(1)]), &[d.player(to_move), start]);
+    let v = d.reduce(engine, t)?;
+    let Some(value) = engine.store().int(v) else {
+        return Err(SolveError::Game(format!("`value` reduced to `{}`, not an integer", engine.show(v))));
+    };
+    Ok(Valued {
+        start,
+        to_move,
+        value,
+        positions: engine.memo_len(value_op) - memo_before,
+        steps: engine.steps() - steps_before,
+        elapsed: began.elapsed(),
+    })
+}
+
 /// A position on the explicit stack of [`GameDriver::plies`].
 struct PliesFrame {
     p: Side,

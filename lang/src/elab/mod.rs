@@ -140,6 +140,11 @@ pub struct Game {
     pub outcome: OpId,
     /// The constant `draw` (an `Outcome`).
     pub draw: OpId,
+    /// Named parameters (`param n .`): constants of the game whose defining equation
+    /// `--set n=6` replaces.
+    pub params: Vec<(String, OpId)>,
+    /// `value` of the standard library's VALUE instance, for games with a `score`.
+    pub value: Option<OpId>,
     pub r_within: OpId,
     pub b_within: OpId,
 }
@@ -356,6 +361,51 @@ impl Session {
         let (pat, _sort) =
             mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut vars, expected)?;
         Ok(pat)
+    }
+
+    /// `--set name=value`: give a game parameter a new value, replacing the equation that
+    /// defines its default. `text` is `name=value`, e.g. `n=6`.
+    pub fn set_parameter(&mut self, game: &Game, text: &str) -> Result<(), Diag> {
+        let file = self.sources.add("--set", text);
+        let whole = Span::new(file, 0, text.len());
+        let Some((name, value)) = text.split_once('=') else {
+            return Err(Diag::at(whole, "expected `name=value`", "e.g. `n=6`"));
+        };
+        let name = name.trim();
+        let Some(&(_, op)) = game.params.iter().find(|(n, _)| n == name) else {
+            let names: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
+            let mut d = Diag::at(Span::new(file, 0, name.len()), format!("game `{}` has no parameter `{name}`", game.name), "unknown parameter");
+            d = d.note(if names.is_empty() { "it declares no parameters".to_string() } else { format!("its parameters: {}", names.join(", ")) });
+            return Err(d);
+        };
+        let offset = text.len() - value.len();
+        // Lex the value alone (`n=6` is one word), then place its spans after the `=`.
+        let shift = |mut span: Span| {
+            span.start += offset as u32;
+            span.end += offset as u32;
+            span
+        };
+        let toks = parser::lex_run(file, value).map_err(|e| {
+            let mut d = parse_diag(&e);
+            for l in &mut d.labels {
+                l.span = shift(l.span);
+            }
+            d
+        })?;
+        let toks: Vec<Token> = toks.into_iter().map(|t| Token { span: shift(t.span), ..t }).collect();
+        if toks.is_empty() {
+            return Err(Diag::at(whole, format!("no value for `{name}`"), "expected a value after `=`"));
+        }
+        let grammar = self.grammar(game.module);
+        let result = self.program.sig.op(op).result;
+        let mut nv = mixfix::NoVars;
+        let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut nv, Some(result))?;
+        let lhs = Pat::App(op, Vec::new());
+        let module = self.program.sig.op(op).module.clone();
+        self.program.equations.retain(|e| e.lhs != lhs);
+        self.program.equations.push(Equation { lhs, rhs: pat, cond: None, owise: false, vars: Vec::new(), span: whole, module });
+        self.program.index();
+        Ok(())
     }
 
     // ----- module expressions and instantiation --------------------------------------------
@@ -1586,13 +1636,13 @@ impl Session {
     fn game(&mut self, g: &ast::GameDecl) -> Result<Game, Diag> {
         let field = |key: &str| g.fields.iter().find(|f| f.key.name == key);
         for f in &g.fields {
-            if !matches!(f.key.name.as_str(), "instance" | "start" | "first") {
+            if !matches!(f.key.name.as_str(), "instance" | "start" | "first" | "param") {
                 return Err(Diag::at(
                     f.key.span,
                     format!("unknown game field `{}`", f.key.name),
                     "not a field of `game`",
                 )
-                .note("game fields: instance, start, first"));
+                .note("game fields: instance, start, first, param"));
             }
         }
         let Some(inst) = field("instance") else {
@@ -1688,6 +1738,24 @@ impl Session {
             ));
         };
         let solver = self.solver_for(&binding, draws, inst.span)?;
+        let value = self.value_for(&binding, inst.span)?;
+        let mut params = Vec::new();
+        for f in g.fields.iter().filter(|f| f.key.name == "param") {
+            for t in &f.value {
+                let sig = &self.program.sig;
+                let op = self.modules[module].ops.iter().copied().find(|&o| sig.op(o).name == t.text && sig.op(o).args.is_empty());
+                let Some(op) = op else {
+                    return Err(Diag::at(t.span, format!("`{}` is not a constant of the game", t.text), "a parameter names a constant")
+                        .note(format!("declare it in the game's module with a default, e.g. `op {} : -> Nat .` and `eq {} = 4 .`", t.text, t.text)));
+                };
+                let defined = self.program.equations.iter().any(|e| e.lhs == Pat::App(op, Vec::new()));
+                if !defined {
+                    return Err(Diag::at(t.span, format!("parameter `{}` has no default", t.text), "no equation defines it")
+                        .note(format!("add `eq {} = … .` to the game's module", t.text)));
+                }
+                params.push((t.text.clone(), op));
+            }
+        }
         let op_named = |name: &str| {
             let sig = &self.program.sig;
             self.modules[solver]
@@ -1734,6 +1802,8 @@ impl Session {
             wb: op_named("wb")?,
             outcome: op_named("outcome")?,
             draw: op_named("draw")?,
+            params,
+            value,
             r_within: op_named("r-within")?,
             b_within: op_named("b-within")?,
         })
@@ -1784,6 +1854,36 @@ impl Session {
             binding: game_binding,
         };
         self.instantiate(&solve, vec![param], at)
+    }
+}
+
+impl Session {
+    /// `VALUE{…}` for a game whose module defines `score` (None otherwise).
+    fn value_for(&mut self, binding: &Binding, at: Span) -> Result<Option<OpId>, Diag> {
+        let target = match binding.target {
+            Some(t) => t,
+            None => return Ok(None),
+        };
+        let sig = &self.program.sig;
+        let has_score = self.modules[target].ops.iter().any(|&o| sig.op(o).name == "score" && sig.op(o).args.len() == 2);
+        if !has_score {
+            return Ok(None);
+        }
+        let Some(value) = self.templates.get("VALUE").cloned() else {
+            return Ok(None);
+        };
+        let theory = self.module_expr(&ModExpr { name: Ident { name: "SCORED-GAME".into(), span: at }, args: Vec::new(), span: at }, None)?;
+        // The scored theory maps by name in the game's module, with the sorts of the view.
+        let fixed: Vec<(SortId, SortId)> = binding.sort_map.iter().map(|(a, b)| (*a, *b)).collect();
+        let mut b = self.by_name(theory, Scope::Module(target), binding.display.clone(), Some(target), &fixed, at)?;
+        // Operators the view maps explicitly (next-config to a term) keep their mapping.
+        for (op, pat) in &binding.op_map {
+            b.op_map.insert(*op, pat.clone());
+        }
+        let param = ParamBinding { param: value.params[0].name.name.clone(), theory: "SCORED-GAME".into(), binding: b };
+        let m = self.instantiate(&value, vec![param], at)?;
+        let sig = &self.program.sig;
+        Ok(self.modules[m].ops.iter().copied().find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2))
     }
 }
 
