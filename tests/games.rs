@@ -556,3 +556,63 @@ fn domineering_matches_brute_force() {
         }
     }
 }
+
+/// Connect-c by brute force: boards as bit sets indexed y * w + x from the bottom.
+fn connect(w: i32, h: i32, c: i32, mine: u64, theirs: u64, memo: &mut HashMap<(u64, u64), Verdict>, me: Side) -> Verdict {
+    // Outcome with `me` to move, stones `mine` (me) and `theirs`.
+    if let Some(&v) = memo.get(&(mine, theirs)) {
+        return v;
+    }
+    let has_line = |s: u64| {
+        (0..w * h).any(|i| {
+            let (x0, y0) = (i % w, i / w);
+            [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                (0..c).all(|k| {
+                    let (x, y) = (x0 + k * dx, y0 + k * dy);
+                    x >= 0 && x < w && y >= 0 && y < h && s & (1 << (y * w + x)) != 0
+                })
+            })
+        })
+    };
+    let v = if has_line(theirs) {
+        Verdict::Win(me.opponent())
+    } else if has_line(mine) {
+        Verdict::Win(me)
+    } else if (mine | theirs).count_ones() as i32 == w * h {
+        Verdict::Draw
+    } else {
+        let mut best = Verdict::Win(me.opponent());
+        for x in 0..w {
+            if let Some(y) = (0..h).find(|y| (mine | theirs) & (1 << (y * w + x)) == 0) {
+                let after = connect(w, h, c, theirs, mine | 1 << (y * w + x), memo, me.opponent());
+                if after == Verdict::Win(me) {
+                    best = after;
+                    break;
+                }
+                if after == Verdict::Draw {
+                    best = Verdict::Draw;
+                }
+            }
+        }
+        best
+    };
+    memo.insert((mine, theirs), v);
+    v
+}
+
+#[test]
+fn connect_matches_brute_force() {
+    for (w, h, c) in [(3, 3, 3), (3, 4, 3), (4, 2, 2), (2, 3, 2), (2, 2, 3)] {
+        let mut g = load("examples/connect.game");
+        let game = g.game.clone();
+        for (name, v) in [("width", w), ("height", h), ("c", c)] {
+            g.session.set_parameter(&game, &format!("{name}={v}")).unwrap();
+        }
+        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        // B moves first; the memo is keyed by (mover's stones, other's stones), and whose turn
+        // it is follows from the stone counts, so one table serves both players.
+        let expected = connect(w, h, c, 0, 0, &mut HashMap::new(), Side::B);
+        let o = g.solve("(empty | empty)", "B");
+        assert_eq!(o.winner, expected, "Connect-{c} on {w} x {h}");
+    }
+}
