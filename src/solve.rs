@@ -152,9 +152,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
                     });
                     println!("{j}");
                 } else {
-                    println!("game {}: {} with {} to move", game.name, engine.show(v.start), v.to_move.name());
-                    println!("value under best play: {} (B maximises, R minimises)", v.value);
-                    println!("positions: {}   rewrites: {}   time: {millis:.3} ms", v.positions, v.steps);
+                    println!(
+                        "game {}: {} with {} to move",
+                        game.name,
+                        engine.show(v.start),
+                        v.to_move.name()
+                    );
+                    println!(
+                        "value under best play: {} (B maximises, R minimises)",
+                        v.value
+                    );
+                    println!(
+                        "positions: {}   rewrites: {}   time: {millis:.3} ms",
+                        v.positions, v.steps
+                    );
                 }
                 ExitCode::SUCCESS
             }
@@ -196,6 +207,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
         println!("{}", to_json(&engine, &game, &outcome));
     } else {
         print!("{}", to_text(&engine, &game, &outcome, args.show_plies));
+        match draw_line(&mut engine, &game, &outcome, args.show_plies) {
+            Ok(drawn) => print!("{drawn}"),
+            Err(e) => return fail(&session, driver::diagnose(&engine, &e)),
+        }
     }
     ExitCode::SUCCESS
 }
@@ -314,4 +329,44 @@ fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
         b.steps,
         b.elapsed.as_secs_f64() * 1e3
     )
+}
+
+/// The start and the principal line drawn by the game's `display` (nothing if it has none).
+fn draw_line(
+    engine: &mut Engine,
+    game: &Game,
+    o: &Outcome,
+    show: usize,
+) -> Result<String, driver::SolveError> {
+    use std::fmt::Write;
+    let d = driver::GameDriver::new(engine, game)?;
+    let mut out = String::new();
+    let Some(start) = d.draw(engine, o.line[0])? else {
+        return Ok(out);
+    };
+    let indent = |text: &str| {
+        text.lines()
+            .map(|l| format!("    {l}\n"))
+            .collect::<String>()
+    };
+    let _ = write!(
+        out,
+        "\nstart, {} to move:\n{}",
+        o.to_move.name(),
+        indent(&start)
+    );
+    for k in 1..o.line.len().min(show + 1) {
+        if let Some(text) = d.draw(engine, o.line[k])? {
+            let _ = write!(
+                out,
+                "\nply {k}, {} moved:\n{}",
+                o.mover(k).name(),
+                indent(&text)
+            );
+        }
+    }
+    if o.line.len() > show + 1 {
+        let _ = writeln!(out, "\n... {} more plies", o.line.len() - 1 - show);
+    }
+    Ok(out)
 }

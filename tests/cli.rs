@@ -216,3 +216,59 @@ fn missing_file_and_help() {
         assert!(help.contains(flag), "{help}");
     }
 }
+
+#[test]
+fn games_with_a_display_draw_the_start_and_the_line() {
+    let o = gamelang(&[
+        "solve",
+        "examples/tictactoe.game",
+        "--from",
+        "((1, 5) | 9)",
+        "--first",
+        "R",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("start, R to move:\n    X . .\n    . X .\n    . . O\n"),
+        "{out}"
+    );
+    assert!(out.contains("ply 1, R moved:\n"), "{out}");
+    // Games without a display print no drawing.
+    let o = gamelang(&["solve", "examples/heaps.game"]);
+    assert!(!stdout(&o).contains("start, "), "{}", stdout(&o));
+}
+
+#[test]
+fn parameters_scores_and_bounded_play_from_the_command_line() {
+    let v = json(&[
+        "solve",
+        "examples/colouring.game",
+        "--set",
+        "n=2",
+        "--value",
+        "--json",
+    ]);
+    assert_eq!(v["value"], 4, "Benny colours the whole 2x2 board");
+    let v = json(&["solve", "examples/colouring.game", "--set", "n=3", "--json"]);
+    assert_eq!(v["winner"], "R");
+    assert_eq!(v["depth"], 2);
+    let v = json(&["solve", "examples/heaps.game", "--max-depth", "5", "--json"]);
+    assert_eq!(v["wins_within"], true);
+    assert_eq!(v["max_depth"], 5);
+    let v = json(&["solve", "examples/heaps.game", "--max-depth", "4", "--json"]);
+    assert_eq!(
+        v["wins_within"], false,
+        "the fastest win from (2 5) takes 5 plies"
+    );
+    let o = gamelang(&["solve", "examples/colouring.game", "--set", "m=3"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("game `colouring` has no parameter `m`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gamelang(&["solve", "examples/heaps.game", "--value"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("has no score"), "{}", stderr(&o));
+}

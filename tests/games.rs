@@ -465,7 +465,13 @@ fn wythoff_matches_brute_force() {
 // ----- the colouring game and Domineering -----------------------------------------------------
 
 /// Minimax value of the colouring game (blue minus red, Benny maximising), boards as bit sets.
-fn colouring(n: u32, blue: u64, red: u64, benny: bool, memo: &mut HashMap<(u64, u64, bool), i64>) -> i64 {
+fn colouring(
+    n: u32,
+    blue: u64,
+    red: u64,
+    benny: bool,
+    memo: &mut HashMap<(u64, u64, bool), i64>,
+) -> i64 {
     if let Some(&v) = memo.get(&(blue, red, benny)) {
         return v;
     }
@@ -491,9 +497,17 @@ fn colouring(n: u32, blue: u64, red: u64, benny: bool, memo: &mut HashMap<(u64, 
     let v = if children.is_empty() {
         2 * blue.count_ones() as i64 - (n * n) as i64
     } else if benny {
-        children.iter().map(|&b| colouring(n, b, red, false, memo)).max().unwrap()
+        children
+            .iter()
+            .map(|&b| colouring(n, b, red, false, memo))
+            .max()
+            .unwrap()
     } else {
-        children.iter().map(|&r| colouring(n, blue, r, true, memo)).min().unwrap()
+        children
+            .iter()
+            .map(|&r| colouring(n, blue, r, true, memo))
+            .min()
+            .unwrap()
     };
     memo.insert((blue, red, benny), v);
     v
@@ -503,7 +517,9 @@ fn colouring(n: u32, blue: u64, red: u64, benny: bool, memo: &mut HashMap<(u64, 
 fn colouring_outcomes_and_values_match_brute_force() {
     for n in 2..=4u32 {
         let mut g = load("examples/colouring.game");
-        g.session.set_parameter(&g.game.clone(), &format!("n={n}")).unwrap();
+        g.session
+            .set_parameter(&g.game.clone(), &format!("n={n}"))
+            .unwrap();
         g.engine = Engine::new(Arc::new(g.session.program.clone()));
         let expected = colouring(n, 0, 0, true, &mut HashMap::new());
         let o = g.solve("(empty | empty)", "B");
@@ -520,7 +536,13 @@ fn colouring_outcomes_and_values_match_brute_force() {
     }
 }
 
-fn domineering(rows: u32, cols: u32, covered: u64, vertical: bool, memo: &mut HashMap<(u64, bool), bool>) -> bool {
+fn domineering(
+    rows: u32,
+    cols: u32,
+    covered: u64,
+    vertical: bool,
+    memo: &mut HashMap<(u64, bool), bool>,
+) -> bool {
     if let Some(&v) = memo.get(&(covered, vertical)) {
         return v;
     }
@@ -531,7 +553,11 @@ fn domineering(rows: u32, cols: u32, covered: u64, vertical: bool, memo: &mut Ha
             let i = r * cols + c;
             let j = if vertical { i + cols } else { i + 1 };
             let fits = if vertical { r + 1 < rows } else { c + 1 < cols };
-            if fits && free(i) && free(j) && !domineering(rows, cols, covered | 1 << i | 1 << j, !vertical, memo) {
+            if fits
+                && free(i)
+                && free(j)
+                && !domineering(rows, cols, covered | 1 << i | 1 << j, !vertical, memo)
+            {
                 wins = true;
             }
         }
@@ -542,23 +568,49 @@ fn domineering(rows: u32, cols: u32, covered: u64, vertical: bool, memo: &mut Ha
 
 #[test]
 fn domineering_matches_brute_force() {
-    for (rows, cols) in [(1, 2), (2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (1, 5)] {
+    for (rows, cols) in [
+        (1, 2),
+        (2, 2),
+        (2, 3),
+        (3, 2),
+        (3, 3),
+        (2, 4),
+        (4, 2),
+        (1, 5),
+    ] {
         let mut g = load("examples/domineering.game");
         let game = g.game.clone();
-        g.session.set_parameter(&game, &format!("rows={rows}")).unwrap();
-        g.session.set_parameter(&game, &format!("cols={cols}")).unwrap();
+        g.session
+            .set_parameter(&game, &format!("rows={rows}"))
+            .unwrap();
+        g.session
+            .set_parameter(&game, &format!("cols={cols}"))
+            .unwrap();
         g.engine = Engine::new(Arc::new(g.session.program.clone()));
         for first in [Side::B, Side::R] {
             let mover_wins = domineering(rows, cols, 0, first == Side::B, &mut HashMap::new());
             let o = g.solve("board(empty)", first.name());
             let expected = if mover_wins { first } else { first.opponent() };
-            assert_eq!(o.winner, Verdict::Win(expected), "{rows} x {cols}, {} first", first.name());
+            assert_eq!(
+                o.winner,
+                Verdict::Win(expected),
+                "{rows} x {cols}, {} first",
+                first.name()
+            );
         }
     }
 }
 
 /// Connect-c by brute force: boards as bit sets indexed y * w + x from the bottom.
-fn connect(w: i32, h: i32, c: i32, mine: u64, theirs: u64, memo: &mut HashMap<(u64, u64), Verdict>, me: Side) -> Verdict {
+fn connect(
+    w: i32,
+    h: i32,
+    c: i32,
+    mine: u64,
+    theirs: u64,
+    memo: &mut HashMap<(u64, u64), Verdict>,
+    me: Side,
+) -> Verdict {
     // Outcome with `me` to move, stones `mine` (me) and `theirs`.
     if let Some(&v) = memo.get(&(mine, theirs)) {
         return v;
@@ -584,7 +636,15 @@ fn connect(w: i32, h: i32, c: i32, mine: u64, theirs: u64, memo: &mut HashMap<(u
         let mut best = Verdict::Win(me.opponent());
         for x in 0..w {
             if let Some(y) = (0..h).find(|y| (mine | theirs) & (1 << (y * w + x)) == 0) {
-                let after = connect(w, h, c, theirs, mine | 1 << (y * w + x), memo, me.opponent());
+                let after = connect(
+                    w,
+                    h,
+                    c,
+                    theirs,
+                    mine | 1 << (y * w + x),
+                    memo,
+                    me.opponent(),
+                );
                 if after == Verdict::Win(me) {
                     best = after;
                     break;
@@ -606,7 +666,9 @@ fn connect_matches_brute_force() {
         let mut g = load("examples/connect.game");
         let game = g.game.clone();
         for (name, v) in [("width", w), ("height", h), ("c", c)] {
-            g.session.set_parameter(&game, &format!("{name}={v}")).unwrap();
+            g.session
+                .set_parameter(&game, &format!("{name}={v}"))
+                .unwrap();
         }
         g.engine = Engine::new(Arc::new(g.session.program.clone()));
         // B moves first; the memo is keyed by (mover's stones, other's stones), and whose turn

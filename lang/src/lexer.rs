@@ -142,6 +142,10 @@ enum Raw {
     // Control characters are excluded so that stray binary junk is reported, not swallowed.
     #[regex(r"[^\s\p{Cc}\u{FEFF}()\[\]{},]+")]
     Word,
+    // A string literal ("X", "a b", "\n") is one token, spaces and punctuation included;
+    // it wins over a word of the same length.
+    #[regex(r#""([^"\\\n]|\\.)*""#, priority = 10)]
+    Str,
 }
 
 /// Splits `src` into tokens with their byte offsets (`(start, token, end)`, the triple
@@ -154,6 +158,7 @@ pub fn lex(file: FileId, src: &str) -> Result<Vec<(usize, Tok, usize)>, ParseErr
         let text = lexer.slice();
         match raw {
             Ok(Raw::SelfDelimiting) => tokens.push((range.start, Tok::from_text(text), range.end)),
+            Ok(Raw::Str) => tokens.push((range.start, Tok::Word(text.to_string()), range.end)),
             Ok(Raw::Word) => {
                 let followed_by_space = src[range.end..]
                     .chars()
@@ -206,6 +211,15 @@ mod tests {
 
     fn word(w: &str) -> Tok {
         Tok::Word(w.to_string())
+    }
+
+    #[test]
+    fn string_literals_are_single_tokens() {
+        assert_eq!(
+            texts(r#"f("a b", "X") ++ "\n""#),
+            ["f", "(", r#""a b""#, ",", r#""X""#, ")", "++", r#""\n""#]
+        );
+        assert_eq!(texts(r#""" ."#), [r#""""#, "."]);
     }
 
     #[test]

@@ -67,6 +67,77 @@ pub fn lex_run(file: FileId, src: &str) -> Result<TokenRun, ParseError> {
         .collect())
 }
 
+/// Parses declarations typed at a prompt (`op f : Nat -> Nat .`, `eq f(0) = 1 .`), outside
+/// any module. They are parsed as the body of a module, so errors read as they would in a
+/// file; input that stops inside a declaration is an unexpected end of input
+/// (`unexpected_eof`), which lets a REPL ask for another line.
+pub fn parse_decls(file: FileId, src: &str) -> Result<Vec<ast::Decl>, ParseError> {
+    let user = lex(file, src)?;
+    let end = src.len();
+    // `fmod <prompt> is` USER-TOKENS `endfm`, the frame spanning nothing.
+    let mut tokens = vec![
+        (0, Tok::Fmod, 0),
+        (0, Tok::Word("<prompt>".into()), 0),
+        (0, Tok::Is, 0),
+    ];
+    tokens.extend(user.iter().cloned());
+    tokens.push((end, Tok::Endfm, end));
+    let closing = tokens.len() - 1;
+    match grammar::FileParser::new().parse(file, tokens.iter().cloned()) {
+        Ok(ast) => match ast.items.into_iter().next() {
+            Some(ast::Item::Module(m)) => Ok(m.decls),
+            _ => unreachable!("the frame is one module"),
+        },
+        Err(LalrpopError::UnrecognizedToken {
+            token: (l, Tok::Endfm, r),
+            expected,
+        }) if (l, r) == (end, end) && !expected.iter().any(|e| e == "\"fmod\"") => {
+            // The frame's `endfm` came too early: the input stops inside a declaration.
+            Err(humanize(
+                file,
+                src,
+                &tokens[..closing],
+                LalrpopError::UnrecognizedEof {
+                    location: end,
+                    expected,
+                },
+            ))
+        }
+        Err(LalrpopError::UnrecognizedToken {
+            token: (l, Tok::Endfm, r),
+            ..
+        }) if (l, r) == (end, end) => {
+            // The user's own `endfm` closed the frame.
+            let at = user
+                .iter()
+                .rev()
+                .find(|(_, t, _)| *t == Tok::Endfm)
+                .map_or(Span::new(file, end, end), |&(l, _, r)| {
+                    Span::new(file, l, r)
+                });
+            Err(ParseError::new(
+                "unexpected `endfm`: declarations typed here are added to the current module, \
+                 which is not closed with `endfm`",
+                at,
+            ))
+        }
+        Err(err) => {
+            // The frame's `endfm` is not something to suggest.
+            let mut e = humanize(file, src, &tokens, err);
+            for (frame, plain) in [
+                ("`endfm` or ", ""),
+                (" or `endfm`", ""),
+                ("`endfm`, ", ""),
+                (", `endfm`", ""),
+            ] {
+                e.message = e.message.replace(frame, plain);
+            }
+            e.expected.retain(|x| x != "`endfm`");
+            Err(e)
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Helpers for the grammar's actions
 

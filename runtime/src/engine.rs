@@ -38,12 +38,16 @@
 
 use crate::error::{RuntimeError, RuntimeFailure, NO_EQUATION, TRACE_HEAD, TRACE_TAIL};
 use crate::matching::{build_ground, Matcher, Pattern};
-use crate::term::{TermData, TermId, TermStore};
+use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{Builtin, OpId, Pat, Program};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+mod gc;
+mod shared;
+pub use shared::{SharedMemo, SharedStats};
 
 /// Resource limits of a reduction. All public: set them directly on [`Engine::limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,9 +105,29 @@ struct OpRt {
     assoc: bool,
     /// Has equational attributes: applications must be normalised by the store.
     norm: bool,
+    /// A constructor pure and simple: no equations, not built in, not memo. Its normalised
+    /// applications to normal forms are normal.
+    plain: bool,
+    /// `memo`, free (no equational attributes) and of arity ≤ 2: its memo table is keyed by
+    /// the argument ids themselves (`Engine::memo2`), so looking up `w(B, c)` builds no
+    /// term.
+    memo_pair: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
 }
+
+/// The key of a memo-pair table: the ids of the (at most two) arguments.
+#[inline]
+fn pair_key(n: usize, a0: TermId, a1: TermId) -> u64 {
+    match n {
+        0 => 0,
+        1 => a0.0 as u64,
+        _ => a0.0 as u64 | (a1.0 as u64) << 32,
+    }
+}
+
+/// How deep [`Engine::quick`] evaluates a right-hand side or condition at once.
+const QUICK_DEPTH: u32 = 4;
 
 /// No term: marks an "open" subject and unbound variables.
 const NONE: TermId = TermId(u32::MAX);
@@ -163,6 +187,11 @@ enum Frame {
     },
     Memo {
         term: TermId,
+    },
+    /// The value of a memo-pair application (see `OpRt::memo_pair`) is being computed.
+    Memo2 {
+        op: OpId,
+        key: u64,
     },
 }
 
@@ -250,6 +279,8 @@ pub struct Engine {
     step_limit: u64,
     normal: Vec<u64>,
     memo: Vec<FxHashMap<TermId, TermId>>,
+    /// Memo tables of the memo-pair operators, keyed by [`pair_key`] of the arguments.
+    memo2: Vec<FxHashMap<u64, TermId>>,
     memo_total: usize,
     ops: Vec<OpRt>,
     eqs: Vec<CompiledEq>,
@@ -266,6 +297,12 @@ pub struct Engine {
     false_t: Option<TermId>,
     trace: Vec<TermId>,
     trace_elided: usize,
+    /// Memo tables shared with engines on other threads, if any.
+    shared: Option<SharedMemo>,
+    shared_stats: SharedStats,
+    /// Live terms and segment elements after the last garbage collection.
+    gc_live: usize,
+    gc_segs: usize,
 }
 
 impl Engine {
@@ -281,6 +318,7 @@ impl Engine {
             step_limit: u64::MAX,
             normal: Vec::new(),
             memo: Vec::new(),
+            memo2: Vec::new(),
             memo_total: 0,
             ops: Vec::new(),
             eqs: Vec::new(),
@@ -295,6 +333,10 @@ impl Engine {
             false_t: None,
             trace: Vec::new(),
             trace_elided: 0,
+            shared: None,
+            shared_stats: SharedStats::default(),
+            gc_live: 0,
+            gc_segs: 0,
         };
         e.set_program(program);
         e
@@ -310,6 +352,7 @@ impl Engine {
         self.store.set_signature(sig);
         self.normal.clear();
         self.memo = vec![FxHashMap::default(); sig.ops.len()];
+        self.memo2 = vec![FxHashMap::default(); sig.ops.len()];
         self.memo_total = 0;
         self.frames.clear();
         self.vals.clear();
@@ -332,6 +375,10 @@ impl Engine {
                     defined: program.is_defined(OpId(i as u32)),
                     assoc: a.assoc,
                     norm: a.assoc || a.comm || a.idem || a.identity.is_some(),
+                    plain: !program.is_defined(OpId(i as u32)) && a.builtin.is_none() && !a.memo,
+                    memo_pair: a.memo
+                        && !(a.assoc || a.comm || a.idem || a.identity.is_some())
+                        && info.args.len() <= 2,
                     eqs: program
                         .eqs_by_op
                         .get(&OpId(i as u32))
@@ -449,9 +496,14 @@ impl Engine {
 
     /// Number of completed entries in the memo table of `op`.
     pub fn memo_len(&self, op: OpId) -> usize {
+        let done = |v: &&TermId| **v != IN_PROGRESS;
         self.memo
             .get(op.0 as usize)
-            .map_or(0, |m| m.values().filter(|v| **v != IN_PROGRESS).count())
+            .map_or(0, |m| m.values().filter(done).count())
+            + self
+                .memo2
+                .get(op.0 as usize)
+                .map_or(0, |m| m.values().filter(done).count())
     }
 
     /// Number of entries in all memo tables.
@@ -462,6 +514,9 @@ impl Engine {
     /// Empty every memo table.
     pub fn clear_memo(&mut self) {
         for m in &mut self.memo {
+            *m = FxHashMap::default();
+        }
+        for m in &mut self.memo2 {
             *m = FxHashMap::default();
         }
         self.memo_total = 0;
@@ -613,7 +668,20 @@ impl Engine {
                 self.instantiate(node, env)
             }
             Frame::Cond { subj, .. } => self.subj_term(subj),
+            Frame::Memo2 { op, key } => {
+                let args = self.pair_args(op, key);
+                self.store.mk_app(op, &args)
+            }
         }
+    }
+
+    /// The arguments of a memo-pair application from its key.
+    fn pair_args(&self, op: OpId, key: u64) -> SmallVec<[TermId; 2]> {
+        let n = self.program.sig.op(op).args.len();
+        [TermId(key as u32), TermId((key >> 32) as u32)][..n]
+            .iter()
+            .copied()
+            .collect()
     }
 
     /// Start normalising the existing term `t`.
@@ -621,13 +689,11 @@ impl Engine {
         if bit(&self.normal, t) {
             return Ok(Task::Return(t));
         }
-        let (op, nargs) = match self.store.data(t) {
-            TermData::Int(_) => {
-                self.set_normal(t);
-                return Ok(Task::Return(t));
-            }
-            TermData::App { op, args } => (*op, args.len()),
+        let Some((op, args)) = self.store.app(t) else {
+            self.set_normal(t);
+            return Ok(Task::Return(t));
         };
+        let nargs = args.len();
         let rt = &self.ops[op.0 as usize];
         if rt.lazy {
             let want = lazy_arity(rt.builtin);
@@ -728,7 +794,7 @@ impl Engine {
                     bit(&self.normal, x).then_some(x)
                 }
                 Node::Term(t) => bit(&self.normal, t).then_some(t),
-                Node::App { .. } => None,
+                Node::App { .. } => self.quick(child, env, QUICK_DEPTH),
             };
             match ready {
                 Some(x) => {
@@ -761,6 +827,23 @@ impl Engine {
     fn complete(&mut self, op: OpId, base: u32) -> Result<Task, RuntimeError> {
         let rt = &self.ops[op.0 as usize];
         let b = base as usize;
+        if rt.plain {
+            if rt.assoc {
+                return self.complete_list(op, b);
+            }
+            if !rt.norm {
+                return self.complete_ctor(op, b);
+            }
+        }
+        if rt.memo_pair {
+            let n = (self.vals.len() - b) as u32;
+            return self.apply_memo_pair(Subj {
+                term: NONE,
+                op,
+                base,
+                n,
+            });
+        }
         if rt.norm || rt.memo {
             let t = self.store.mk_app(op, &self.vals[b..]);
             self.vals.truncate(b);
@@ -774,6 +857,50 @@ impl Engine {
             base,
             n,
         })
+    }
+
+    /// A plain `assoc` constructor (a set, a list) applied to the normal values
+    /// `vals[b..]`: the normalised term is normal once the sorts of the values are checked.
+    /// Values that are themselves lists of `op` were checked element by element when they
+    /// were built, so the cost does not depend on their length.
+    fn complete_list(&mut self, op: OpId, b: usize) -> Result<Task, RuntimeError> {
+        let decl = &self.program.sig.op(op).args;
+        let bad = self.vals[b..].iter().position(|&a| {
+            self.store.op(a) != Some(op) && {
+                let s = self.store.sort_of(a);
+                !decl.iter().any(|d| self.store.leq(s, *d))
+            }
+        });
+        let t = self.store.mk_app(op, &self.vals[b..]);
+        self.vals.truncate(b);
+        if bad.is_some() || self.store.op(t) != Some(op) {
+            // Ill-sorted (reported with the element's position in `t`), or collapsed to an
+            // element or the identity: the general path.
+            return self.apply_known(t);
+        }
+        self.set_normal(t);
+        Ok(Task::Return(t))
+    }
+
+    /// A plain free constructor applied to the normal values `vals[b..]`: the term is
+    /// normal once the sorts of the values are checked (as [`Engine::no_equation`] does).
+    fn complete_ctor(&mut self, op: OpId, b: usize) -> Result<Task, RuntimeError> {
+        let decl = &self.program.sig.op(op).args;
+        let args = &self.vals[b..];
+        let bad = if decl.len() == args.len() {
+            args.iter()
+                .zip(decl)
+                .position(|(&a, d)| !self.store.leq(self.store.sort_of(a), *d))
+        } else {
+            None
+        };
+        let t = self.store.intern_app(op, &self.vals[b..]);
+        self.vals.truncate(b);
+        if let Some(arg) = bad {
+            return Err(RuntimeError::IllSorted { term: t, arg });
+        }
+        self.set_normal(t);
+        Ok(Task::Return(t))
     }
 
     /// Hand the normal form `v` to the frame `f` (just popped).
@@ -866,7 +993,7 @@ impl Engine {
                 if Some(v) == self.true_t {
                     self.count_step(subj)?;
                     self.nconds = slot;
-                    let env = self.push_env(slot);
+                    let env = self.push_env(slot, ei);
                     if subj.is_open() {
                         self.vals.truncate(subj.base as usize);
                     }
@@ -879,7 +1006,7 @@ impl Engine {
                     let eq = &self.eqs[ei];
                     if self.matchers[slot].next(&eq.lhs, &mut self.store) {
                         let cond = eq.cond.expect("conditional equation");
-                        let env = self.push_env(slot);
+                        let env = self.push_env(slot, ei);
                         // The frame was just popped: no depth check needed.
                         self.frames.push(Frame::Cond { subj, pos });
                         Ok(Task::Build {
@@ -911,6 +1038,17 @@ impl Engine {
             Frame::Memo { term } => {
                 let op = self.store.op(term).expect("application");
                 self.memo[op.0 as usize].insert(term, v);
+                if self.shared.is_some() {
+                    self.shared_publish(term, v);
+                }
+                Ok(Task::Return(v))
+            }
+            Frame::Memo2 { op, key } => {
+                self.memo2[op.0 as usize].insert(key, v);
+                if self.shared.is_some() {
+                    let args = self.pair_args(op, key);
+                    self.shared_publish_app(op, &args, v);
+                }
                 Ok(Task::Return(v))
             }
         }
@@ -936,8 +1074,14 @@ impl Engine {
         }
     }
 
-    /// Copy the substitution of matcher `slot` to the environment stack.
-    fn push_env(&mut self, slot: usize) -> u32 {
+    /// Copy the substitution of matcher `slot` (a match of equation `ei`) to the
+    /// environment stack.
+    ///
+    /// The values come from a subject whose arguments are normal, so they are normal:
+    /// subterms of normal forms, or sub-collections of a normal `assoc` list (the rest `S`
+    /// of `(c, S)`), which are normal too when the list operator is a plain constructor.
+    /// Those new sub-collections are marked normal here, so that they are not walked again.
+    fn push_env(&mut self, slot: usize, ei: usize) -> u32 {
         let env = self.envs.len() as u32;
         self.envs.extend(
             self.matchers[slot]
@@ -945,6 +1089,18 @@ impl Engine {
                 .iter()
                 .map(|x| x.unwrap_or(NONE)),
         );
+        for k in 0..self.eqs[ei].lhs.rest_vars().len() {
+            let v = self.eqs[ei].lhs.rest_vars()[k];
+            let x = self.envs[env as usize + v as usize];
+            if x != NONE && !bit(&self.normal, x) {
+                if let Some(op) = self.store.op(x) {
+                    let rt = &self.ops[op.0 as usize];
+                    if rt.assoc && rt.plain {
+                        self.set_normal(x);
+                    }
+                }
+            }
+        }
         env
     }
 
@@ -959,6 +1115,9 @@ impl Engine {
         };
         let rt = &self.ops[op.0 as usize];
         let (memo, builtin) = (rt.memo, rt.builtin);
+        if rt.memo_pair {
+            return self.apply_memo_pair(Subj::known(t, op));
+        }
         if memo {
             match self.memo[op.0 as usize].get(&t) {
                 Some(&v) if v == IN_PROGRESS => return Err(RuntimeError::Cycle { term: t }),
@@ -970,6 +1129,13 @@ impl Engine {
                             term: t,
                         });
                     }
+                    if self.shared.is_some() {
+                        if let Some(v) = self.shared_lookup(t) {
+                            self.memo[op.0 as usize].insert(t, v);
+                            self.memo_total += 1;
+                            return Ok(Task::Return(v));
+                        }
+                    }
                     self.push(Frame::Memo { term: t })?;
                     self.memo[op.0 as usize].insert(t, IN_PROGRESS);
                     self.memo_total += 1;
@@ -978,6 +1144,53 @@ impl Engine {
         }
         let subj = Subj::known(t, op);
         if let Some(b) = builtin {
+            if let Some(task) = self.try_builtin(subj, b)? {
+                return Ok(task);
+            }
+        }
+        self.try_eqs(subj, 0)
+    }
+
+    /// Rewrite at the top a memo-pair application (open or not): its value from the memo
+    /// table (or from the shared one), or compute it and remember it.
+    fn apply_memo_pair(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
+        let op = subj.op;
+        let (n, a0, a1) = self.subj_args2(subj);
+        let key = pair_key(n, a0, a1);
+        match self.memo2[op.0 as usize].get(&key) {
+            Some(&v) if v == IN_PROGRESS => {
+                let term = self.subj_term(subj);
+                return Err(RuntimeError::Cycle { term });
+            }
+            Some(&v) => {
+                if subj.is_open() {
+                    self.vals.truncate(subj.base as usize);
+                }
+                return Ok(Task::Return(v));
+            }
+            None => {}
+        }
+        if self.memo_total >= self.limits.max_memo_entries {
+            let term = self.subj_term(subj);
+            return Err(RuntimeError::MemoLimit {
+                limit: self.limits.max_memo_entries,
+                term,
+            });
+        }
+        if self.shared.is_some() {
+            if let Some(v) = self.shared_lookup_app(op, &[a0, a1][..n]) {
+                self.memo2[op.0 as usize].insert(key, v);
+                self.memo_total += 1;
+                if subj.is_open() {
+                    self.vals.truncate(subj.base as usize);
+                }
+                return Ok(Task::Return(v));
+            }
+        }
+        self.push(Frame::Memo2 { op, key })?;
+        self.memo2[op.0 as usize].insert(key, IN_PROGRESS);
+        self.memo_total += 1;
+        if let Some(b) = self.ops[op.0 as usize].builtin {
             if let Some(task) = self.try_builtin(subj, b)? {
                 return Ok(task);
             }
@@ -999,13 +1212,17 @@ impl Engine {
         self.try_eqs(subj, 0)
     }
 
-    fn subj_args(&self, subj: Subj) -> SmallVec<[TermId; 4]> {
-        if subj.is_open() {
+    /// The number of arguments of the subject and its first two (`NONE` if missing).
+    #[inline]
+    fn subj_args2(&self, subj: Subj) -> (usize, TermId, TermId) {
+        let args = if subj.is_open() {
             let b = subj.base as usize;
-            SmallVec::from_slice(&self.vals[b..b + subj.n as usize])
+            &self.vals[b..b + subj.n as usize]
         } else {
-            SmallVec::from_slice(self.store.args(subj.term))
-        }
+            self.store.args(subj.term)
+        };
+        let get = |i: usize| args.get(i).copied().unwrap_or(NONE);
+        (args.len(), get(0), get(1))
     }
 
     /// Evaluate a strict built-in on the subject, if its arguments are values of the right
@@ -1019,8 +1236,8 @@ impl Engine {
             self.set_normal(t);
             return Ok(Some(Task::Return(t)));
         }
-        let args = self.subj_args(subj);
-        match self.builtin(b, &args) {
+        let (n, a0, a1) = self.subj_args2(subj);
+        match self.builtin(b, n, a0, a1) {
             Ok(None) => Ok(None),
             Ok(Some(v)) => {
                 self.count_step(subj)?;
@@ -1083,32 +1300,117 @@ impl Engine {
                 return Err(RuntimeError::Stuck { term, op, reason });
             }
             let (rhs, cond) = (eq.rhs, eq.cond);
-            let env = self.push_env(slot);
-            return match cond {
-                None => {
+            let ei = ei as usize;
+            loop {
+                let env = self.push_env(slot, ei);
+                let Some(c) = cond else {
                     self.count_step(subj)?;
                     if subj.is_open() {
                         self.vals.truncate(subj.base as usize);
                     }
-                    Ok(Task::Build {
+                    return Ok(Task::Build {
                         node: rhs,
                         env,
                         owner: true,
-                    })
+                    });
+                };
+                // A condition that needs no rewriting (`0 < m and m <= b`) is decided here,
+                // without suspending the match.
+                match self.quick(c, env, QUICK_DEPTH) {
+                    Some(v) if Some(v) == self.true_t => {
+                        self.count_step(subj)?;
+                        if subj.is_open() {
+                            self.vals.truncate(subj.base as usize);
+                        }
+                        return Ok(Task::Build {
+                            node: rhs,
+                            env,
+                            owner: true,
+                        });
+                    }
+                    Some(v) if Some(v) == self.false_t => {
+                        self.envs.truncate(env as usize);
+                        if self.matchers[slot].next(&self.eqs[ei].lhs, &mut self.store) {
+                            continue;
+                        }
+                        break;
+                    }
+                    _ => {
+                        self.nconds += 1;
+                        self.push(Frame::Cond {
+                            subj,
+                            pos: pos as u32,
+                        })?;
+                        return Ok(Task::Build {
+                            node: c,
+                            env,
+                            owner: true,
+                        });
+                    }
                 }
-                Some(c) => {
-                    self.nconds += 1;
-                    self.push(Frame::Cond {
-                        subj,
-                        pos: pos as u32,
-                    })?;
-                    Ok(Task::Build {
-                        node: c,
-                        env,
-                        owner: true,
-                    })
+            }
+            pos += 1;
+        }
+    }
+
+    /// Evaluate `node` under `env` at once when that needs no rewriting: variables and
+    /// ground terms already normal, and applications of strict built-ins (`b - m`,
+    /// `0 < m and m <= b`) and plain free constructors (`(a (b - m))`) to such, at most
+    /// `depth` deep. `None` when the general machinery is needed (including when the
+    /// built-in would fail or the step budget run out: it reports the error).
+    fn quick(&mut self, node: u32, env: u32, depth: u32) -> Option<TermId> {
+        match self.nodes[node as usize] {
+            Node::Var(v) => {
+                let x = self.envs[(env + v) as usize];
+                bit(&self.normal, x).then_some(x)
+            }
+            Node::Term(t) => bit(&self.normal, t).then_some(t),
+            Node::App { op, kids, n } => {
+                if depth == 0 || n > 3 {
+                    return None;
                 }
-            };
+                let rt = &self.ops[op.0 as usize];
+                let builtin = match rt.builtin {
+                    Some(b) if !rt.lazy && !rt.defined && !rt.memo => Some(b),
+                    None if rt.plain && !rt.norm => None,
+                    _ => return None,
+                };
+                let mut a = [NONE; 3];
+                for i in 0..n as usize {
+                    let k = self.kids[kids as usize + i];
+                    a[i] = self.quick(k, env, depth - 1)?;
+                }
+                let n = n as usize;
+                match builtin {
+                    Some(b) => {
+                        if self.steps >= self.step_limit {
+                            return None;
+                        }
+                        match self.builtin(b, n, a[0], a[1]) {
+                            Ok(Some(v)) => {
+                                self.steps += 1;
+                                self.set_normal(v);
+                                Some(v)
+                            }
+                            _ => None,
+                        }
+                    }
+                    None => {
+                        let decl = &self.program.sig.op(op).args;
+                        if decl.len() == n
+                            && !a[..n]
+                                .iter()
+                                .zip(decl)
+                                .all(|(&x, d)| self.store.leq(self.store.sort_of(x), *d))
+                        {
+                            return None;
+                        }
+                        let t = self.store.intern_app(op, &a[..n]);
+                        self.set_normal(t);
+                        Some(t)
+                    }
+                }
+            }
         }
     }
 
@@ -1179,14 +1481,21 @@ impl Engine {
         }
     }
 
-    /// Evaluate a strict built-in on normal arguments: `Ok(None)` if they are not values of
-    /// the right kind.
-    fn builtin(&mut self, b: Builtin, args: &[TermId]) -> Result<Option<TermId>, BuiltinError> {
+    /// Evaluate a strict built-in on its `n` normal arguments (the first two are `a0`, `a1`):
+    /// `Ok(None)` if they are not values of the right kind.
+    #[inline]
+    fn builtin(
+        &mut self,
+        b: Builtin,
+        n: usize,
+        a0: TermId,
+        a1: TermId,
+    ) -> Result<Option<TermId>, BuiltinError> {
         use Builtin::*;
-        let n = args.len();
+        let args = [a0, a1];
         match b {
             True | False | AndThen | OrElse | IfThenElse => Ok(None),
-            Not => Ok(match (n, args.first().and_then(|a| self.as_bool(*a))) {
+            Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(!x),
                 _ => None,
             }),
@@ -1286,7 +1595,7 @@ impl Engine {
                 rt.defined && !rt.ctor && rt.builtin.is_none()
             };
             let keep = match *f {
-                Frame::Memo { .. } | Frame::Cond { .. } => true,
+                Frame::Memo { .. } | Frame::Memo2 { .. } | Frame::Cond { .. } => true,
                 Frame::Args { term, .. } | Frame::Lazy { term } => {
                     self.store.op(term).is_some_and(function)
                 }
@@ -1311,13 +1620,22 @@ impl Engine {
         }
         self.trace = chain;
         for f in frames {
-            if let Frame::Memo { term } = f {
-                if let Some(op) = self.store.op(term) {
-                    if self.memo[op.0 as usize].get(&term) == Some(&IN_PROGRESS) {
-                        self.memo[op.0 as usize].remove(&term);
+            match f {
+                Frame::Memo { term } => {
+                    if let Some(op) = self.store.op(term) {
+                        if self.memo[op.0 as usize].get(&term) == Some(&IN_PROGRESS) {
+                            self.memo[op.0 as usize].remove(&term);
+                            self.memo_total -= 1;
+                        }
+                    }
+                }
+                Frame::Memo2 { op, key } => {
+                    if self.memo2[op.0 as usize].get(&key) == Some(&IN_PROGRESS) {
+                        self.memo2[op.0 as usize].remove(&key);
                         self.memo_total -= 1;
                     }
                 }
+                _ => {}
             }
         }
         self.vals.clear();

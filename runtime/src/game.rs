@@ -165,6 +165,37 @@ impl<'g> GameDriver<'g> {
         }
     }
 
+    /// The configuration drawn by the game's `display`, if it has one.
+    pub fn draw(&self, engine: &mut Engine, c: TermId) -> Result<Option<String>, SolveError> {
+        let Some(display) = self.game.display else {
+            return Ok(None);
+        };
+        let t = engine.build(&Pat::App(display, vec![Pat::Var(0)]), &[c]);
+        let v = self.reduce(engine, t)?;
+        let mut out = String::new();
+        self.render(engine, v, &mut out);
+        Ok(Some(out))
+    }
+
+    /// Append the text of a String value: literals joined by `++`.
+    fn render(&self, engine: &Engine, t: TermId, out: &mut String) {
+        let store = engine.store();
+        match store.op(t) {
+            Some(op) if Some(op) == self.game.concat => {
+                for &a in store.args(t) {
+                    self.render(engine, a, out);
+                }
+            }
+            Some(op)
+                if store.args(t).is_empty()
+                    && engine.program().sig.op(op).name.starts_with('"') =>
+            {
+                out.push_str(&unquote(&engine.program().sig.op(op).name));
+            }
+            _ => out.push_str(&engine.show(t)),
+        }
+    }
+
     /// Which player a (reduced) player term is.
     pub fn side(&self, engine: &mut Engine, p: TermId) -> Result<Side, SolveError> {
         let v = self.reduce(engine, p)?;
@@ -294,6 +325,26 @@ impl<'g> GameDriver<'g> {
     }
 }
 
+/// The text of a string literal: quotes removed, `\n`, `\t`, `\"` and `\\` read.
+pub fn unquote(literal: &str) -> String {
+    let inner = &literal[1..literal.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// Longest principal line the driver follows (a guard; real games are far shorter unless
 /// they are built to be deep, like the 100,000-ply test game).
 pub const MAX_LINE: usize = 10_000_000;
@@ -394,9 +445,17 @@ pub struct Valued {
 }
 
 /// The score under best play (B maximising, R minimising) from `start` with `first` to move.
-pub fn solve_value(engine: &mut Engine, game: &Game, start: &Pat, first: &Pat) -> Result<Valued, SolveError> {
+pub fn solve_value(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+) -> Result<Valued, SolveError> {
     let Some(value_op) = game.value else {
-        return Err(SolveError::Game(format!("game `{}` has no score: define `op score : Players Config -> Int` in its module", game.name)));
+        return Err(SolveError::Game(format!(
+            "game `{}` has no score: define `op score : Players Config -> Int` in its module",
+            game.name
+        )));
     };
     let began = Instant::now();
     let steps_before = engine.steps();
@@ -406,10 +465,16 @@ pub fn solve_value(engine: &mut Engine, game: &Game, start: &Pat, first: &Pat) -
     let start = d.reduce(engine, start_t)?;
     let first_t = engine.build(first, &[]);
     let to_move = d.side(engine, first_t)?;
-    let t = engine.build(&Pat::App(value_op, vec![Pat::Var(0), Pat::Var(1)]), &[d.player(to_move), start]);
+    let t = engine.build(
+        &Pat::App(value_op, vec![Pat::Var(0), Pat::Var(1)]),
+        &[d.player(to_move), start],
+    );
     let v = d.reduce(engine, t)?;
     let Some(value) = engine.store().int(v) else {
-        return Err(SolveError::Game(format!("`value` reduced to `{}`, not an integer", engine.show(v))));
+        return Err(SolveError::Game(format!(
+            "`value` reduced to `{}`, not an integer",
+            engine.show(v)
+        )));
     };
     Ok(Valued {
         start,
@@ -599,8 +664,30 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
             let mut d = Diag::error(engine.describe(&f.error));
             let sig = &engine.program().sig;
             match &f.error {
-                RuntimeError::Stuck { op, .. } => {
+                RuntimeError::Stuck { op, term, .. } => {
                     let info = sig.op(*op);
+                    // What the arguments were (values, with their sorts).
+                    let args: Vec<String> = engine
+                        .store()
+                        .args(*term)
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &a)| {
+                            let sort = engine.store().sort_of(a);
+                            let sort = sig
+                                .sorts
+                                .get(sort.0 as usize)
+                                .map_or("?", |s| s.name.as_str());
+                            format!("  {}. {} : {sort}", i + 1, engine.show_limited(a, 300))
+                        })
+                        .collect();
+                    if !args.is_empty() {
+                        d = d.note(format!(
+                            "the arguments of `{}` were:\n{}",
+                            info.name,
+                            args.join("\n")
+                        ));
+                    }
                     if let Some(span) = info.span {
                         d = d.secondary(span, format!("`{}` is declared here", info.name));
                     }
@@ -624,6 +711,31 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                 }
                 RuntimeError::StepBudget { .. } => {
                     d = d.note("raise the budget with `--max-steps N` if the game is just large");
+                }
+                RuntimeError::DepthLimit { term, .. } => {
+                    // The recursing function: the first defined operator in the term.
+                    let program = engine.program();
+                    let mut stack = vec![*term];
+                    let mut recursing = None;
+                    while let Some(t) = stack.pop() {
+                        if let Some(op) = engine.store().op(t) {
+                            if program.is_defined(op) && sig.op(op).attrs.builtin.is_none() {
+                                recursing = Some(op);
+                                break;
+                            }
+                            stack.extend(engine.store().args(t).iter().rev());
+                        }
+                    }
+                    if let Some(op) = recursing {
+                        let info = sig.op(op);
+                        if let Some(span) = info.span {
+                            d = d.secondary(span, format!("`{}` is declared here", info.name));
+                        }
+                        d = d.note(format!(
+                            "recursion too deep: each pending application of `{}` waits for the value of the next; check that the recursion ends (an equation for the base case, an argument that shrinks), or raise the limit if it is just deep",
+                            info.name
+                        ));
+                    }
                 }
                 _ => {}
             }

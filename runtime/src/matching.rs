@@ -14,15 +14,16 @@
 //! The order of the steps is fixed at compile time, so whether a variable occurrence is
 //! the binding one or a repeated one (an equality check) is known statically.
 //!
-//! Cost: finding the first match of `(c, S)` against an `n`-element set takes `O(n)`
-//! (loading the element list, picking the first element, building `S`); every further
-//! match also costs `O(n)`.
+//! Cost: the elements of an AC subject are read in place (never copied), ground elements
+//! and bound variables are found by binary search (elements are sorted), and the rest of
+//! `(c, S)` when `c` takes the first (or last) element is a view of the subject's segment
+//! ([`crate::term`]): the first match of `(c, S)` against an `n`-element set costs
+//! `O(1)` for a long set, `O(n)` only for a short one (≤ 8) or a middle element.
 
 use crate::term::{TermData, TermId, TermStore};
 use gamelang_lang::program::{OpId, Pat, SortId, VarInfo};
 use rustc_hash::FxHashSet;
-
-const FREE: u32 = u32::MAX;
+use smallvec::SmallVec;
 
 /// A variable occurrence handed to a rest-distribution step.
 #[derive(Clone, Debug)]
@@ -105,6 +106,9 @@ pub struct Pattern {
     nslots: u32,
     nvars: u32,
     top: Option<OpId>,
+    /// Variables bound to a sub-collection of an AC subject (the `S` of `(c, S)`): new
+    /// terms, unlike the other bindings, which are subterms of the subject.
+    rest_vars: Vec<u32>,
 }
 
 struct Compiler<'a> {
@@ -115,6 +119,7 @@ struct Compiler<'a> {
     nregs: u32,
     nframes: u32,
     nslots: u32,
+    rest_vars: Vec<u32>,
 }
 
 fn is_ground(p: &Pat) -> bool {
@@ -297,6 +302,9 @@ impl Compiler<'_> {
         }
         for r in &rest {
             self.bound[r.var as usize] = true;
+            if r.first {
+                self.rest_vars.push(r.var);
+            }
         }
         let slot = self.nslots;
         self.nslots += 1;
@@ -374,6 +382,7 @@ impl Pattern {
             nregs: 1,
             nframes: 0,
             nslots: 0,
+            rest_vars: Vec::new(),
         };
         c.node(pat, 0);
         let top = match pat {
@@ -387,6 +396,7 @@ impl Pattern {
             nslots: c.nslots,
             nvars: nvars as u32,
             top,
+            rest_vars: c.rest_vars,
         };
         (p, c.bound)
     }
@@ -400,6 +410,21 @@ impl Pattern {
     pub fn top(&self) -> Option<OpId> {
         self.top
     }
+
+    /// The variables bound to sub-collections of an AC argument list.
+    pub fn rest_vars(&self) -> &[u32] {
+        &self.rest_vars
+    }
+
+    /// The ground terms the pattern matches against (prebuilt when it was compiled).
+    pub fn ground_terms(&self, out: &mut Vec<TermId>) {
+        for s in &self.steps {
+            match s {
+                Step::Ground { term, .. } | Step::AcGround { term, .. } => out.push(*term),
+                _ => {}
+            }
+        }
+    }
 }
 
 fn max_var(p: &Pat) -> Option<u32> {
@@ -410,11 +435,41 @@ fn max_var(p: &Pat) -> Option<u32> {
     }
 }
 
+/// The state of one AC argument list being matched: the subject whose elements are
+/// consumed (read in place from the store, never copied) and which of them are used, as
+/// (element index, step) pairs — few, since each consuming step takes one element or the
+/// elements of one bound variable.
 #[derive(Clone, Debug, Default)]
 struct Frame {
-    elems: Vec<TermId>,
-    /// For each element, the step that consumed it (`FREE` if unused).
-    used: Vec<u32>,
+    subject: Option<TermId>,
+    op: Option<OpId>,
+    used: SmallVec<[(u32, u32); 4]>,
+    /// The elements of a list (`assoc`, not `comm`) being split.
+    list: Vec<TermId>,
+}
+
+impl Frame {
+    #[inline]
+    fn elems<'s>(&'s self, store: &'s TermStore) -> &'s [TermId] {
+        match (&self.subject, self.op) {
+            (Some(t), Some(op)) => store.elements(t, op),
+            _ => &[],
+        }
+    }
+
+    #[inline]
+    fn is_used(&self, i: usize) -> bool {
+        self.used.iter().any(|&(j, _)| j as usize == i)
+    }
+
+    /// The first unused element equal to `term` (elements are sorted: binary search).
+    fn find_unused(&self, store: &TermStore, term: TermId) -> Option<usize> {
+        let elems = self.elems(store);
+        let start = elems.partition_point(|e| store.compare(*e, term) == std::cmp::Ordering::Less);
+        (start..elems.len())
+            .take_while(|&i| elems[i] == term)
+            .find(|&i| !self.is_used(i))
+    }
 }
 
 /// The state of a (suspendable) search for matches of a [`Pattern`] against a subject.
@@ -452,11 +507,14 @@ impl Matcher {
     }
 
     fn prepare(&mut self, p: &Pattern) {
+        // Choice points and registers are written before they are read: only make room.
         let nsteps = p.steps.len();
-        self.alt.clear();
-        self.alt.resize(nsteps, 0);
-        self.regs.clear();
-        self.regs.resize(p.nregs as usize, TermId(0));
+        if self.alt.len() < nsteps {
+            self.alt.resize(nsteps, 0);
+        }
+        if self.regs.len() < p.nregs as usize {
+            self.regs.resize(p.nregs as usize, TermId(0));
+        }
         self.subst.clear();
         self.subst.resize(p.nvars as usize, None);
         if self.frames.len() < p.nframes as usize {
@@ -599,17 +657,16 @@ impl Matcher {
             } => {
                 let subject = self.regs[*reg as usize];
                 let f = &mut self.frames[*frame as usize];
-                f.elems.clear();
-                f.elems.extend_from_slice(store.elements(&subject, *op));
+                f.subject = Some(subject);
+                f.op = Some(*op);
                 f.used.clear();
-                f.used.resize(f.elems.len(), FREE);
-                f.elems.len() >= *min as usize
+                store.elements(&subject, *op).len() >= *min as usize
             }
             Step::AcGround { frame, term } => {
                 let f = &mut self.frames[*frame as usize];
-                match (0..f.elems.len()).find(|&i| f.used[i] == FREE && f.elems[i] == *term) {
+                match f.find_unused(store, *term) {
                     Some(i) => {
-                        f.used[i] = pc as u32;
+                        f.used.push((i as u32, pc as u32));
                         self.alt[pc] = i as u32;
                         true
                     }
@@ -620,8 +677,8 @@ impl Matcher {
                 let val = self.subst[*var as usize].expect("bound variable");
                 let f = &mut self.frames[*frame as usize];
                 for e in store.elements(&val, *op) {
-                    match (0..f.elems.len()).find(|&i| f.used[i] == FREE && f.elems[i] == *e) {
-                        Some(i) => f.used[i] = pc as u32,
+                    match f.find_unused(store, *e) {
+                        Some(i) => f.used.push((i as u32, pc as u32)),
                         None => {
                             release_all(f, pc);
                             return false;
@@ -636,31 +693,32 @@ impl Matcher {
                 op,
                 vars,
                 slot,
-            } => {
-                self.collect_rest(*frame);
-                match vars.len() {
-                    0 => self.tmp.is_empty(),
-                    1 => {
-                        let Some(t) = store.mk_flat(*op, &self.tmp) else {
+            } => match vars.len() {
+                0 => {
+                    let f = &self.frames[*frame as usize];
+                    f.used.len() == f.elems(store).len()
+                }
+                1 => {
+                    let Some(t) = self.rest_term(store, *frame, *op) else {
+                        return false;
+                    };
+                    self.bind_rest(store, &vars[0], t)
+                }
+                k => {
+                    self.collect_rest(store, *frame);
+                    let digits = &mut self.slots[*slot as usize];
+                    digits.clear();
+                    digits.resize(self.tmp.len(), 0);
+                    loop {
+                        if self.try_distribution(store, *op, vars, *slot as usize) {
+                            return true;
+                        }
+                        if !increment(&mut self.slots[*slot as usize], k as u32) {
                             return false;
-                        };
-                        self.bind_rest(store, &vars[0], t)
-                    }
-                    k => {
-                        let digits = &mut self.slots[*slot as usize];
-                        digits.clear();
-                        digits.resize(self.tmp.len(), 0);
-                        loop {
-                            if self.try_distribution(store, *op, vars, *slot as usize) {
-                                return true;
-                            }
-                            if !increment(&mut self.slots[*slot as usize], k as u32) {
-                                return false;
-                            }
                         }
                     }
                 }
-            }
+            },
             Step::ListSplit {
                 reg,
                 op,
@@ -672,9 +730,9 @@ impl Matcher {
             } => {
                 let subject = self.regs[*reg as usize];
                 let f = &mut self.frames[*frame as usize];
-                f.elems.clear();
-                f.elems.extend_from_slice(store.elements(&subject, *op));
-                let n = f.elems.len() as u32;
+                f.list.clear();
+                f.list.extend_from_slice(store.elements(&subject, *op));
+                let n = f.list.len() as u32;
                 let ncoll = items.len() as u32 - nsingle;
                 if n < *nsingle || n - nsingle < ncoll * lo {
                     return false;
@@ -714,8 +772,7 @@ impl Matcher {
                 }
             }
             Step::AcGround { frame, .. } => {
-                let f = &mut self.frames[*frame as usize];
-                f.used[self.alt[pc] as usize] = FREE;
+                release_all(&mut self.frames[*frame as usize], pc);
                 false
             }
             Step::AcBound { frame, .. } => {
@@ -725,8 +782,8 @@ impl Matcher {
             Step::AcPick { frame, out, head } => {
                 let f = &mut self.frames[*frame as usize];
                 let prev = self.alt[pc] as usize;
-                f.used[prev] = FREE;
-                let prev_term = f.elems[prev];
+                release_all(f, pc);
+                let prev_term = f.elems(store)[prev];
                 self.pick(store, pc, *frame, prev + 1, Some(prev_term), *head, *out)
             }
             Step::AcRest {
@@ -739,7 +796,7 @@ impl Matcher {
                 if k < 2 {
                     return false;
                 }
-                self.collect_rest(*frame);
+                self.collect_rest(store, *frame);
                 while increment(&mut self.slots[*slot as usize], k) {
                     if self.try_distribution(store, *op, vars, *slot as usize) {
                         return true;
@@ -778,9 +835,9 @@ impl Matcher {
         out: u32,
     ) -> bool {
         let f = &mut self.frames[frame as usize];
-        for i in start..f.elems.len() {
-            let e = f.elems[i];
-            if f.used[i] != FREE || Some(e) == skip {
+        let elems = f.elems(store);
+        for (i, &e) in elems.iter().enumerate().skip(start) {
+            if Some(e) == skip || f.is_used(i) {
                 continue;
             }
             if let Some(h) = head {
@@ -788,7 +845,7 @@ impl Matcher {
                     continue;
                 }
             }
-            f.used[i] = pc as u32;
+            f.used.push((i as u32, pc as u32));
             self.alt[pc] = i as u32;
             self.regs[out as usize] = e;
             return true;
@@ -796,16 +853,33 @@ impl Matcher {
         false
     }
 
-    fn collect_rest(&mut self, frame: u32) {
+    /// The unused elements of `frame`, copied to `tmp`.
+    fn collect_rest(&mut self, store: &TermStore, frame: u32) {
         let f = &self.frames[frame as usize];
         self.tmp.clear();
         self.tmp.extend(
-            f.elems
+            f.elems(store)
                 .iter()
-                .zip(&f.used)
-                .filter(|(_, u)| **u == FREE)
-                .map(|(e, _)| *e),
+                .enumerate()
+                .filter(|(i, _)| !f.is_used(*i))
+                .map(|(_, e)| *e),
         );
+    }
+
+    /// The unused elements of `frame` as one term: the subject itself when none is used, a
+    /// view of it without copying when the one used element is the first or the last.
+    fn rest_term(&mut self, store: &mut TermStore, frame: u32, op: OpId) -> Option<TermId> {
+        let f = &self.frames[frame as usize];
+        let subject = f.subject.expect("AC frame started");
+        match f.used.as_slice() {
+            // Nothing used: the rest is the whole subject.
+            [] => Some(subject),
+            [(i, _)] => store.without(subject, op, *i as usize),
+            _ => {
+                self.collect_rest(store, frame);
+                store.mk_flat(op, &self.tmp)
+            }
+        }
     }
 
     fn bind_rest(&mut self, store: &TermStore, v: &RestVar, t: TermId) -> bool {
@@ -862,13 +936,13 @@ impl Matcher {
         let mut k = 0usize;
         for it in items {
             if it.single {
-                self.regs[it.out as usize] = f.elems[pos];
+                self.regs[it.out as usize] = f.list[pos];
                 pos += 1;
             } else {
                 let len = (lens[k] + lo) as usize;
                 k += 1;
                 let t = store
-                    .mk_flat(op, &f.elems[pos..pos + len])
+                    .mk_flat(op, &f.list[pos..pos + len])
                     .expect("segments are non-empty without an identity");
                 self.regs[it.out as usize] = t;
                 pos += len;
@@ -878,11 +952,7 @@ impl Matcher {
 }
 
 fn release_all(f: &mut Frame, pc: usize) {
-    for u in f.used.iter_mut() {
-        if *u == pc as u32 {
-            *u = FREE;
-        }
-    }
+    f.used.retain(|(_, step)| *step != pc as u32);
 }
 
 /// Next assignment in base `k` (little-endian); false when it wraps around.

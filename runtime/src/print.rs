@@ -16,7 +16,7 @@
 //! Output is capped (see [`print_term`]); nesting deeper than [`MAX_DEPTH`] is elided.
 
 use crate::engine::Engine;
-use crate::term::{TermData, TermId, TermStore};
+use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{OpId, PatPiece, Signature};
 
 /// Default cap on the length of [`Engine::show`]'s output, in bytes.
@@ -125,12 +125,10 @@ impl Printer<'_> {
             self.push("…");
             return;
         }
-        let (op, args) = match self.store.data(t) {
-            TermData::Int(v) => {
-                self.push(&v.to_string());
-                return;
-            }
-            TermData::App { op, args } => (*op, args.as_slice()),
+        let Some((op, args)) = self.store.app(t) else {
+            let v = self.store.int(t).unwrap_or_default();
+            self.push(&v.to_string());
+            return;
         };
         let info = self.sig.op(op);
         let form = info.form.as_slice();
@@ -215,9 +213,9 @@ impl Printer<'_> {
     /// Print an argument of `parent`. `enclosed` gives the literal pieces around its hole
     /// when both are literals.
     fn arg(&mut self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>, depth: usize) {
-        let parens = match self.store.data(a) {
-            TermData::App { op, .. } if *op != parent || !self.sig.op(parent).attrs.assoc => {
-                let info = self.sig.op(*op);
+        let parens = match self.store.op(a) {
+            Some(op) if op != parent || !self.sig.op(parent).attrs.assoc => {
+                let info = self.sig.op(op);
                 is_open(&info.form)
                     && match enclosed {
                         None => info.attrs.prec >= self.sig.op(parent).attrs.prec,

@@ -9,6 +9,29 @@
 //! operators by a structural total order ([`TermStore::compare`]), drops identity
 //! elements, removes duplicates of `idem` operators and collapses empty / singleton
 //! applications. Two terms equal modulo these axioms therefore get the same id.
+//!
+//! # Long associative-commutative terms
+//!
+//! The flattened, sorted argument list of an `assoc comm` operator (a set, a multiset) with
+//! more than [`LONG_MIN`] elements is not stored in the term itself but as a *view*
+//! `[lo, hi)` of a shared segment buffer ([`TermData::Long`]). Segments grow at both ends,
+//! so the operations that games use all the time are cheap:
+//!
+//! * adding an element above the largest (or below the smallest) of a set whose view ends
+//!   (starts) where its segment does writes it in place: building an `n`-element set one
+//!   element at a time costs `O(n)`, not `O(n²)`;
+//! * removing the first or last element (`(c, S)` matching `S` to the rest) is a narrower
+//!   view of the same segment: `O(1)`, nothing copied.
+//!
+//! Hash-consing needs a hash of the contents: a long term's hash is the sum of a hash of
+//! each element (kept as prefix sums in the segment, so any view's is a subtraction), and
+//! the length. Which representation a term has depends only on its length, so equal terms
+//! still have equal ids.
+//!
+//! # Garbage
+//!
+//! The store keeps every term until [`TermStore::sweep`] frees those a mark phase did not
+//! reach (the engine decides the roots: see `Engine::collect_garbage`). Freed ids are reused.
 
 use gamelang_lang::program::{OpId, Signature, SortId};
 use smallvec::SmallVec;
@@ -29,6 +52,10 @@ impl TermId {
 /// The arguments of an application (inline up to three).
 pub type Args = SmallVec<[TermId; 3]>;
 
+/// Flattened argument lists of `assoc comm` operators longer than this are stored as views
+/// of segments ([`TermData::Long`]); shorter ones inline ([`TermData::App`]).
+pub const LONG_MIN: usize = 8;
+
 /// What a term is: an operator applied to (normalised) arguments, or an integer literal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum TermData {
@@ -42,6 +69,19 @@ pub enum TermData {
     },
     /// An integer literal (sort `Nat` when ≥ 0, `Int` when negative).
     Int(i64),
+    /// `op(args…)` for an `assoc comm` operator with more than [`LONG_MIN`] arguments: the
+    /// arguments are positions `lo..hi` of segment `seg` (read them with
+    /// [`TermStore::args`]).
+    Long {
+        /// The operator.
+        op: OpId,
+        /// The segment holding the arguments.
+        seg: u32,
+        /// First position.
+        lo: u32,
+        /// One past the last position.
+        hi: u32,
+    },
 }
 
 /// The sort returned by [`TermStore::sort_of`] when it has none (an integer literal in a
@@ -87,12 +127,92 @@ fn hash_int(v: i64) -> u32 {
     finish(mix(mix(0x1319_8a2e_0370_7344, v as u64), u64::MAX))
 }
 
-/// The hash-consed store of all terms built by an engine. Terms are never freed.
+/// The hash of one element of a long term (summed over the elements).
+#[inline]
+fn elem_hash(e: TermId) -> u64 {
+    let mut z = (e.0 as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn hash_long(op: OpId, sum: u64, len: usize) -> u32 {
+    finish(mix(
+        mix(mix(0xa409_3822_299f_31d0, op.0 as u64), sum),
+        len as u64,
+    ))
+}
+
+/// A growable-at-both-ends buffer of elements with prefix sums of their hashes.
+#[derive(Debug, Default)]
+struct Seg {
+    /// Valid at `front..elems.len()`.
+    elems: Vec<TermId>,
+    /// `sums[i] - sums[j]` is the hash sum of `elems[j..i]`; valid at `front..=elems.len()`.
+    sums: Vec<u64>,
+    front: u32,
+}
+
+impl Seg {
+    fn with_slack(front: usize, items: &[TermId], back: usize) -> Seg {
+        let mut elems = Vec::with_capacity(front + items.len() + back);
+        elems.resize(front, TermId(0));
+        elems.extend_from_slice(items);
+        let mut sums = Vec::with_capacity(elems.capacity() + 1);
+        sums.resize(front + 1, 0);
+        let mut s = 0u64;
+        for &e in items {
+            s = s.wrapping_add(elem_hash(e));
+            sums.push(s);
+        }
+        Seg {
+            elems,
+            sums,
+            front: front as u32,
+        }
+    }
+
+    #[inline]
+    fn sum(&self, lo: u32, hi: u32) -> u64 {
+        self.sums[hi as usize].wrapping_sub(self.sums[lo as usize])
+    }
+}
+
+/// Contents of a long term about to be interned, described without building it.
+#[derive(Clone, Copy)]
+enum Desc<'a> {
+    /// Elements given in full.
+    Slice(&'a [TermId]),
+    /// `seg[lo..hi]` followed by `extra`.
+    Append {
+        seg: u32,
+        lo: u32,
+        hi: u32,
+        extra: &'a [TermId],
+    },
+    /// `extra` followed by `seg[lo..hi]`.
+    Prepend {
+        seg: u32,
+        lo: u32,
+        hi: u32,
+        extra: &'a [TermId],
+    },
+}
+
+/// The hash-consed store of all terms built by an engine.
 pub struct TermStore {
     terms: Vec<TermData>,
     /// Open addressing (linear probing) table: `hash << 32 | id`, `EMPTY` for a free slot.
     /// Keeping the hash next to the id makes a miss cost one cache line of the table.
     table: Vec<u64>,
+    /// Ids freed by [`TermStore::sweep`], reused first.
+    free: Vec<u32>,
+    segs: Vec<Seg>,
+    free_segs: Vec<u32>,
+    /// Elements held by all segments (with slack), for deciding when to collect.
+    seg_elems: usize,
+    /// The ids of the literals `SMALL_LO..SMALL_HI` (`NO_TERM` until built): no hashing.
+    small_ints: Vec<TermId>,
     ops: Vec<OpMeta>,
     nat_sort: SortId,
     int_sort: SortId,
@@ -101,12 +221,25 @@ pub struct TermStore {
     leq: Vec<u64>,
 }
 
+/// Integer literals in this range are found by index, not hashed (and never collected).
+const SMALL_LO: i64 = -1024;
+const SMALL_HI: i64 = 1 << 16;
+const NO_TERM: TermId = TermId(u32::MAX);
+
+/// A freed slot (never in the table).
+const DEAD: TermData = TermData::Int(i64::MIN);
+
 impl TermStore {
     /// An empty store for the operators of `sig`.
     pub fn new(sig: &Signature) -> TermStore {
         let mut store = TermStore {
             terms: Vec::new(),
             table: vec![EMPTY; 1024],
+            free: Vec::new(),
+            segs: Vec::new(),
+            free_segs: Vec::new(),
+            seg_elems: 0,
+            small_ints: Vec::new(),
             ops: Vec::new(),
             nat_sort: NO_SORT,
             int_sort: NO_SORT,
@@ -153,14 +286,24 @@ impl TermStore {
         }
     }
 
-    /// Number of distinct terms built so far.
+    /// Number of distinct (live) terms in the store.
     pub fn len(&self) -> usize {
-        self.terms.len()
+        self.terms.len() - self.free.len()
     }
 
     /// Is the store empty?
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
+        self.len() == 0
+    }
+
+    /// One more than the largest id in use (the size of per-term tables).
+    pub fn capacity(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// Elements held by the segments of long terms (including unused slack).
+    pub fn segment_elements(&self) -> usize {
+        self.seg_elems
     }
 
     /// The data of a term.
@@ -173,7 +316,7 @@ impl TermStore {
     #[inline]
     pub fn op(&self, t: TermId) -> Option<OpId> {
         match &self.terms[t.index()] {
-            TermData::App { op, .. } => Some(*op),
+            TermData::App { op, .. } | TermData::Long { op, .. } => Some(*op),
             TermData::Int(_) => None,
         }
     }
@@ -184,6 +327,22 @@ impl TermStore {
         match &self.terms[t.index()] {
             TermData::App { args, .. } => args,
             TermData::Int(_) => &[],
+            TermData::Long { seg, lo, hi, .. } => {
+                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
+            }
+        }
+    }
+
+    /// The operator and arguments of an application (`None` for an integer).
+    #[inline]
+    pub fn app(&self, t: TermId) -> Option<(OpId, &[TermId])> {
+        match &self.terms[t.index()] {
+            TermData::App { op, args } => Some((*op, args)),
+            TermData::Int(_) => None,
+            TermData::Long { op, seg, lo, hi } => Some((
+                *op,
+                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize],
+            )),
         }
     }
 
@@ -192,7 +351,7 @@ impl TermStore {
     pub fn int(&self, t: TermId) -> Option<i64> {
         match self.terms[t.index()] {
             TermData::Int(v) => Some(v),
-            TermData::App { .. } => None,
+            _ => None,
         }
     }
 
@@ -239,7 +398,7 @@ impl TermStore {
     #[inline]
     pub fn sort_of(&self, t: TermId) -> SortId {
         match &self.terms[t.index()] {
-            TermData::App { op, .. } => self.ops[op.0 as usize].result,
+            TermData::App { op, .. } | TermData::Long { op, .. } => self.ops[op.0 as usize].result,
             TermData::Int(v) => {
                 if *v >= 0 {
                     self.nat_sort
@@ -251,7 +410,26 @@ impl TermStore {
     }
 
     /// The integer literal `v`.
+    #[inline]
     pub fn mk_int(&mut self, v: i64) -> TermId {
+        if (SMALL_LO..SMALL_HI).contains(&v) {
+            let i = (v - SMALL_LO) as usize;
+            if let Some(&t) = self.small_ints.get(i) {
+                if t != NO_TERM {
+                    return t;
+                }
+            }
+            let t = self.intern_int(v);
+            if self.small_ints.len() <= i {
+                self.small_ints.resize(i + 1, NO_TERM);
+            }
+            self.small_ints[i] = t;
+            return t;
+        }
+        self.intern_int(v)
+    }
+
+    fn intern_int(&mut self, v: i64) -> TermId {
         let h = hash_int(v);
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
@@ -282,6 +460,9 @@ impl TermStore {
         if !meta.norm {
             return self.intern_app(op, args);
         }
+        if meta.assoc && meta.comm {
+            return self.mk_ac(op, args);
+        }
         let (assoc, comm, idem, id) = (meta.assoc, meta.comm, meta.idem, meta.identity_term);
         let mut buf: SmallVec<[TermId; 8]> = SmallVec::new();
         if assoc {
@@ -298,7 +479,6 @@ impl TermStore {
             buf.retain(|a| *a != id);
         }
         if comm && buf.len() > 1 {
-            // Stable sort: it detects the already sorted runs of flattened sub-lists.
             buf.sort_by(|&a, &b| self.compare(a, b));
         }
         if idem {
@@ -318,6 +498,132 @@ impl TermStore {
         self.intern_app(op, &buf)
     }
 
+    /// `op(args…)` for an `assoc comm` operator: merge the sorted argument lists of the
+    /// arguments headed by `op` with the other arguments, writing in place when the new
+    /// elements all go after (or before) one long list.
+    fn mk_ac(&mut self, op: OpId, args: &[TermId]) -> TermId {
+        let meta = &self.ops[op.0 as usize];
+        let (idem, id) = (meta.idem, meta.identity_term);
+        let mut lists: SmallVec<[TermId; 4]> = SmallVec::new();
+        let mut singles: SmallVec<[TermId; 8]> = SmallVec::new();
+        for &a in args {
+            if Some(a) == id {
+                continue;
+            }
+            match self.op(a) {
+                Some(o) if o == op => lists.push(a),
+                _ => singles.push(a),
+            }
+        }
+        if singles.len() > 1 {
+            singles.sort_by(|&a, &b| self.compare(a, b));
+            if idem {
+                singles.dedup();
+            }
+        }
+        if lists.is_empty() {
+            return self.from_sorted(op, &singles);
+        }
+        if lists.len() == 1 {
+            let list = lists[0];
+            if singles.is_empty() {
+                return list;
+            }
+            if let TermData::Long { seg, lo, hi, .. } = self.terms[list.index()] {
+                if let Some(t) = self.insert_into_long(op, idem, seg, lo, hi, &mut singles) {
+                    return t;
+                }
+            }
+        }
+        // General case: merge everything.
+        let mut merged: Vec<TermId> = Vec::new();
+        let mut tmp: Vec<TermId> = Vec::new();
+        merged.extend_from_slice(&singles);
+        for &l in &lists {
+            tmp.clear();
+            merge_sorted(self, &merged, self.args(l), idem, &mut tmp);
+            std::mem::swap(&mut merged, &mut tmp);
+        }
+        self.from_sorted(op, &merged)
+    }
+
+    /// Add the sorted `singles` to the long list `seg[lo..hi]`: `None` unless they all go
+    /// after its last element or all before its first.
+    fn insert_into_long(
+        &mut self,
+        op: OpId,
+        idem: bool,
+        seg: u32,
+        lo: u32,
+        hi: u32,
+        singles: &mut SmallVec<[TermId; 8]>,
+    ) -> Option<TermId> {
+        let s = &self.segs[seg as usize];
+        let (first, last) = (s.elems[lo as usize], s.elems[hi as usize - 1]);
+        let lowest = singles[0];
+        let highest = singles[singles.len() - 1];
+        match self.compare(lowest, last) {
+            Ordering::Greater => {
+                return Some(self.intern_long(
+                    op,
+                    Desc::Append {
+                        seg,
+                        lo,
+                        hi,
+                        extra: singles,
+                    },
+                ))
+            }
+            Ordering::Equal if idem && singles.len() == 1 => {
+                return Some(self.long_view(op, seg, lo, hi));
+            }
+            _ => {}
+        }
+        match self.compare(highest, first) {
+            Ordering::Less => Some(self.intern_long(
+                op,
+                Desc::Prepend {
+                    seg,
+                    lo,
+                    hi,
+                    extra: singles,
+                },
+            )),
+            Ordering::Equal if idem && singles.len() == 1 => Some(self.long_view(op, seg, lo, hi)),
+            _ => {
+                if idem && singles.len() == 1 {
+                    // Already an element? (binary search)
+                    let x = singles[0];
+                    let s = &self.segs[seg as usize].elems[lo as usize..hi as usize];
+                    if s.binary_search_by(|e| self.compare(*e, x)).is_ok() {
+                        return Some(self.long_view(op, seg, lo, hi));
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// The existing long term `seg[lo..hi]` (it was interned when it was built).
+    fn long_view(&mut self, op: OpId, seg: u32, lo: u32, hi: u32) -> TermId {
+        self.intern_view(op, seg, lo, hi)
+    }
+
+    /// An `assoc comm` term from its sorted, deduplicated (if `idem`) elements: the
+    /// identity when empty, the element itself when alone, inline when short, long
+    /// otherwise.
+    fn from_sorted(&mut self, op: OpId, elems: &[TermId]) -> TermId {
+        match elems.len() {
+            0 => match self.ops[op.0 as usize].identity_term {
+                Some(id) => id,
+                None => self.intern_app(op, &[]),
+            },
+            1 => elems[0],
+            n if n <= LONG_MIN => self.intern_app(op, elems),
+            _ => self.intern_long(op, Desc::Slice(elems)),
+        }
+    }
+
     /// Build `op(elems…)` from a sub-list of the arguments of an already normalised term
     /// of the `assoc` operator `op` (sorted, flattened, no identity, no duplicates if
     /// `idem`): no re-normalisation is needed. Empty → the identity (`None` when `op` has
@@ -326,8 +632,35 @@ impl TermStore {
         match elems.len() {
             0 => self.ops[op.0 as usize].identity_term,
             1 => Some(elems[0]),
+            n if n > LONG_MIN && self.ops[op.0 as usize].comm => {
+                Some(self.intern_long(op, Desc::Slice(elems)))
+            }
             _ => Some(self.intern_app(op, elems)),
         }
+    }
+
+    /// The `op`-list `t` without its element number `skip` (an index into
+    /// [`TermStore::elements`]): without copying when `skip` is the first or last element
+    /// of a long term.
+    pub(crate) fn without(&mut self, t: TermId, op: OpId, skip: usize) -> Option<TermId> {
+        if let TermData::Long { op: o, seg, lo, hi } = self.terms[t.index()] {
+            if o == op {
+                let n = (hi - lo) as usize;
+                if n - 1 > LONG_MIN && (skip == 0 || skip == n - 1) {
+                    let (lo, hi) = if skip == 0 {
+                        (lo + 1, hi)
+                    } else {
+                        (lo, hi - 1)
+                    };
+                    return Some(self.intern_view(op, seg, lo, hi));
+                }
+            }
+        }
+        let elems = self.elements(&t, op);
+        let mut rest: SmallVec<[TermId; 16]> = SmallVec::with_capacity(elems.len() - 1);
+        rest.extend_from_slice(&elems[..skip]);
+        rest.extend_from_slice(&elems[skip + 1..]);
+        self.mk_flat(op, &rest)
     }
 
     /// The flattened arguments of `t` seen as an `op`-list: the arguments when `t` is headed
@@ -335,6 +668,9 @@ impl TermStore {
     pub fn elements<'a>(&'a self, t: &'a TermId, op: OpId) -> &'a [TermId] {
         match &self.terms[t.index()] {
             TermData::App { op: o, args } if *o == op => args,
+            TermData::Long { op: o, seg, lo, hi } if *o == op => {
+                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
+            }
             _ if self.ops[op.0 as usize].identity_term == Some(*t) => &[],
             _ => std::slice::from_ref(t),
         }
@@ -344,21 +680,42 @@ impl TermStore {
     /// integers before applications, integers by value, applications by operator id then
     /// arguments lexicographically (then by length). It does not depend on term ids, so it
     /// does not depend on the order in which terms were created. No recursion on depth.
+    #[inline]
     pub fn compare(&self, a: TermId, b: TermId) -> Ordering {
         if a == b {
             return Ordering::Equal;
         }
-        // Fast path: the tops differ.
-        match (&self.terms[a.index()], &self.terms[b.index()]) {
-            (TermData::Int(x), TermData::Int(y)) => return x.cmp(y),
-            (TermData::Int(_), TermData::App { .. }) => return Ordering::Less,
-            (TermData::App { .. }, TermData::Int(_)) => return Ordering::Greater,
-            (TermData::App { op: o1, .. }, TermData::App { op: o2, .. }) if o1 != o2 => {
-                return o1.cmp(o2)
+        let (x, y) = (&self.terms[a.index()], &self.terms[b.index()]);
+        match (x, y) {
+            (TermData::Int(x), TermData::Int(y)) => x.cmp(y),
+            (TermData::Int(_), _) => Ordering::Less,
+            (_, TermData::Int(_)) => Ordering::Greater,
+            (TermData::App { op: o1, args: a1 }, TermData::App { op: o2, args: a2 }) => {
+                if o1 != o2 {
+                    return o1.cmp(o2);
+                }
+                // Fast path: the first differing arguments are integers (`(3 5)` vs `(3 7)`).
+                for (p, q) in a1.iter().zip(a2.iter()) {
+                    if p == q {
+                        continue;
+                    }
+                    if let (TermData::Int(u), TermData::Int(v)) =
+                        (&self.terms[p.index()], &self.terms[q.index()])
+                    {
+                        return u.cmp(v);
+                    }
+                    return self.compare_args(a, b);
+                }
+                a1.len().cmp(&a2.len())
             }
-            _ => {}
+            _ => {
+                let (o1, o2) = (self.op(a), self.op(b));
+                if o1 != o2 {
+                    return o1.cmp(&o2);
+                }
+                self.compare_args(a, b)
+            }
         }
-        self.compare_args(a, b)
     }
 
     #[inline(never)]
@@ -380,20 +737,18 @@ impl TermStore {
                     if a == b {
                         continue;
                     }
-                    match (&self.terms[a.index()], &self.terms[b.index()]) {
-                        (TermData::Int(x), TermData::Int(y)) => {
+                    match (self.app(a), self.app(b)) {
+                        (None, None) => {
+                            let (x, y) = (self.int(a), self.int(b));
                             if x != y {
-                                return x.cmp(y);
+                                return x.cmp(&y);
                             }
                         }
-                        (TermData::Int(_), TermData::App { .. }) => return Ordering::Less,
-                        (TermData::App { .. }, TermData::Int(_)) => return Ordering::Greater,
-                        (
-                            TermData::App { op: o1, args: a1 },
-                            TermData::App { op: o2, args: a2 },
-                        ) => {
+                        (None, Some(_)) => return Ordering::Less,
+                        (Some(_), None) => return Ordering::Greater,
+                        (Some((o1, a1)), Some((o2, a2))) => {
                             if o1 != o2 {
-                                return o1.cmp(o2);
+                                return o1.cmp(&o2);
                             }
                             stack.push(Item::Len(a1.len(), a2.len()));
                             for i in (0..a1.len().min(a2.len())).rev() {
@@ -437,12 +792,182 @@ impl TermStore {
         )
     }
 
+    fn desc_sum_len(&self, d: Desc<'_>) -> (u64, usize) {
+        match d {
+            Desc::Slice(s) => (
+                s.iter()
+                    .fold(0u64, |acc, e| acc.wrapping_add(elem_hash(*e))),
+                s.len(),
+            ),
+            Desc::Append { seg, lo, hi, extra } | Desc::Prepend { seg, lo, hi, extra } => {
+                let base = self.segs[seg as usize].sum(lo, hi);
+                let sum = extra
+                    .iter()
+                    .fold(base, |acc, e| acc.wrapping_add(elem_hash(*e)));
+                (sum, (hi - lo) as usize + extra.len())
+            }
+        }
+    }
+
+    /// Do the elements `seg2[lo2..hi2]` equal the contents described by `d`?
+    fn desc_equal(&self, seg2: u32, lo2: u32, hi2: u32, d: Desc<'_>) -> bool {
+        let cand = &self.segs[seg2 as usize].elems[lo2 as usize..hi2 as usize];
+        match d {
+            Desc::Slice(s) => cand == s,
+            Desc::Append { seg, lo, hi, extra } => {
+                let n = (hi - lo) as usize;
+                if cand.len() != n + extra.len() || cand[n..] != *extra {
+                    return false;
+                }
+                (seg == seg2 && lo == lo2)
+                    || cand[..n] == self.segs[seg as usize].elems[lo as usize..hi as usize]
+            }
+            Desc::Prepend { seg, lo, hi, extra } => {
+                let n = (hi - lo) as usize;
+                let k = extra.len();
+                if cand.len() != n + k || cand[..k] != *extra {
+                    return false;
+                }
+                (seg == seg2 && hi == hi2)
+                    || cand[k..] == self.segs[seg as usize].elems[lo as usize..hi as usize]
+            }
+        }
+    }
+
+    /// Hash-cons the long term of `op` with the contents `d` (more than [`LONG_MIN`]
+    /// elements, sorted and normalised), writing the contents in place at the end (or the
+    /// start) of a segment when the view described reaches it.
+    fn intern_long(&mut self, op: OpId, d: Desc<'_>) -> TermId {
+        let (sum, len) = self.desc_sum_len(d);
+        debug_assert!(len > LONG_MIN);
+        let h = hash_long(op, sum, len);
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let entry = self.table[i];
+            if entry == EMPTY {
+                break;
+            }
+            if (entry >> 32) as u32 == h {
+                let id = entry as u32;
+                if let TermData::Long { op: o, seg, lo, hi } = self.terms[id as usize] {
+                    if o == op && self.desc_equal(seg, lo, hi, d) {
+                        return TermId(id);
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        let (seg, lo, hi) = self.materialise(d);
+        self.insert_at(i, h, TermData::Long { op, seg, lo, hi })
+    }
+
+    /// The long term for the view `seg[lo..hi]` of an existing segment.
+    fn intern_view(&mut self, op: OpId, seg: u32, lo: u32, hi: u32) -> TermId {
+        self.intern_long(
+            op,
+            Desc::Append {
+                seg,
+                lo,
+                hi,
+                extra: &[],
+            },
+        )
+    }
+
+    /// Store the contents `d` in a segment (in place when possible): (segment, lo, hi).
+    fn materialise(&mut self, d: Desc<'_>) -> (u32, u32, u32) {
+        match d {
+            Desc::Slice(s) => {
+                let seg = self.new_seg(Seg::with_slack(0, s, 0));
+                (seg, 0, s.len() as u32)
+            }
+            Desc::Append { seg, lo, hi, extra } => {
+                if extra.is_empty() {
+                    return (seg, lo, hi);
+                }
+                let sg = &mut self.segs[seg as usize];
+                if hi as usize == sg.elems.len() {
+                    let before = sg.elems.capacity();
+                    let mut s = sg.sums[hi as usize];
+                    for &e in extra {
+                        sg.elems.push(e);
+                        s = s.wrapping_add(elem_hash(e));
+                        sg.sums.push(s);
+                    }
+                    let grown = sg.elems.capacity() - before;
+                    self.seg_elems += grown;
+                    (seg, lo, hi + extra.len() as u32)
+                } else {
+                    let n = (hi - lo) as usize;
+                    let mut items: Vec<TermId> = Vec::with_capacity(n + extra.len());
+                    items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
+                    items.extend_from_slice(extra);
+                    let fresh = Seg::with_slack(0, &items, n);
+                    let len = items.len() as u32;
+                    (self.new_seg(fresh), 0, len)
+                }
+            }
+            Desc::Prepend { seg, lo, hi, extra } => {
+                if extra.is_empty() {
+                    return (seg, lo, hi);
+                }
+                let k = extra.len() as u32;
+                let sg = &mut self.segs[seg as usize];
+                if lo == sg.front && sg.front >= k {
+                    let new_lo = lo - k;
+                    let mut s = sg.sums[lo as usize];
+                    for (j, &e) in extra.iter().enumerate().rev() {
+                        let p = new_lo as usize + j;
+                        sg.elems[p] = e;
+                        s = s.wrapping_sub(elem_hash(e));
+                        sg.sums[p] = s;
+                    }
+                    sg.front = new_lo;
+                    (seg, new_lo, hi)
+                } else {
+                    let n = (hi - lo) as usize;
+                    let mut items: Vec<TermId> = Vec::with_capacity(n + extra.len());
+                    items.extend_from_slice(extra);
+                    items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
+                    let slack = n.max(8);
+                    let fresh = Seg::with_slack(slack, &items, 0);
+                    let len = items.len() as u32;
+                    (self.new_seg(fresh), slack as u32, slack as u32 + len)
+                }
+            }
+        }
+    }
+
+    fn new_seg(&mut self, s: Seg) -> u32 {
+        self.seg_elems += s.elems.capacity();
+        match self.free_segs.pop() {
+            Some(i) => {
+                self.segs[i as usize] = s;
+                i
+            }
+            None => {
+                self.segs.push(s);
+                (self.segs.len() - 1) as u32
+            }
+        }
+    }
+
     fn insert_at(&mut self, slot: usize, h: u32, data: TermData) -> TermId {
-        let id = self.terms.len();
-        assert!(id < u32::MAX as usize, "term store overflow (2^32 terms)");
-        self.terms.push(data);
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.terms[id as usize] = data;
+                id as usize
+            }
+            None => {
+                let id = self.terms.len();
+                assert!(id < u32::MAX as usize, "term store overflow (2^32 terms)");
+                self.terms.push(data);
+                id
+            }
+        };
         self.table[slot] = (h as u64) << 32 | id as u64;
-        if self.terms.len() * 2 > self.table.len() {
+        if self.len() * 2 > self.table.len() {
             self.grow();
         }
         TermId(id as u32)
@@ -450,9 +975,17 @@ impl TermStore {
 
     fn grow(&mut self) {
         let size = self.table.len() * 2;
+        self.rehash(size, |_| true);
+    }
+
+    /// Rebuild the table at `size` slots with the entries whose id passes `keep`.
+    fn rehash(&mut self, size: usize, keep: impl Fn(u32) -> bool) {
         let mask = size - 1;
         let mut table = vec![EMPTY; size];
         for &entry in self.table.iter().filter(|e| **e != EMPTY) {
+            if !keep(entry as u32) {
+                continue;
+            }
             let mut i = (entry >> 32) as usize & mask;
             while table[i] != EMPTY {
                 i = (i + 1) & mask;
@@ -461,4 +994,96 @@ impl TermStore {
         }
         self.table = table;
     }
+
+    /// Mark everything reachable from `roots` in the bit set `marks` (indexed by id).
+    pub(crate) fn mark(&self, roots: impl IntoIterator<Item = TermId>, marks: &mut [u64]) {
+        let mut stack: Vec<TermId> = Vec::new();
+        let push = |t: TermId, marks: &mut [u64], stack: &mut Vec<TermId>| {
+            let i = t.index();
+            if i < self.terms.len() && marks[i >> 6] & (1 << (i & 63)) == 0 {
+                marks[i >> 6] |= 1 << (i & 63);
+                stack.push(t);
+            }
+        };
+        for r in roots {
+            push(r, marks, &mut stack);
+        }
+        for &t in &self.small_ints {
+            if t != NO_TERM {
+                push(t, marks, &mut stack);
+            }
+        }
+        while let Some(t) = stack.pop() {
+            for &a in self.args(t) {
+                push(a, marks, &mut stack);
+            }
+        }
+    }
+
+    /// Free every term not marked in `marks` (and the segments only they used); calls
+    /// `freed` with each freed id. Live ids do not change.
+    pub(crate) fn sweep(&mut self, marks: &[u64], mut freed: impl FnMut(TermId)) {
+        let live = |i: usize| marks.get(i >> 6).is_some_and(|w| w & (1 << (i & 63)) != 0);
+        let mut was_free = vec![false; self.terms.len()];
+        for &f in &self.free {
+            was_free[f as usize] = true;
+        }
+        let mut seg_live = vec![false; self.segs.len()];
+        for i in 0..self.terms.len() {
+            if was_free[i] {
+                continue;
+            }
+            if live(i) {
+                if let TermData::Long { seg, .. } = self.terms[i] {
+                    seg_live[seg as usize] = true;
+                }
+            } else {
+                self.terms[i] = DEAD;
+                self.free.push(i as u32);
+                freed(TermId(i as u32));
+            }
+        }
+        // Reuse low ids first (keeps per-id tables dense).
+        self.free.sort_unstable_by(|a, b| b.cmp(a));
+        let mut was_free_seg = vec![false; self.segs.len()];
+        for &f in &self.free_segs {
+            was_free_seg[f as usize] = true;
+        }
+        for (i, alive) in seg_live.iter().enumerate() {
+            if !alive && !was_free_seg[i] {
+                self.seg_elems -= self.segs[i].elems.capacity();
+                self.segs[i] = Seg::default();
+                self.free_segs.push(i as u32);
+            }
+        }
+        let size = self.table.len();
+        self.rehash(size, |id| live(id as usize));
+    }
+}
+
+/// Merge two sorted lists into `out` (dropping duplicates across them if `idem`).
+fn merge_sorted(store: &TermStore, a: &[TermId], b: &[TermId], idem: bool, out: &mut Vec<TermId>) {
+    out.reserve(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match store.compare(a[i], b[j]) {
+            Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                if idem {
+                    j += 1;
+                }
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }

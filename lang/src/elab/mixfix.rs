@@ -238,19 +238,22 @@ pub fn parse_term(
     let best = readings.iter().map(|r| r.ill).min().unwrap_or(0);
     readings.retain(|r| r.ill == best);
     if readings.len() > 1 {
-        let mut d = Diag::at(
-            whole,
-            format!("ambiguous term: {} readings", readings.len()),
-            "this term can be read in more than one way",
-        );
-        for r in readings.iter().take(6) {
-            d = d.note(format!(
-                "reading: {}   (sort {})",
-                show_pat(sig, grammar, &r.pat),
-                sig.sort(r.sort).name
-            ));
+        let readings: Vec<(&Pat, SortId)> = readings.iter().map(|r| (&r.pat, r.sort)).collect();
+        // The variables' names, to show the readings as written (the lookups were all
+        // made while parsing, so they change nothing).
+        let mut names = FxHashMap::default();
+        for t in &p.toks {
+            let found = match t.text.split_once(':') {
+                Some((name, sort)) if !name.is_empty() && !sort.is_empty() => {
+                    p.vars.inline(name, sort).map(|v| (v.0, name.to_string()))
+                }
+                _ => p.vars.declared(&t.text).map(|v| (v.0, t.text.clone())),
+            };
+            if let Some((i, name)) = found {
+                names.entry(i).or_insert(name);
+            }
         }
-        return Err(d.note("add parentheses to choose one"));
+        return Err(super::extend::ambiguous(sig, &readings, &names, whole));
     }
     let r = readings.pop().expect("one reading");
     Ok((r.pat, r.sort))
@@ -804,9 +807,7 @@ impl TermParser<'_> {
         if let Some(n) = self.near.take() {
             return n.diag;
         }
-        let text: Vec<&str> = self.toks.iter().map(|t| t.text.as_str()).collect();
-        Diag::at(whole, format!("no parse for `{}`", text.join(" ")), "no operator of this module fits these tokens")
-            .note("check the operators' forms (`op` declarations) and add parentheses or commas where an argument list is expected")
+        super::extend::explain_no_parse(self.grammar, &self.toks, whole)
     }
 }
 

@@ -12,6 +12,7 @@
 //! one-sort theory such as `TRIV`, a sort (`SET{TwoHeaps}`); a view only lists the
 //! symbols whose names differ; the parameter's sorts can be written `X$Config` or `Config`.
 
+pub mod extend;
 pub mod mixfix;
 
 use crate::ast::{
@@ -145,6 +146,10 @@ pub struct Game {
     pub params: Vec<(String, OpId)>,
     /// `value` of the standard library's VALUE instance, for games with a `score`.
     pub value: Option<OpId>,
+    /// `display : Config -> String` of the game's module, which draws a configuration.
+    pub display: Option<OpId>,
+    /// `_++_` on strings (to read what `display` produced).
+    pub concat: Option<OpId>,
     pub r_within: OpId,
     pub b_within: OpId,
 }
@@ -219,6 +224,7 @@ impl Session {
     pub fn load_source(&mut self, name: &str, text: &str) -> Result<Loaded, Vec<Diag>> {
         let file = self.sources.add(name, text);
         let ast = parser::parse_file(file, text).map_err(|e| vec![parse_diag(&e)])?;
+        self.intern_file_strings(&ast);
         self.errors.clear();
         let mut loaded = Loaded::default();
         let mut plain = Vec::new();
@@ -354,6 +360,7 @@ impl Session {
                 "empty",
             ));
         }
+        self.intern_strings(&toks, Some(m));
         let grammar = self.grammar(m);
         let mut vars = mixfix::NoVars;
         // A term of the expected kind but not (yet) of the expected sort is accepted: it may
@@ -374,8 +381,16 @@ impl Session {
         let name = name.trim();
         let Some(&(_, op)) = game.params.iter().find(|(n, _)| n == name) else {
             let names: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
-            let mut d = Diag::at(Span::new(file, 0, name.len()), format!("game `{}` has no parameter `{name}`", game.name), "unknown parameter");
-            d = d.note(if names.is_empty() { "it declares no parameters".to_string() } else { format!("its parameters: {}", names.join(", ")) });
+            let mut d = Diag::at(
+                Span::new(file, 0, name.len()),
+                format!("game `{}` has no parameter `{name}`", game.name),
+                "unknown parameter",
+            );
+            d = d.note(if names.is_empty() {
+                "it declares no parameters".to_string()
+            } else {
+                format!("its parameters: {}", names.join(", "))
+            });
             return Err(d);
         };
         let offset = text.len() - value.len();
@@ -392,18 +407,37 @@ impl Session {
             }
             d
         })?;
-        let toks: Vec<Token> = toks.into_iter().map(|t| Token { span: shift(t.span), ..t }).collect();
+        let toks: Vec<Token> = toks
+            .into_iter()
+            .map(|t| Token {
+                span: shift(t.span),
+                ..t
+            })
+            .collect();
         if toks.is_empty() {
-            return Err(Diag::at(whole, format!("no value for `{name}`"), "expected a value after `=`"));
+            return Err(Diag::at(
+                whole,
+                format!("no value for `{name}`"),
+                "expected a value after `=`",
+            ));
         }
         let grammar = self.grammar(game.module);
         let result = self.program.sig.op(op).result;
         let mut nv = mixfix::NoVars;
-        let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut nv, Some(result))?;
+        let (pat, _) =
+            mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut nv, Some(result))?;
         let lhs = Pat::App(op, Vec::new());
         let module = self.program.sig.op(op).module.clone();
         self.program.equations.retain(|e| e.lhs != lhs);
-        self.program.equations.push(Equation { lhs, rhs: pat, cond: None, owise: false, vars: Vec::new(), span: whole, module });
+        self.program.equations.push(Equation {
+            lhs,
+            rhs: pat,
+            cond: None,
+            owise: false,
+            vars: Vec::new(),
+            span: whole,
+            module,
+        });
         self.program.index();
         Ok(())
     }
@@ -713,8 +747,10 @@ impl Session {
         for op in t_ops {
             let pat = self.op_by_name(op, &b, scope).ok_or_else(|| {
                 let info = self.program.sig.op(op);
-                Diag::at(at, format!("`{scope_name}` has no operator `{}` for the parameter theory `{}`", info.name, self.modules[theory].name), "implicit view needs an operator of the same name and arity")
-                    .note(format!("expected `{}`; write a view mapping it, e.g. `op {} to …` or `op {}(…) to term …`", self.describe_op_mapped(op, &b), info.name, info.name))
+                let d = Diag::at(at, format!("`{scope_name}` has no operator `{}` for the parameter theory `{}`", info.name, self.modules[theory].name), "implicit view needs an operator of the same name and arity")
+                    .note(format!("expected `{}`; write a view mapping it, e.g. `op {} to …` or `op {}(…) to term …`", self.describe_op_mapped(op, &b), info.name, info.name));
+                let Scope::Module(m) = scope;
+                self.with_misfits(d, m, &info.name)
             })?;
             b.op_map.insert(op, pat);
         }
@@ -864,7 +900,7 @@ impl Session {
             target: Some(target),
             shared: self.shared_imports(theory),
         };
-        self.by_name_except(theory, target, &mut b, &explicit, v.span)?;
+        self.by_name_except(theory, target, &mut b, &explicit, v.name.span)?;
         for (map, op) in op_maps {
             let pat = match map {
                 ViewMap::Op { to, .. } => {
@@ -874,6 +910,7 @@ impl Session {
                         .iter()
                         .map(|s| *b.sort_map.get(s).unwrap_or(s))
                         .collect();
+                    let want_result = *b.sort_map.get(&info.result).unwrap_or(&info.result);
                     let found = self.modules[target].ops.iter().copied().find(|&o| {
                         let oi = self.program.sig.op(o);
                         oi.name == to.name
@@ -883,11 +920,12 @@ impl Session {
                                 .iter()
                                 .zip(&want)
                                 .all(|(a, w)| self.program.sig.same_kind(*a, *w))
+                            && self.program.sig.same_kind(oi.result, want_result)
                     });
                     match found {
                         Some(o) => Pat::App(o, (0..want.len() as u32).map(Pat::Var).collect()),
                         None => {
-                            return Err(Diag::at(
+                            let d = Diag::at(
                                 to.span,
                                 format!(
                                 "`{}` has no operator `{}` with {} argument(s) of the right sorts",
@@ -900,7 +938,8 @@ impl Session {
                             .note(format!(
                                 "the theory operator is `{}`",
                                 self.describe_op_mapped(op, &b)
-                            )))
+                            ));
+                            return Err(self.with_misfits(d, target, &to.name));
                         }
                     }
                 }
@@ -947,8 +986,9 @@ impl Session {
                 }
                 None => {
                     let info = self.program.sig.op(op);
-                    return Err(Diag::at(at, format!("the view does not map the theory operator `{}`, and `{tname}` has no operator of that name and arity", info.name), "in this view")
-                        .note(format!("the theory operator is `{}`; add `op {} to … .` or `op {}(…) to term … .`", self.describe_op_mapped(op, b), info.name, info.name)));
+                    let d = Diag::at(at, format!("the view does not map the theory operator `{}`, and `{tname}` has no operator of that name and arity", info.name), "in this view")
+                        .note(format!("the theory operator is `{}`; add `op {} to … .` or `op {}(…) to term … .`", self.describe_op_mapped(op, b), info.name, info.name));
+                    return Err(self.with_misfits(d, target, &info.name));
                 }
             }
         }
@@ -1609,7 +1649,14 @@ impl Session {
         };
         // Every variable used on the right or in the condition must be bound by the left.
         if vars.table.len() > lhs_vars {
-            let (name, s) = (&vars.table[lhs_vars].name, vars.spans[lhs_vars]);
+            let name = &vars.table[lhs_vars].name;
+            // Where it is first used: its token on the right or in the condition.
+            let inline = format!("{name}:");
+            let s = rhs
+                .iter()
+                .chain(cond.into_iter().flatten())
+                .find(|t| t.text == *name || t.text.starts_with(&inline))
+                .map_or(span, |t| t.span);
             return Err(Diag::at(
                 s,
                 format!("variable `{name}` does not occur in the left-hand side"),
@@ -1636,7 +1683,10 @@ impl Session {
     fn game(&mut self, g: &ast::GameDecl) -> Result<Game, Diag> {
         let field = |key: &str| g.fields.iter().find(|f| f.key.name == key);
         for f in &g.fields {
-            if !matches!(f.key.name.as_str(), "instance" | "start" | "first" | "param") {
+            if !matches!(
+                f.key.name.as_str(),
+                "instance" | "start" | "first" | "param"
+            ) {
                 return Err(Diag::at(
                     f.key.span,
                     format!("unknown game field `{}`", f.key.name),
@@ -1737,21 +1787,43 @@ impl Session {
                 "in this instance",
             ));
         };
+        let display = {
+            let sig = &self.program.sig;
+            self.modules[module].ops.iter().copied().find(|&o| {
+                let i = sig.op(o);
+                i.name == "display"
+                    && i.args.len() == 1
+                    && sig.same_kind(i.args[0], config_sort)
+                    && Some(i.result) == self.string_sort()
+            })
+        };
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let value = self.value_for(&binding, inst.span)?;
         let mut params = Vec::new();
         for f in g.fields.iter().filter(|f| f.key.name == "param") {
             for t in &f.value {
                 let sig = &self.program.sig;
-                let op = self.modules[module].ops.iter().copied().find(|&o| sig.op(o).name == t.text && sig.op(o).args.is_empty());
+                let op = self.modules[module]
+                    .ops
+                    .iter()
+                    .copied()
+                    .find(|&o| sig.op(o).name == t.text && sig.op(o).args.is_empty());
                 let Some(op) = op else {
                     return Err(Diag::at(t.span, format!("`{}` is not a constant of the game", t.text), "a parameter names a constant")
                         .note(format!("declare it in the game's module with a default, e.g. `op {} : -> Nat .` and `eq {} = 4 .`", t.text, t.text)));
                 };
-                let defined = self.program.equations.iter().any(|e| e.lhs == Pat::App(op, Vec::new()));
+                let defined = self
+                    .program
+                    .equations
+                    .iter()
+                    .any(|e| e.lhs == Pat::App(op, Vec::new()));
                 if !defined {
-                    return Err(Diag::at(t.span, format!("parameter `{}` has no default", t.text), "no equation defines it")
-                        .note(format!("add `eq {} = … .` to the game's module", t.text)));
+                    return Err(Diag::at(
+                        t.span,
+                        format!("parameter `{}` has no default", t.text),
+                        "no equation defines it",
+                    )
+                    .note(format!("add `eq {} = … .` to the game's module", t.text)));
                 }
                 params.push((t.text.clone(), op));
             }
@@ -1804,6 +1876,8 @@ impl Session {
             draw: op_named("draw")?,
             params,
             value,
+            display,
+            concat: self.string_concat(),
             r_within: op_named("r-within")?,
             b_within: op_named("b-within")?,
         })
@@ -1858,6 +1932,97 @@ impl Session {
 }
 
 impl Session {
+    /// The prelude's `String` sort.
+    pub fn string_sort(&self) -> Option<SortId> {
+        self.bool_module
+            .and_then(|b| self.modules[b].sorts.get("String").copied())
+    }
+
+    /// The prelude's `_++_`.
+    pub fn string_concat(&self) -> Option<OpId> {
+        let b = self.bool_module?;
+        let sig = &self.program.sig;
+        self.modules[b]
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| sig.op(o).name == "_++_")
+    }
+
+    /// Make every string literal of a file a constant before its modules are elaborated,
+    /// so that each module sees them through its (implicit) import of BOOL.
+    fn intern_file_strings(&mut self, ast: &ast::SourceFile) {
+        let mut runs: Vec<&TokenRun> = Vec::new();
+        for item in &ast.items {
+            match item {
+                Item::Module(m) => {
+                    for d in &m.decls {
+                        if let Decl::Eq { lhs, rhs, cond, .. } = d {
+                            runs.push(lhs);
+                            runs.push(rhs);
+                            if let Some(c) = cond {
+                                runs.push(c);
+                            }
+                        }
+                    }
+                }
+                Item::View(v) => {
+                    for map in &v.maps {
+                        if let ViewMap::OpToTerm { to, .. } = map {
+                            runs.push(to);
+                        }
+                    }
+                }
+                Item::Game(g) => runs.extend(g.fields.iter().map(|f| &f.value)),
+            }
+        }
+        let toks: Vec<Token> = runs.into_iter().flatten().cloned().collect();
+        self.intern_strings(&toks, None);
+    }
+
+    /// String literals (`"X"`) among `toks` become constants of sort String, visible from
+    /// BOOL (and so from every module elaborated later) and from `module`.
+    fn intern_strings(&mut self, toks: &[Token], module: Option<ModuleId>) {
+        let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) else {
+            return;
+        };
+        for t in toks {
+            let text = &t.text;
+            if !(text.len() >= 2 && text.starts_with('"') && text.ends_with('"')) {
+                continue;
+            }
+            let sig = &self.program.sig;
+            let existing = self.modules[b]
+                .ops
+                .iter()
+                .copied()
+                .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
+            let op = match existing {
+                Some(op) => op,
+                None => {
+                    let info = OpInfo {
+                        name: text.clone(),
+                        form: vec![PatPiece::Lit(text.clone())],
+                        args: Vec::new(),
+                        result: string,
+                        attrs: OpAttrs {
+                            ctor: true,
+                            ..OpAttrs::default()
+                        },
+                        span: Some(t.span),
+                        module: "BOOL".into(),
+                    };
+                    let op = self.program.sig.add_op(info);
+                    self.add_visible_op(b, op);
+                    op
+                }
+            };
+            if let Some(m) = module {
+                self.add_visible_op(m, op);
+            }
+        }
+    }
+
     /// `VALUE{…}` for a game whose module defines `score` (None otherwise).
     fn value_for(&mut self, binding: &Binding, at: Span) -> Result<Option<OpId>, Diag> {
         let target = match binding.target {
@@ -1865,25 +2030,53 @@ impl Session {
             None => return Ok(None),
         };
         let sig = &self.program.sig;
-        let has_score = self.modules[target].ops.iter().any(|&o| sig.op(o).name == "score" && sig.op(o).args.len() == 2);
+        let has_score = self.modules[target]
+            .ops
+            .iter()
+            .any(|&o| sig.op(o).name == "score" && sig.op(o).args.len() == 2);
         if !has_score {
             return Ok(None);
         }
         let Some(value) = self.templates.get("VALUE").cloned() else {
             return Ok(None);
         };
-        let theory = self.module_expr(&ModExpr { name: Ident { name: "SCORED-GAME".into(), span: at }, args: Vec::new(), span: at }, None)?;
+        let theory = self.module_expr(
+            &ModExpr {
+                name: Ident {
+                    name: "SCORED-GAME".into(),
+                    span: at,
+                },
+                args: Vec::new(),
+                span: at,
+            },
+            None,
+        )?;
         // The scored theory maps by name in the game's module, with the sorts of the view.
         let fixed: Vec<(SortId, SortId)> = binding.sort_map.iter().map(|(a, b)| (*a, *b)).collect();
-        let mut b = self.by_name(theory, Scope::Module(target), binding.display.clone(), Some(target), &fixed, at)?;
+        let mut b = self.by_name(
+            theory,
+            Scope::Module(target),
+            binding.display.clone(),
+            Some(target),
+            &fixed,
+            at,
+        )?;
         // Operators the view maps explicitly (next-config to a term) keep their mapping.
         for (op, pat) in &binding.op_map {
             b.op_map.insert(*op, pat.clone());
         }
-        let param = ParamBinding { param: value.params[0].name.name.clone(), theory: "SCORED-GAME".into(), binding: b };
+        let param = ParamBinding {
+            param: value.params[0].name.name.clone(),
+            theory: "SCORED-GAME".into(),
+            binding: b,
+        };
         let m = self.instantiate(&value, vec![param], at)?;
         let sig = &self.program.sig;
-        Ok(self.modules[m].ops.iter().copied().find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2))
+        Ok(self.modules[m]
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2))
     }
 }
 

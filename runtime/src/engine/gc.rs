@@ -1,0 +1,98 @@
+//! Garbage collection of the term store.
+//!
+//! Hash-consing keeps every term ever built, and a long computation builds many that are
+//! needed only for a moment (successor sets, the rest of a set being walked, intermediate
+//! numbers). Between reductions, [`Engine::collect_garbage`] frees every term that is not
+//! reachable from the *roots*: the memo tables (keys and values), the terms the compiled
+//! program refers to, every constant, the last error's trace, and the terms the caller
+//! names. Freed ids are reused, so memory stays proportional to what is live (mostly the
+//! memo tables) rather than to the work done.
+//!
+//! Ids held outside the engine and not named as roots become invalid: the caller decides
+//! when to collect ([`Engine::collect_garbage_if_grown`] does it when the store has doubled
+//! since the last collection).
+
+use super::{Engine, Node, IN_PROGRESS};
+use crate::term::TermId;
+
+/// Do not collect before the store holds this many terms …
+const MIN_TERMS: usize = 1 << 20;
+/// … or this many segment elements.
+const MIN_SEG_ELEMS: usize = 1 << 22;
+
+impl Engine {
+    /// Free every term not reachable from the roots (see the module documentation) or
+    /// from `roots`. Must be called between reductions. Returns how many terms were freed.
+    pub fn collect_garbage(&mut self, roots: &[TermId]) -> usize {
+        let cap = self.store.capacity();
+        let mut marks = vec![0u64; cap.div_ceil(64) + 1];
+        let mut all: Vec<TermId> = roots.to_vec();
+        for m in &self.memo {
+            for (k, v) in m {
+                all.push(*k);
+                if *v != IN_PROGRESS {
+                    all.push(*v);
+                }
+            }
+        }
+        for (op, m) in self.memo2.iter().enumerate() {
+            if m.is_empty() {
+                continue;
+            }
+            let n = self.program.sig.ops[op].args.len();
+            for (k, v) in m {
+                all.extend(
+                    [TermId(*k as u32), TermId((*k >> 32) as u32)]
+                        .into_iter()
+                        .take(n),
+                );
+                if *v != IN_PROGRESS {
+                    all.push(*v);
+                }
+            }
+        }
+        for n in &self.nodes {
+            if let Node::Term(t) = n {
+                all.push(*t);
+            }
+        }
+        for eq in &self.eqs {
+            eq.lhs.ground_terms(&mut all);
+        }
+        all.extend(self.true_t);
+        all.extend(self.false_t);
+        all.extend(self.trace.iter().copied());
+        for i in 0..cap {
+            let t = TermId(i as u32);
+            if self.store.op(t).is_some() && self.store.args(t).is_empty() {
+                all.push(t);
+            }
+        }
+        self.store.mark(all, &mut marks);
+        let before = self.store.len();
+        let normal = &mut self.normal;
+        self.store.sweep(&marks, |t| {
+            let i = t.index();
+            if let Some(w) = normal.get_mut(i >> 6) {
+                *w &= !(1 << (i & 63));
+            }
+        });
+        debug_assert!(self.store.len() <= before);
+        self.gc_live = self.store.len();
+        self.gc_segs = self.store.segment_elements();
+        before - self.gc_live
+    }
+
+    /// [`Engine::collect_garbage`] if the store has grown to twice what was live after the
+    /// last collection (and is not small). Returns whether it collected.
+    pub fn collect_garbage_if_grown(&mut self, roots: &[TermId]) -> bool {
+        let terms = self.store.len();
+        let segs = self.store.segment_elements();
+        if terms > MIN_TERMS.max(2 * self.gc_live) || segs > MIN_SEG_ELEMS.max(2 * self.gc_segs) {
+            self.collect_garbage(roots);
+            true
+        } else {
+            false
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! `play`: the user picks moves by number for one side, gamelang answers for the other
+//! with a move that keeps its best outcome (a winning move where one exists), until play
+//! halts and the winner is announced. `undo` takes back the user's last move.
+
+use super::{Args, Backend, Reply};
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::Game;
+use gamelang_lang::span::FileId;
+use gamelang_runtime::game::{GameDriver, Side, Verdict};
+use gamelang_runtime::{Engine, TermId};
+
+/// A game being played.
+pub(super) struct Play {
+    pub game: Game,
+    /// The side the user plays.
+    pub human: Side,
+    /// The positions so far, the start first: who is to move, and the configuration.
+    pub line: Vec<(Side, TermId)>,
+    /// Play has halted (the result was announced); `undo` reopens it.
+    pub over: bool,
+}
+
+/// "R (Rebecca) wins", "a draw".
+pub(super) fn verdict_text(v: Verdict) -> String {
+    match v {
+        Verdict::Win(s) => format!("{} ({}) wins", s.name(), s.full_name()),
+        Verdict::Draw => "a draw".to_string(),
+    }
+}
+
+/// The moves, one per line, numbered from 1.
+pub(super) fn numbered(engine: &Engine, moves: &[TermId]) -> String {
+    let width = moves.len().to_string().len();
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| format!("  {:>width$}  {}\n", i + 1, engine.show(*m)))
+        .collect()
+}
+
+impl Backend {
+    pub(super) fn start_play(
+        &mut self,
+        file: FileId,
+        args: &Args,
+        r: &mut Reply,
+    ) -> Result<(), Diag> {
+        let text = self.session.sources.text(file).to_string();
+        let game = self.pick_game(file, args, &text)?;
+        let (_, _, c, p) = self.position(&game, file, args)?;
+        let human = match args.get("--as") {
+            Some(range) => {
+                let pat =
+                    self.session
+                        .parse_term_in(game.module, file, range, Some(game.player_sort))?;
+                let d =
+                    GameDriver::new(&mut self.engine, &game).map_err(|e| self.runtime_diag(&e))?;
+                let t = self.engine.build(&pat, &[]);
+                d.side(&mut self.engine, t)
+                    .map_err(|e| self.runtime_diag(&e))?
+            }
+            // By default the user plays the side that moves first.
+            None => p,
+        };
+        r.out(format!(
+            "game {}: you play {} ({}), gamelang plays {} ({}); type a move's number, \
+             `undo` to take a move back, `stop` to leave\n",
+            game.name,
+            human.name(),
+            human.full_name(),
+            human.opponent().name(),
+            human.opponent().full_name()
+        ));
+        let previous = self.play.replace(Play {
+            game,
+            human,
+            line: vec![(p, c)],
+            over: false,
+        });
+        if let Err(d) = self.advance(r) {
+            self.play = previous;
+            return Err(d);
+        }
+        Ok(())
+    }
+
+    /// A move picked by number.
+    pub(super) fn pick(&mut self, text: &str, r: &mut Reply) -> Result<(), Diag> {
+        let k: usize = text.trim().parse().unwrap_or(0);
+        let (game, human, (p, c)) = {
+            let play = self.play.as_ref().expect("playing");
+            (
+                play.game.clone(),
+                play.human,
+                *play.line.last().expect("a start"),
+            )
+        };
+        let d = GameDriver::new(&mut self.engine, &game).map_err(|e| self.runtime_diag(&e))?;
+        let moves = d
+            .moves(&mut self.engine, p, c)
+            .map_err(|e| self.runtime_diag(&e))?;
+        if k == 0 || k > moves.len() {
+            return Err(Diag::error(format!("there is no move {k}"))
+                .note(format!("pick a move from 1 to {}", moves.len())));
+        }
+        let before = d
+            .verdict(&mut self.engine, p, c)
+            .map_err(|e| self.runtime_diag(&e))?;
+        let m = moves[k - 1];
+        let after = d
+            .verdict(&mut self.engine, p.opponent(), m)
+            .map_err(|e| self.runtime_diag(&e))?;
+        let mut said = format!(
+            "you ({}) play {} -> {}",
+            human.name(),
+            self.engine.show(c),
+            self.engine.show(m)
+        );
+        if before == Verdict::Win(human) && after != Verdict::Win(human) {
+            said.push_str("   (this gives away your win: `undo` takes it back)");
+        }
+        r.out(said + "\n");
+        let play = self.play.as_mut().expect("playing");
+        let saved = play.line.len();
+        play.line.push((p.opponent(), m));
+        if let Err(d) = self.advance(r) {
+            // Interrupted or failed while answering: back to before the move.
+            if let Some(play) = self.play.as_mut() {
+                play.line.truncate(saved);
+            }
+            return Err(d);
+        }
+        Ok(())
+    }
+
+    pub(super) fn undo(&mut self, r: &mut Reply) -> Result<(), Diag> {
+        let Some(play) = self.play.as_mut() else {
+            return Err(Diag::error("no game is being played").note("`play` starts one"));
+        };
+        let human = play.human;
+        let last_turn = play
+            .line
+            .iter()
+            .enumerate()
+            .take(play.line.len() - 1)
+            .rev()
+            .find(|(_, (p, _))| *p == human)
+            .map(|(i, _)| i);
+        let Some(i) = last_turn else {
+            return Err(Diag::error("nothing to undo: you have not moved yet"));
+        };
+        play.line.truncate(i + 1);
+        play.over = false;
+        r.out("taken back\n");
+        self.advance(r)
+    }
+
+    /// Let gamelang move while it is its turn, then show the user's position and moves;
+    /// or announce the result when play halts.
+    fn advance(&mut self, r: &mut Reply) -> Result<(), Diag> {
+        loop {
+            let (game, human, (p, c)) = {
+                let play = self.play.as_ref().expect("playing");
+                (
+                    play.game.clone(),
+                    play.human,
+                    *play.line.last().expect("a start"),
+                )
+            };
+            let d = GameDriver::new(&mut self.engine, &game).map_err(|e| self.runtime_diag(&e))?;
+            let halted = d
+                .halted(&mut self.engine, p, c)
+                .map_err(|e| self.runtime_diag(&e))?;
+            let moves = if halted {
+                Vec::new()
+            } else {
+                d.moves(&mut self.engine, p, c)
+                    .map_err(|e| self.runtime_diag(&e))?
+            };
+            if moves.is_empty() {
+                let v = d
+                    .verdict(&mut self.engine, p, c)
+                    .map_err(|e| self.runtime_diag(&e))?;
+                let who = match v {
+                    Verdict::Win(s) if s == human => " — you win!",
+                    Verdict::Win(_) => " — gamelang wins",
+                    Verdict::Draw => "",
+                };
+                r.out(format!(
+                    "play has halted at {} with {} to move: {}{who}\n",
+                    self.engine.show(c),
+                    p.name(),
+                    verdict_text(v)
+                ));
+                self.play.as_mut().expect("playing").over = true;
+                return Ok(());
+            }
+            if p == human {
+                r.out(format!(
+                    "{} — your move ({}):\n",
+                    self.engine.show(c),
+                    p.name()
+                ));
+                r.out(numbered(&self.engine, &moves));
+                return Ok(());
+            }
+            // gamelang's turn: a move that keeps its best outcome (the first one, in the
+            // successor set's order). When every move loses, that is the first move.
+            let best = d
+                .verdict(&mut self.engine, p, c)
+                .map_err(|e| self.runtime_diag(&e))?;
+            let mut chosen = moves[0];
+            for &m in &moves {
+                let v = d
+                    .verdict(&mut self.engine, p.opponent(), m)
+                    .map_err(|e| self.runtime_diag(&e))?;
+                if v == best {
+                    chosen = m;
+                    break;
+                }
+            }
+            let why = match best {
+                Verdict::Win(s) if s == p => "a winning move",
+                Verdict::Win(_) => "every move loses",
+                Verdict::Draw => "keeps the draw",
+            };
+            r.out(format!(
+                "gamelang ({}) plays {} -> {}   ({why})\n",
+                p.name(),
+                self.engine.show(c),
+                self.engine.show(chosen)
+            ));
+            self.play
+                .as_mut()
+                .expect("playing")
+                .line
+                .push((p.opponent(), chosen));
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! `gamelang sweep`: evaluate who wins (or any term) over a grid of integer parameters, in
+//! parallel, writing a CSV and a picture, and reporting the boundary sequences of a
+//! two-dimensional Boolean or outcome sweep (seed 003, section 5).
+//!
+//! The term is parsed once, with the range variables as variables, and instantiated per
+//! point. Each worker thread has its own engine (an engine is single-threaded); what their
+//! memo tables learn is shared through a [`gamelang_runtime::engine::SharedMemo`] when that
+//! pays (see `docs/benchmarks.md`).
+
+mod boundary;
+mod csv;
+mod grid;
+mod picture;
+mod work;
+
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::mixfix::{self, VarScope};
+use gamelang_lang::elab::Session;
+use gamelang_lang::parser;
+use gamelang_lang::program::{Pat, SortId};
+use gamelang_lang::span::Span;
+use gamelang_runtime::game::Side;
+use grid::{Grid, Range, Values, PENDING};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+#[command(after_help = "Example (Figure 2 of seed 003):\n  \
+gamelang sweep examples/heaps.game --from '(k n)' --range k=1..100 --range n=1..100 \\\n      \
+--csv heaps.csv --png heaps.png")]
+pub struct SweepArgs {
+    /// The `.game` file declaring the game.
+    pub file: PathBuf,
+    /// Sweep the winner from this configuration, written as in the file with the range
+    /// variables in it, e.g. '(k n)'.
+    #[arg(long, value_name = "TERM", conflicts_with = "expr")]
+    pub from: Option<String>,
+    /// Sweep the value of any term (a Bool, a number, …) instead, e.g. 'w(B, (k n))'.
+    #[arg(long, value_name = "TERM")]
+    pub expr: Option<String>,
+    /// A variable and its values, both ends included: k=1..100. Repeat for more variables;
+    /// the first is the outermost (the rows of the CSV, the horizontal axis of the picture).
+    #[arg(long = "range", value_name = "VAR=LO..HI", required = true)]
+    pub ranges: Vec<String>,
+    /// Who moves first at every point: `B` or `R` (default: the game's `first`).
+    #[arg(long, value_name = "PLAYER")]
+    pub first: Option<String>,
+    /// Which game of the file, by the name in `game NAME is …` (default: the first one).
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Write one row per point (the variables, then the result) to this CSV file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Draw the grid (one or two variables) to this PNG file.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Continue an interrupted sweep: skip the points already in this CSV and append to it
+    /// (unless --csv names another file).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
+    /// Worker threads (default: one per core). Results do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Give up with an error when one point takes more than this many rewrite steps.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    pub max_steps: u64,
+    /// Do not print the boundary sequences.
+    #[arg(long)]
+    pub no_boundaries: bool,
+    /// Do not share memo tables between the worker threads.
+    #[arg(long, hide = true)]
+    pub no_share: bool,
+}
+
+/// The range variables, visible while parsing the swept term.
+struct RangeVars {
+    names: Vec<String>,
+    sorts: Vec<SortId>,
+}
+
+impl VarScope for RangeVars {
+    fn declared(&mut self, name: &str) -> Option<(u32, SortId)> {
+        let i = self.names.iter().position(|n| n == name)?;
+        Some((i as u32, self.sorts[i]))
+    }
+    fn inline(&mut self, _: &str, _: &str) -> Option<(u32, SortId)> {
+        None
+    }
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+    fn sort_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// What is computed at each point.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    /// The winner (or draw) from the configuration, with this player to move.
+    Outcome(Side),
+    /// The normal form of the term.
+    Value,
+}
+
+fn parse_with_ranges(
+    session: &mut Session,
+    module: usize,
+    origin: &str,
+    text: &str,
+    grid: &Grid,
+    expected: Option<SortId>,
+) -> Result<Pat, Diag> {
+    let file = session.sources.add(origin, text);
+    let toks = parser::lex_run(file, text).map_err(|e| gamelang_lang::elab::parse_diag(&e))?;
+    if toks.is_empty() {
+        return Err(Diag::at(
+            Span::new(file, 0, text.len()),
+            "expected a term",
+            "empty",
+        ));
+    }
+    let sig = &session.program.sig;
+    let sort = |lo: i64| {
+        if lo >= 0 {
+            sig.nat_sort.or(sig.int_sort)
+        } else {
+            sig.int_sort.or(sig.nat_sort)
+        }
+    };
+    let Some(sorts) = grid
+        .ranges
+        .iter()
+        .map(|r| sort(r.lo))
+        .collect::<Option<Vec<SortId>>>()
+    else {
+        return Err(Diag::error("the program has no integers to sweep over"));
+    };
+    let mut vars = RangeVars {
+        names: grid.ranges.iter().map(|r| r.name.clone()).collect(),
+        sorts,
+    };
+    let grammar = session.grammar(module);
+    let (pat, _) = mixfix::parse_term(&session.program.sig, &grammar, &toks, &mut vars, expected)?;
+    Ok(pat)
+}
+
+fn uses_var(p: &Pat, v: u32) -> bool {
+    match p {
+        Pat::Var(x) => *x == v,
+        Pat::Int(_) => false,
+        Pat::App(_, args) => args.iter().any(|a| uses_var(a, v)),
+    }
+}
+
+pub fn run(args: SweepArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let usage = |msg: String| {
+        eprintln!("error: {msg}");
+        ExitCode::from(2)
+    };
+    let ranges = match args
+        .ranges
+        .iter()
+        .map(|r| Range::parse(r))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(r) => r,
+        Err(e) => return usage(format!("--range {e}")),
+    };
+    for (i, r) in ranges.iter().enumerate() {
+        if ranges[..i].iter().any(|q| q.name == r.name) {
+            return usage(format!("the variable `{}` has two ranges", r.name));
+        }
+    }
+    let grid = match Grid::new(ranges) {
+        Ok(g) => g,
+        Err(e) => return usage(e),
+    };
+    if args.from.is_none() && args.expr.is_none() {
+        return usage("say what to sweep: --from CONFIG (who wins) or --expr TERM".into());
+    }
+    if args.threads == Some(0) {
+        return usage("--threads must be at least 1".into());
+    }
+
+    let mut session = match crate::solve::load(&args.file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let fail = |session: &Session, d: Diag| {
+        eprint!("{}", d.render(&session.sources, color));
+        ExitCode::FAILURE
+    };
+    let game = match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
+        Ok(g) => g.clone(),
+        Err(d) => return fail(&session, d),
+    };
+    let (origin, text, expected) = match (&args.from, &args.expr) {
+        (Some(t), _) => ("--from", t, Some(game.config_sort)),
+        (None, Some(t)) => ("--expr", t, None),
+        (None, None) => unreachable!("checked above"),
+    };
+    let template = match parse_with_ranges(&mut session, game.module, origin, text, &grid, expected)
+    {
+        Ok(p) => p,
+        Err(d) => return fail(&session, d),
+    };
+    for (i, r) in grid.ranges.iter().enumerate() {
+        if !uses_var(&template, i as u32) {
+            eprintln!(
+                "warning: `{}` does not occur in `{text}`: every value of it gives the same result",
+                r.name
+            );
+        }
+    }
+    let kind = if args.from.is_some() {
+        let first = match &args.first {
+            Some(text) => {
+                match session.parse_term(game.module, "--first", text, Some(game.player_sort)) {
+                    Ok(p) => p,
+                    Err(d) => return fail(&session, d),
+                }
+            }
+            None => game.first.clone(),
+        };
+        match work::side_of(&session.program, &game, &first) {
+            Ok(s) => Kind::Outcome(s),
+            Err(msg) => return fail(&session, Diag::error(msg)),
+        }
+    } else {
+        Kind::Value
+    };
+    let result_col = match kind {
+        Kind::Outcome(_) => "winner",
+        Kind::Value => "value",
+    };
+    let header = csv::header(&grid, result_col);
+
+    // Points already computed (--resume).
+    let mut results = vec![PENDING; grid.len()];
+    let mut values = Values::default();
+    let mut resumed = 0;
+    if let Some(path) = &args.resume {
+        match csv::read_existing(path, &grid, result_col, &mut results, &mut values) {
+            Ok(n) => resumed = n,
+            Err(e) => return usage(e),
+        }
+    }
+    let csv_path = args.csv.clone().or_else(|| args.resume.clone());
+    let mut appender = match &csv_path {
+        Some(path) => {
+            if args.resume.as_ref() != Some(path) {
+                // A fresh file (or another one than the resumed CSV): start it with the
+                // points already known.
+                if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
+                    return usage(e);
+                }
+            }
+            match csv::Appender::open(path, &header) {
+                Ok(a) => Some(a),
+                Err(e) => return usage(e),
+            }
+        }
+        None => None,
+    };
+
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+    let todo: Vec<usize> = (0..grid.len()).filter(|&i| results[i] == PENDING).collect();
+    let progress = if std::io::stderr().is_terminal() && !todo.is_empty() {
+        let bar = indicatif::ProgressBar::new(todo.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} points ({per_sec}, {eta} left)",
+            )
+            .expect("progress template")
+            .progress_chars("=> "),
+        );
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+
+    let began = Instant::now();
+    let job = work::Job {
+        program: Arc::new(session.program.clone()),
+        game: game.clone(),
+        kind,
+        template,
+        grid: grid.clone(),
+        max_steps: args.max_steps,
+        share: !args.no_share && threads > 1,
+    };
+    let mut write_error: Option<String> = None;
+    let outcome = work::run(&job, &todo, threads, &stop, |batch| {
+        for (i, text) in batch {
+            results[*i] = values.intern(text);
+            if let Some(a) = appender.as_mut() {
+                if let Err(e) = a.push(&grid, *i, text) {
+                    write_error.get_or_insert(e.to_string());
+                }
+            }
+        }
+        if let Some(a) = appender.as_mut() {
+            if let Err(e) = a.flush() {
+                write_error.get_or_insert(e.to_string());
+            }
+        }
+        progress.inc(batch.len() as u64);
+    });
+    progress.finish_and_clear();
+    let elapsed = began.elapsed();
+    drop(appender);
+    if let Some(e) = write_error {
+        let path = csv_path.as_ref().expect("a CSV was being written");
+        eprintln!("error: cannot write `{}`: {e}", path.display());
+        return ExitCode::FAILURE;
+    }
+    let done = results.iter().filter(|r| **r != PENDING).count();
+    match outcome {
+        work::Outcome::Complete => {}
+        work::Outcome::Interrupted => {
+            eprintln!(
+                "interrupted: {done} of {} points computed{}",
+                grid.len(),
+                match &csv_path {
+                    Some(p) => format!(
+                        "; `{}` holds all of them. Continue with the same command and --resume {}",
+                        p.display(),
+                        p.display()
+                    ),
+                    None => " (no --csv: they are lost)".into(),
+                }
+            );
+            return ExitCode::from(130);
+        }
+        work::Outcome::Failed { point, diag } => {
+            let mut p = Vec::new();
+            grid.point(point, &mut p);
+            let at: Vec<String> = grid
+                .ranges
+                .iter()
+                .zip(&p)
+                .map(|(r, v)| format!("{}={v}", r.name))
+                .collect();
+            let diag = diag.note(format!(
+                "at the point {} of the sweep{}",
+                at.join(", "),
+                match &csv_path {
+                    Some(path) =>
+                        format!("; the {done} points computed are in `{}`", path.display()),
+                    None => String::new(),
+                }
+            ));
+            return fail(&session, diag);
+        }
+    }
+
+    // Complete: the CSV in grid order, the picture, the report.
+    if let Some(path) = &csv_path {
+        if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
+            return usage(e);
+        }
+    }
+    let what = match kind {
+        Kind::Outcome(side) => format!("winner from {} with {} to move", text.trim(), side.name()),
+        Kind::Value => format!("value of {}", text.trim()),
+    };
+    let dims: Vec<String> = grid.ranges.iter().map(|r| r.to_string()).collect();
+    if let Some(path) = &args.png {
+        let title = format!("{}: {what}", game.name);
+        if let Err(e) = picture::draw(path, &grid, &results, &values, &title, result_col) {
+            return usage(e);
+        }
+    }
+    println!("sweep of {} over {}: {what}", game.name, dims.join(" × "));
+    let order = boundary::value_order(&values);
+    let counts: Vec<String> = order
+        .iter()
+        .map(|v| {
+            let n = results.iter().filter(|r| **r == *v).count();
+            format!("{} {n}", values.name(*v))
+        })
+        .collect();
+    println!(
+        "{} points ({} computed now, {resumed} from {}) in {:.3} s with {threads} thread{}: {}",
+        grid.len(),
+        todo.len(),
+        args.resume
+            .as_ref()
+            .map_or("a previous run".to_string(), |p| p.display().to_string()),
+        elapsed.as_secs_f64(),
+        if threads == 1 { "" } else { "s" },
+        counts.join(", ")
+    );
+    let mut wrote = Vec::new();
+    if let Some(p) = &csv_path {
+        wrote.push(format!("csv: {}", p.display()));
+    }
+    if let Some(p) = &args.png {
+        wrote.push(format!("picture: {}", p.display()));
+    }
+    if !wrote.is_empty() {
+        println!("{}", wrote.join("   "));
+    }
+    let boolean = values.names.iter().all(|n| n == "true" || n == "false");
+    if grid.ranges.len() == 2
+        && !args.no_boundaries
+        && (matches!(kind, Kind::Outcome(_)) || boolean)
+    {
+        let what = match kind {
+            Kind::Outcome(_) => "the winner",
+            Kind::Value => "the value",
+        };
+        print!("{}", boundary::report(&grid, &results, &values, what));
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,199 @@
+//! The parallel part of a sweep: one engine per worker thread of a rayon pool, points
+//! handed out in chunks (in grid order) from a shared counter, results sent back to the
+//! calling thread in batches.
+
+use super::grid::Grid;
+use super::Kind;
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::Game;
+use gamelang_lang::program::{Pat, Program};
+use gamelang_runtime::engine::SharedMemo;
+use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
+use gamelang_runtime::{Engine, TermId};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Everything a worker needs (shared read-only by all of them).
+pub struct Job {
+    pub program: Arc<Program>,
+    pub game: Game,
+    pub kind: Kind,
+    /// The swept term, `Var(i)` standing for range variable `i`.
+    pub template: Pat,
+    pub grid: Grid,
+    pub max_steps: u64,
+    /// Share memo tables between the engines.
+    pub share: bool,
+}
+
+/// How the sweep ended.
+pub enum Outcome {
+    Complete,
+    /// Stopped by Ctrl-C (every finished point was handed back).
+    Interrupted,
+    /// A point could not be evaluated.
+    Failed {
+        point: usize,
+        diag: Diag,
+    },
+}
+
+enum Msg {
+    Batch(Vec<(usize, String)>),
+    Failed(usize, Diag),
+}
+
+/// Which player the (ground) term `first` is.
+pub fn side_of(program: &Program, game: &Game, first: &Pat) -> Result<Side, String> {
+    let mut engine = Engine::new(Arc::new(program.clone()));
+    let d = GameDriver::new(&mut engine, game).map_err(|e| describe(&engine, &e))?;
+    let t = engine.build(first, &[]);
+    d.side(&mut engine, t).map_err(|e| describe(&engine, &e))
+}
+
+fn describe(engine: &Engine, e: &SolveError) -> String {
+    driver::diagnose(engine, e).message
+}
+
+/// Points per chunk: small enough to balance the threads and keep the progress bar moving,
+/// large enough that handing them out costs nothing.
+fn chunk_size(n: usize, threads: usize) -> usize {
+    (n / (threads * 64).max(1)).clamp(1, 1000)
+}
+
+/// Evaluate the points `todo` (indices into `job.grid`) on `threads` threads. `on_batch`
+/// is called on the calling thread with finished points and their results, as they come.
+pub fn run(
+    job: &Job,
+    todo: &[usize],
+    threads: usize,
+    stop: &Arc<AtomicBool>,
+    mut on_batch: impl FnMut(&[(usize, String)]),
+) -> Outcome {
+    if todo.is_empty() {
+        return Outcome::Complete;
+    }
+    let threads = threads.max(1);
+    let chunk = chunk_size(todo.len(), threads);
+    let next = AtomicUsize::new(0);
+    let shared = job.share.then(SharedMemo::new);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let mut failed: Option<(usize, Diag)> = None;
+    std::thread::scope(|s| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("sweep-{i}"))
+            .build();
+        let (next, shared) = (&next, shared.as_ref());
+        let spawned = s.spawn(move || match pool {
+            Ok(pool) => {
+                pool.broadcast(|_| worker(job, todo, next, chunk, stop, shared, tx.clone()));
+            }
+            Err(_) => worker(job, todo, next, chunk, stop, shared, tx),
+        });
+        for msg in rx {
+            match msg {
+                Msg::Batch(b) => on_batch(&b),
+                Msg::Failed(point, diag) => {
+                    failed.get_or_insert((point, diag));
+                }
+            }
+        }
+        let _ = spawned.join();
+    });
+    match failed {
+        Some((point, diag)) => Outcome::Failed { point, diag },
+        None if next.load(Ordering::SeqCst) * chunk < todo.len() || stop.load(Ordering::SeqCst) => {
+            // Stopped before every chunk was handed out (or while some were running).
+            Outcome::Interrupted
+        }
+        None => Outcome::Complete,
+    }
+}
+
+fn worker(
+    job: &Job,
+    todo: &[usize],
+    next: &AtomicUsize,
+    chunk: usize,
+    stop: &Arc<AtomicBool>,
+    shared: Option<&SharedMemo>,
+    tx: mpsc::Sender<Msg>,
+) {
+    let mut engine = Engine::new(job.program.clone());
+    engine.limits.max_steps = job.max_steps;
+    engine.interrupt = stop.clone();
+    if let Some(sh) = shared {
+        engine.share_memo(sh.clone());
+    }
+    let d = match GameDriver::new(&mut engine, &job.game) {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = tx.send(Msg::Failed(todo[0], driver::diagnose(&engine, &e)));
+            stop.store(true, Ordering::SeqCst);
+            return;
+        }
+    };
+    let mut point = Vec::new();
+    let mut ints: Vec<TermId> = Vec::new();
+    let stats = |engine: &Engine| {
+        if std::env::var_os("GAMELANG_SWEEP_STATS").is_some() {
+            eprintln!(
+                "worker: {} steps, {} terms, {} memo entries, shared {:?}",
+                engine.steps(),
+                engine.store().len(),
+                engine.memo_total(),
+                engine.shared_stats()
+            );
+        }
+    };
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            stats(&engine);
+            return;
+        }
+        let lo = next.fetch_add(1, Ordering::SeqCst) * chunk;
+        if lo >= todo.len() {
+            stats(&engine);
+            return;
+        }
+        let hi = (lo + chunk).min(todo.len());
+        let mut batch = Vec::with_capacity(hi - lo);
+        for &i in &todo[lo..hi] {
+            job.grid.point(i, &mut point);
+            ints.clear();
+            for v in &point {
+                ints.push(engine.mk_int(*v));
+            }
+            let t = engine.build(&job.template, &ints);
+            match evaluate(&mut engine, &d, job.kind, t) {
+                Ok(text) => batch.push((i, text)),
+                Err(e) => {
+                    let _ = tx.send(Msg::Batch(batch));
+                    if !driver::is_interrupted(&e) {
+                        let _ = tx.send(Msg::Failed(i, driver::diagnose(&engine, &e)));
+                    }
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Msg::Batch(batch));
+        engine.collect_garbage_if_grown(&[]);
+    }
+}
+
+fn evaluate(
+    engine: &mut Engine,
+    d: &GameDriver<'_>,
+    kind: Kind,
+    t: TermId,
+) -> Result<String, SolveError> {
+    let v = engine
+        .reduce(t)
+        .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
+    match kind {
+        Kind::Outcome(side) => Ok(d.verdict(engine, side, v)?.name().to_string()),
+        Kind::Value => Ok(engine.show(v)),
+    }
+}

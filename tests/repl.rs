@@ -1,0 +1,526 @@
+//! `gamelang repl` driven through standard input, as a script runs it: no prompts, results
+//! on standard output, diagnostics on standard error, one command per line (or several
+//! lines when the parser says the input is unfinished).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Output, Stdio};
+
+fn command(args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_gamelang"));
+    c.arg("repl")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("GAMELANG_HISTORY", "")
+        .env_remove("NO_COLOR");
+    c
+}
+
+/// Run the REPL with `script` on standard input.
+fn repl(args: &[&str], script: &str) -> Output {
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gamelang repl");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("write the script");
+    child.wait_with_output().expect("wait for gamelang repl")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The output lines that are not about time (which varies from run to run).
+fn untimed(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.contains(" ms"))
+        .collect::<Vec<_>>()
+}
+
+#[test]
+fn reduce_prints_normal_form_sort_rewrites_and_time() {
+    let o = repl(
+        &["examples/heaps.game"],
+        "reduce next-heaps((2 5))\nw(R, (2 5)) .\nred 1 +\n  2 *\n  3\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "result Set{TwoHeaps}: (0 5), (2 0), (2 1), (2 3)");
+    assert!(lines[1].starts_with("rewrites: "), "{out}");
+    assert!(
+        lines[1].contains("   time: ") && lines[1].ends_with(" ms"),
+        "{out}"
+    );
+    // A bare term is reduced too, and a final ` .` is allowed.
+    assert_eq!(lines[2], "result Bool: true");
+    // A term over three lines: the parser asked for more after `1 +` and `2 *`.
+    assert_eq!(lines[4], "result Nat: 7");
+    assert_eq!(lines.len(), 6, "{out}");
+    // No prompts, no banner, no colour when standard input is not a terminal.
+    assert!(!out.contains("> "), "{out}");
+    assert!(!out.contains('\u{1b}'), "{out}");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn moves_are_numbered_for_the_given_player() {
+    let o = repl(
+        &["examples/heaps.game"],
+        "moves\nmoves (5 2) --first B\nmoves (0 0)\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "R to move from (2 5): 4 moves\n\
+         \x20 1  (0 5)\n\
+         \x20 2  (2 0)\n\
+         \x20 3  (2 1)\n\
+         \x20 4  (2 3)\n\
+         B to move from (5 2): 4 moves\n\
+         \x20 1  (0 2)\n\
+         \x20 2  (1 2)\n\
+         \x20 3  (3 2)\n\
+         \x20 4  (5 0)\n\
+         no moves: play has halted at (0 0) with R to move (B (Benny) wins)\n"
+    );
+}
+
+#[test]
+fn who_wins_is_the_answer_of_gamelang_solve() {
+    for (from, first) in [
+        ("(2 5)", "R"),
+        ("(5 2)", "B"),
+        ("(4 7)", "R"),
+        ("(0 0)", "B"),
+    ] {
+        let cli = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args([
+                "solve",
+                "examples/heaps.game",
+                "--from",
+                from,
+                "--first",
+                first,
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .expect("run gamelang solve");
+        assert!(cli.status.success(), "{}", stderr(&cli));
+        let o = repl(
+            &["examples/heaps.game"],
+            &format!("solve {from} --first {first}\n"),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        // Everything but the statistics line (positions, rewrites and time).
+        let (a, b) = (stdout(&cli), stdout(&o));
+        assert_eq!(untimed(&a), untimed(&b), "from {from}, {first} first");
+        assert!(b.contains("winner: "), "{b}");
+    }
+}
+
+#[test]
+fn play_to_the_end_with_undo() {
+    // R (the user) moves first from (2 5); gamelang answers for B.
+    let script = "play\n4\n1\nundo\nundo\n2\n7\n1\n";
+    let o = repl(&["examples/heaps.game"], script);
+    let out = stdout(&o);
+    let expected = "\
+game heaps: you play R (Rebecca), gamelang plays B (Benny); type a move's number, `undo` to take a move back, `stop` to leave
+(2 5) — your move (R):
+  1  (0 5)
+  2  (2 0)
+  3  (2 1)
+  4  (2 3)
+you (R) play (2 5) -> (2 3)
+gamelang (B) plays (2 3) -> (0 3)   (every move loses)
+(0 3) — your move (R):
+  1  (0 0)
+you (R) play (0 3) -> (0 0)
+play has halted at (0 0) with B to move: R (Rebecca) wins — you win!
+taken back
+(0 3) — your move (R):
+  1  (0 0)
+taken back
+(2 5) — your move (R):
+  1  (0 5)
+  2  (2 0)
+  3  (2 1)
+  4  (2 3)
+you (R) play (2 5) -> (2 0)   (this gives away your win: `undo` takes it back)
+gamelang (B) plays (2 0) -> (0 0)   (a winning move)
+play has halted at (0 0) with R to move: B (Benny) wins — gamelang wins
+";
+    assert_eq!(out, expected);
+    // `7` was no move (but the game was over), and `1` after the end neither.
+    let err = stderr(&o);
+    assert!(err.contains("the game is over"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "an error makes a script fail");
+}
+
+#[test]
+fn play_as_the_second_player_and_a_move_that_does_not_exist() {
+    let script = "play (5 2) --first B --as R\n9\n1\n";
+    let o = repl(&["examples/heaps.game"], script);
+    let out = stdout(&o);
+    assert!(
+        out.contains("gamelang (B) plays (5 2) -> (3 2)   (a winning move)"),
+        "{out}"
+    );
+    assert!(out.contains("(3 2) — your move (R):"), "{out}");
+    assert!(out.contains("you (R) play (3 2) -> (0 2)"), "{out}");
+    assert!(
+        out.contains("play has halted at (0 0) with R to move: B (Benny) wins — gamelang wins"),
+        "{out}"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("there is no move 9"), "{err}");
+    assert!(err.contains("pick a move from 1 to 3"), "{err}");
+}
+
+#[test]
+fn declarations_at_the_prompt_extend_the_current_module() {
+    let script = "\
+op double : Nat -> Nat .
+var n : Nat .
+eq double(n) =
+  n + n .
+double(21)
+op half : Nat -> Nat
+  [memo] .
+eq half(n) = n quo 2 .
+half(double(21))
+";
+    let o = repl(&["examples/heaps.game"], script);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("added to WINS{HeapsGame}: 1 operator (memo tables dropped)"),
+        "{out}"
+    );
+    assert!(out.contains("result Nat: 42"), "{out}");
+    assert!(out.contains("result Nat: 21"), "{out}");
+}
+
+#[test]
+fn modules_typed_at_the_prompt_and_select() {
+    let script = "\
+fmod COUNT is
+  protecting INT .
+  op f : Nat -> Nat .
+  eq f(n:Nat) = n * 3 .
+endfm
+f(4)
+select HEAPS-GAME
+next-heaps((1 1))
+f(4)
+";
+    let o = repl(&["examples/heaps.game"], script);
+    let out = stdout(&o);
+    assert!(
+        out.contains("declared: module COUNT (current module: COUNT)"),
+        "{out}"
+    );
+    assert!(out.contains("result Nat: 12"), "{out}");
+    assert!(out.contains("current module: HEAPS-GAME"), "{out}");
+    assert!(out.contains("result Set{TwoHeaps}: (0 1), (1 0)"), "{out}");
+    // `f` belongs to COUNT, not HEAPS-GAME.
+    assert!(
+        stderr(&o).contains("unknown operator or variable `f`"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_error_leaves_the_session_usable() {
+    let script = "\
+red next-heaps((2 five))
+moves (2 5) --frist B
+nonsense-command-or-term
+eq broken(n:Nat) = n .
+op g : Nat -> Nta .
+red next-heaps((1 1))
+";
+    let o = repl(&["examples/heaps.game"], script);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("unknown operator or variable `five`"), "{err}");
+    assert!(err.contains("<input 1>:1:19"), "{err}");
+    assert!(err.contains("unknown option `--frist`"), "{err}");
+    assert!(err.contains("its options: --first, --game"), "{err}");
+    assert!(
+        err.contains("unknown operator or variable `nonsense-command-or-term`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("unknown operator or variable `broken`"),
+        "{err}"
+    );
+    assert!(err.contains("unknown sort `Nta`"), "{err}");
+    assert!(err.contains("did you mean `Nat`?"), "{err}");
+    // Diagnostics are not coloured in a script.
+    assert!(!err.contains('\u{1b}'), "{err}");
+    // And the session still works.
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], "result Set{TwoHeaps}: (0 1), (1 0)");
+}
+
+#[test]
+fn run_time_errors_are_reported_and_the_session_goes_on() {
+    let script = "\
+solve (5 2)
+set max-steps 50
+solve (8 9)
+set max-steps 10000000000
+red w(R, (1 1))
+";
+    let o = repl(&["tests/data/seed003-appendix-a.game"], script);
+    let err = stderr(&o);
+    assert!(
+        err.contains("no equation of `next-heaps` applies to `next-heaps((5 2))`"),
+        "{err}"
+    );
+    assert!(err.contains("`next-heaps` is declared here"), "{err}");
+    assert!(err.contains("gave up after 50 rewriting steps"), "{err}");
+    assert!(err.contains("set max-steps N"), "{err}");
+    assert!(stdout(&o).contains("result Bool: false"), "{}", stdout(&o));
+}
+
+/// A REPL kept running, fed a line at a time, so that a file can change between commands.
+struct Live {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+/// Read all of a pipe in a thread (so that a full pipe cannot block the REPL).
+fn drain(mut pipe: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = pipe.read_to_string(&mut s);
+        s
+    })
+}
+
+impl Live {
+    /// Start the REPL; its standard error is collected by the returned thread.
+    fn start(args: &[&str]) -> (Live, std::thread::JoinHandle<String>) {
+        let mut child = command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run gamelang repl");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let stderr = drain(child.stderr.take().expect("stderr"));
+        (
+            Live {
+                child,
+                stdin,
+                stdout,
+            },
+            stderr,
+        )
+    }
+
+    /// Send a command and read standard output up to a line containing `until`.
+    fn ask(&mut self, line: &str, until: &str) -> String {
+        writeln!(self.stdin, "{line}").expect("write");
+        self.stdin.flush().expect("flush");
+        let mut seen = String::new();
+        loop {
+            let mut l = String::new();
+            let n = self.stdout.read_line(&mut l).expect("read");
+            assert!(n > 0, "the REPL ended before printing {until:?}:\n{seen}");
+            seen.push_str(&l);
+            if l.contains(until) {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn reload_picks_up_edits_to_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("heaps.game");
+    let original = std::fs::read_to_string("examples/heaps.game").unwrap();
+    std::fs::write(&path, &original).unwrap();
+    let (mut repl, stderr) = Live::start(&[path.to_str().unwrap()]);
+    let out = repl.ask("solve", "positions:");
+    assert!(out.contains("winning move: (2 5) -> (2 3)"), "{out}");
+
+    // Make the player to move at (0 0) the winner instead: R now wants to reach (0 0) on
+    // its own turn.
+    let edited = original.replace(
+        "eq won(p, c) = (B == p) and halted(p, c) .",
+        "eq won(p, c) = (R == p) and halted(p, c) .",
+    );
+    assert_ne!(edited, original);
+    std::fs::write(&path, &edited).unwrap();
+    let out = repl.ask("reload", "reloaded");
+    assert!(out.contains("(memo tables dropped)"), "{out}");
+    let out = repl.ask("solve", "positions:");
+    assert!(out.contains("winning move: (2 5) -> (0 5)"), "{out}");
+
+    // A broken edit: reported, and the previous version stays.
+    std::fs::write(&path, edited.replace("op won :", "op won ")).unwrap();
+    writeln!(repl.stdin, "reload").unwrap();
+    let out = repl.ask("solve", "positions:");
+    assert!(out.contains("winning move: (2 5) -> (0 5)"), "{out}");
+    drop(repl);
+    let err = stderr.join().unwrap();
+    assert!(
+        err.contains("reload failed (1 error); the previous version stays loaded"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_broken_file_can_be_fixed_and_reloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("game.game");
+    let good = std::fs::read_to_string("tests/data/countdown.game")
+        .unwrap()
+        .replace("start 100000 .", "start 7 .");
+    std::fs::write(&path, good.replace("op won :", "op won ")).unwrap();
+    let (mut repl, stderr) = Live::start(&[path.to_str().unwrap()]);
+    // Once the REPL answers, it has tried (and failed) to load the file.
+    repl.ask("red 1 + 1", "result Nat: 2");
+    repl.ask("solve\nred 2 + 2", "result Nat: 4");
+    std::fs::write(&path, &good).unwrap();
+    repl.ask("reload", "reloaded");
+    let out = repl.ask("solve", "positions:");
+    assert!(out.contains("game countdown: 7 with R to move"), "{out}");
+    assert!(out.contains("winner: R (Rebecca)"), "{out}");
+    drop(repl);
+    let err = stderr.join().unwrap();
+    assert!(err.contains("could not be loaded"), "{err}");
+    assert!(err.contains("no game is loaded"), "{err}");
+}
+
+#[test]
+fn help_lists_every_command_and_quit_stops_reading() {
+    let o = repl(&[], "help\nhelp play\nquit\nred 1 + 1\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for cmd in [
+        "reduce TERM",
+        "moves [CONFIG]",
+        "solve [CONFIG]",
+        "play [CONFIG]",
+        "undo",
+        "load FILE",
+        "reload",
+        "show modules|sorts|ops [MODULE]",
+        "select MODULE | GAME",
+        "help [COMMAND]",
+        "quit",
+    ] {
+        assert!(out.contains(cmd), "help lacks {cmd}:\n{out}");
+    }
+    assert!(
+        out.contains("usage: play [CONFIG] [--first P] [--as P] [--game NAME]"),
+        "{out}"
+    );
+    assert!(!out.contains("result"), "nothing runs after quit:\n{out}");
+}
+
+#[test]
+fn without_a_file_the_prelude_is_there_and_files_can_be_loaded() {
+    let o = repl(
+        &[],
+        "red 6 * 7\nsolve\nload examples/heaps.game\nshow modules\nshow sorts\nsolve\n",
+    );
+    let out = stdout(&o);
+    assert!(out.contains("result Nat: 42"), "{out}");
+    assert!(stderr(&o).contains("no game is loaded"), "{}", stderr(&o));
+    assert!(
+        out.contains("loaded examples/heaps.game: modules TWO-HEAPS, HEAPS-GAME; game heaps (current module: WINS{HeapsGame})"),
+        "{out}"
+    );
+    assert!(out.contains("* instance WINS{HeapsGame}"), "{out}");
+    assert!(out.contains("* heaps"), "{out}");
+    assert!(out.contains("TwoHeaps < Set{TwoHeaps}"), "{out}");
+    assert!(out.contains("winner: R (Rebecca)"), "{out}");
+}
+
+/// The REPL sessions shown in the documentation (code blocks with `WINS{HeapsGame}> `
+/// prompts) are what the REPL prints, apart from times and counts.
+#[cfg(unix)]
+#[test]
+fn the_sessions_in_the_documentation_are_real() {
+    for doc in ["docs/repl.md", "README.md"] {
+        let text = std::fs::read_to_string(doc).unwrap();
+        let blocks: Vec<&str> = text.split("```").skip(1).step_by(2).collect();
+        let mut checked = 0;
+        for block in blocks {
+            let block = block.trim_start_matches(|c: char| c != '\n');
+            if !block.contains("WINS{HeapsGame}> ") {
+                continue;
+            }
+            let mut script = String::new();
+            let mut expected = Vec::new();
+            let mut started = false;
+            for line in block.lines() {
+                let input = line
+                    .strip_prefix("WINS{HeapsGame}> ")
+                    .or_else(|| line.strip_prefix("play heaps> "));
+                match input {
+                    Some(cmd) => {
+                        started = true;
+                        script.push_str(cmd);
+                        script.push('\n');
+                    }
+                    None if started => expected.push(line),
+                    None => {} // `$ gamelang repl …` and the banner, shown in a terminal only
+                }
+            }
+            // Diagnostics and results, interleaved as on a terminal.
+            let mut child = Command::new("sh")
+                .args(["-c", "exec \"$0\" repl examples/heaps.game 2>&1"])
+                .arg(env!("CARGO_BIN_EXE_gamelang"))
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env("GAMELANG_HISTORY", "")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(script.as_bytes())
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            let out = String::from_utf8_lossy(&out.stdout);
+            let counted = |l: &&str| !l.contains("rewrites: ") && !l.trim().is_empty();
+            let got: Vec<&str> = out.lines().filter(counted).collect();
+            let want: Vec<&str> = expected.iter().copied().filter(counted).collect();
+            assert_eq!(got, want, "{doc}: the session\n{script}");
+            checked += 1;
+        }
+        assert!(checked > 0, "{doc} shows no session");
+    }
+}
