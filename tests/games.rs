@@ -678,3 +678,36 @@ fn connect_matches_brute_force() {
         assert_eq!(o.winner, expected, "Connect-{c} on {w} x {h}");
     }
 }
+
+#[test]
+fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/tictactoe.game"
+    ))
+    .unwrap();
+    assert!(
+        src.contains("symmetry canon ."),
+        "the example declares its symmetry"
+    );
+    let solve = |text: &str| {
+        let mut s = Session::new().unwrap();
+        s.load_source("tictactoe.game", text).unwrap_or_else(|e| {
+            panic!("{}", gamelang_lang::diag::render_all(&e, &s.sources, false))
+        });
+        let g = s.games[0].clone();
+        let mut engine = Engine::new(Arc::new(s.program.clone()));
+        game::solve(&mut engine, &g, &g.start, &g.first).unwrap()
+    };
+    let with = solve(&src);
+    let without = solve(&src.replace("symmetry canon .", ""));
+    assert_eq!(with.winner, Verdict::Draw);
+    assert_eq!(without.winner, Verdict::Draw);
+    assert!(
+        with.positions * 3 < without.positions,
+        "{} positions with symmetry, {} without",
+        with.positions,
+        without.positions
+    );
+    assert_eq!(with.line.len(), without.line.len());
+}

@@ -321,7 +321,22 @@ impl Session {
         if let Some(g) = module.grammar.borrow().as_ref() {
             return g.clone();
         }
-        let mut syms: Vec<Sym> = module.ops.iter().map(|&op| self.sym_of(op)).collect();
+        // Inside an instance, a parameter operator mapped to a term shadows an imported
+        // operator of the same name and arity (with a symmetry, `next-config` means the
+        // canonicalising mapping, not the game module's own `next-config`).
+        let shadowed = |op: &OpId| {
+            let i = self.program.sig.op(*op);
+            module
+                .macros
+                .iter()
+                .any(|m| m.name == i.name && m.args.len() == i.args.len())
+        };
+        let mut syms: Vec<Sym> = module
+            .ops
+            .iter()
+            .filter(|op| !shadowed(op))
+            .map(|&op| self.sym_of(op))
+            .collect();
         syms.extend(module.macros.iter().cloned());
         let g = Rc::new(Grammar::new(syms));
         *module.grammar.borrow_mut() = Some(g.clone());
@@ -1685,14 +1700,14 @@ impl Session {
         for f in &g.fields {
             if !matches!(
                 f.key.name.as_str(),
-                "instance" | "start" | "first" | "param"
+                "instance" | "start" | "first" | "param" | "symmetry"
             ) {
                 return Err(Diag::at(
                     f.key.span,
                     format!("unknown game field `{}`", f.key.name),
                     "not a field of `game`",
                 )
-                .note("game fields: instance, start, first, param"));
+                .note("game fields: instance, start, first, param, symmetry"));
             }
         }
         let Some(inst) = field("instance") else {
@@ -1724,6 +1739,17 @@ impl Session {
                     "instantiate WINS{…} with a view of your game",
                 )
             })?;
+        // The moves as the game defines them (the driver shows these); with a symmetry the
+        // solver's own moves go through the canonical form instead.
+        let raw_next = binding
+            .op_by_name(sig, "next-config")
+            .cloned()
+            .expect("checked");
+        let (module, binding) = match field("symmetry") {
+            Some(f) => self.symmetric(&expr, binding, f)?,
+            None => (module, binding),
+        };
+        let sig = &self.program.sig;
         let draws = binding.op_by_name(sig, "lost").is_some();
         let w = self.modules[module]
             .ops
@@ -1741,10 +1767,7 @@ impl Session {
                 )
             })?;
         let halted = binding.op_by_name(sig, "halted").cloned().expect("checked");
-        let next_config = binding
-            .op_by_name(sig, "next-config")
-            .cloned()
-            .expect("checked");
+        let next_config = raw_next;
         let set_union = match binding.op_by_name(sig, "_,_") {
             Some(Pat::App(op, _)) => *op,
             _ => {
@@ -1932,6 +1955,110 @@ impl Session {
 }
 
 impl Session {
+    /// The game instance `expr` (e.g. `WINS{TicTacToe}`) re-instantiated so that its moves
+    /// are canonical forms: `next-config` becomes `canon-all(next-config(p, c))`, with
+    /// `canon` the operator the `symmetry` field names.
+    fn symmetric(
+        &mut self,
+        expr: &ModExpr,
+        binding: Binding,
+        f: &ast::GameField,
+    ) -> Result<(ModuleId, Binding), Diag> {
+        let Some(target) = binding.target else {
+            return Err(Diag::at(
+                f.span,
+                "`symmetry` needs the game to be given by a view or a module",
+                "here",
+            ));
+        };
+        let [name] = f.value.as_slice() else {
+            return Err(Diag::at(
+                f.span,
+                "`symmetry` takes the name of one operator",
+                "e.g. `symmetry canon .`",
+            ));
+        };
+        let config = binding
+            .sort_map
+            .iter()
+            .find(|(t, _)| self.program.sig.sort(**t).name == "Config")
+            .map(|(_, s)| *s);
+        let sig = &self.program.sig;
+        let canon = self.modules[target].ops.iter().copied().find(|&o| {
+            let i = sig.op(o);
+            i.name == name.text
+                && i.args.len() == 1
+                && Some(i.args[0]) == config
+                && Some(i.result) == config
+        });
+        let Some(canon) = canon else {
+            return Err(Diag::at(name.span, format!("`{}` is not an operator from configurations to configurations", name.text), "no such operator in the game")
+                .note("declare e.g. `op canon : Board -> Board .` with equations choosing one board of each class"));
+        };
+        let theory = self.module_expr(
+            &ModExpr {
+                name: Ident {
+                    name: "SYMMETRY".into(),
+                    span: f.span,
+                },
+                args: Vec::new(),
+                span: f.span,
+            },
+            None,
+        )?;
+        let canon_theory = self.modules[theory]
+            .param_ops
+            .iter()
+            .copied()
+            .find(|&o| self.program.sig.op(o).name == "canon")
+            .expect("SYMMETRY declares canon");
+        let mut b = binding.clone();
+        b.op_map
+            .insert(canon_theory, Pat::App(canon, vec![Pat::Var(0)]));
+        let template = |s: &Session, n: &str| {
+            s.templates.get(n).cloned().ok_or_else(|| {
+                Diag::at(
+                    f.span,
+                    format!("the standard library has no `{n}`"),
+                    "needed for symmetry",
+                )
+            })
+        };
+        let canon_module = template(self, "CANON")?;
+        let param = ParamBinding {
+            param: canon_module.params[0].name.name.clone(),
+            theory: "SYMMETRY".into(),
+            binding: b,
+        };
+        let instance = self.instantiate(&canon_module, vec![param], f.span)?;
+        let sig = &self.program.sig;
+        let canon_all = self.modules[instance]
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| sig.op(o).name == "canon-all")
+            .expect("CANON declares canon-all");
+        let mut moved = binding.clone();
+        let next = moved
+            .op_map
+            .iter()
+            .find(|(o, _)| sig.op(**o).name == "next-config")
+            .map(|(o, p)| (*o, p.clone()))
+            .expect("a game has next-config");
+        moved
+            .op_map
+            .insert(next.0, Pat::App(canon_all, vec![next.1]));
+        moved.display = format!("{}/{}", binding.display, name.text);
+        let game_template = template(self, &expr.name.name)?;
+        let param = ParamBinding {
+            param: game_template.params[0].name.name.clone(),
+            theory: String::new(),
+            binding: moved.clone(),
+        };
+        let module = self.instantiate(&game_template, vec![param], f.span)?;
+        Ok((module, moved))
+    }
+
     /// The prelude's `String` sort.
     pub fn string_sort(&self) -> Option<SortId> {
         self.bool_module
