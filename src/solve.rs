@@ -316,7 +316,7 @@ fn bounded_json(engine: &Engine, game: &Game, b: &Bounded) -> serde_json::Value 
     })
 }
 
-fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
+pub(crate) fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
     format!(
         "game {}: {} with {} to move\n{} {} force a win within {} plies\npositions: {}   rewrites: {}   time: {:.3} ms\n",
         game.name,

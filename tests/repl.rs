@@ -524,3 +524,31 @@ fn the_sessions_in_the_documentation_are_real() {
         assert!(checked > 0, "{doc} shows no session");
     }
 }
+
+#[test]
+fn parameters_values_and_bounded_play_at_the_prompt() {
+    let o = repl(
+        &["examples/colouring.game"],
+        "set n 3\nvalue\nsolve --max-depth 2\nset n 2\nvalue\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("n = 3\n"), "{out}");
+    assert!(
+        out.contains("with B to move: -1 (B maximises, R minimises)"),
+        "{out}"
+    );
+    assert!(out.contains("B cannot force a win within 2 plies"), "{out}");
+    assert!(
+        out.contains("with B to move: 4 (B maximises, R minimises)"),
+        "{out}"
+    );
+    // An unknown parameter is an error that names the game's parameters.
+    let o = repl(&["examples/colouring.game"], "set m 3\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("the current game's parameters: n"),
+        "{}",
+        stderr(&o)
+    );
+}

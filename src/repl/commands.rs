@@ -9,6 +9,7 @@ pub enum Cmd {
     Reduce,
     Moves,
     Solve,
+    Value,
     Play,
     Undo,
     Stop,
@@ -66,12 +67,23 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "solve",
         aliases: &[],
         args: "[CONFIG]",
-        options: &["--first", "--game"],
+        options: &["--first", "--game", "--max-depth"],
         summary: "who wins from CONFIG, a winning move, the principal line",
         details: "The same answer as `gamelang solve FILE --from CONFIG --first P`: the winner,\n\
                   a winning move when the player to move wins, the principal line, the\n\
                   positions evaluated and the time. Results are memoised for the session, so\n\
-                  asking again (or playing) is fast.",
+                  asking again (or playing) is fast. With `--max-depth D`: can the player to\n\
+                  move force a win within D plies?",
+    },
+    CommandInfo {
+        cmd: Cmd::Value,
+        name: "value",
+        aliases: &[],
+        args: "[CONFIG]",
+        options: &["--first", "--game"],
+        summary: "the optimal score from CONFIG (games with a score)",
+        details: "The same answer as `gamelang solve FILE --value`: the score under best play,\n\
+                  B maximising and R minimising, for a game whose module defines `score`.",
     },
     CommandInfo {
         cmd: Cmd::Play,
@@ -156,7 +168,7 @@ pub const COMMANDS: &[CommandInfo] = &[
         aliases: &[],
         args: "[SETTING N]",
         options: &[],
-        summary: "show or change a limit: max-steps, max-nesting",
+        summary: "show or change a limit (max-steps, max-nesting) or a game parameter",
         details: "max-steps: rewrites one command may take before it stops with an error\n\
                   (as `--max-steps`). max-nesting: pending nested reductions before it stops\n\
                   with a \"recursion too deep\" error. `set` alone shows both.",

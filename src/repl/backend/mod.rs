@@ -402,13 +402,14 @@ impl Backend {
                     .map_err(|e| self.arg_error(file, e))?;
                 self.reduce(file, args.term, r)
             }
-            Cmd::Moves | Cmd::Solve | Cmd::Play => {
+            Cmd::Moves | Cmd::Solve | Cmd::Value | Cmd::Play => {
                 let file = self.input(text);
                 let args = commands::split_args(text, at, c.options)
                     .map_err(|e| self.arg_error(file, e))?;
                 let result = match c.cmd {
                     Cmd::Moves => self.moves(file, &args, r),
                     Cmd::Solve => self.solve(file, &args, r),
+                    Cmd::Value => self.value(file, &args, r),
                     _ => self.start_play(file, &args, r),
                 };
                 // A run-time error is about the configuration typed, or the game's.
@@ -674,9 +675,38 @@ impl Backend {
         let text = self.session.sources.text(file).to_string();
         let game = self.pick_game(file, args, &text)?;
         let (config, first, _, _) = self.position(&game, file, args)?;
+        if let Some(range) = args.get("--max-depth") {
+            let text_d = &text[range.clone()];
+            let plies: u64 = text_d.replace('_', "").parse().map_err(|_| {
+                Diag::at(
+                    Span::new(file, range.start, range.end),
+                    format!("`{text_d}` is not a number of plies"),
+                    "expected a number",
+                )
+            })?;
+            let b = driver::solve_within(&mut self.engine, &game, &config, &first, plies)
+                .map_err(|e| self.runtime_diag(&e))?;
+            r.out(crate::solve::bounded_text(&self.engine, &game, &b));
+            return Ok(());
+        }
         let o = driver::solve(&mut self.engine, &game, &config, &first)
             .map_err(|e| self.runtime_diag(&e))?;
         r.out(crate::solve::to_text(&self.engine, &game, &o, SHOW_PLIES));
+        Ok(())
+    }
+
+    fn value(&mut self, file: FileId, args: &Args, r: &mut Reply) -> Result<(), Diag> {
+        let text = self.session.sources.text(file).to_string();
+        let game = self.pick_game(file, args, &text)?;
+        let (config, first, _, _) = self.position(&game, file, args)?;
+        let v = driver::solve_value(&mut self.engine, &game, &config, &first)
+            .map_err(|e| self.runtime_diag(&e))?;
+        r.out(format!(
+            "value under best play from {} with {} to move: {} (B maximises, R minimises)\n",
+            self.engine.show(v.start),
+            v.to_move.name(),
+            v.value
+        ));
         Ok(())
     }
 
@@ -706,8 +736,36 @@ impl Backend {
                 r.out(format!("{name} {n}\n"));
                 Ok(())
             }
-            _ => Err(Diag::error(format!("cannot set `{rest}`"))
-                .note("usage: set [max-steps N | max-nesting N]")),
+            [name, value]
+                if self
+                    .game_named(None)
+                    .is_some_and(|g| g.params.iter().any(|(p, _)| p == name)) =>
+            {
+                // A game parameter, as `--set name=value`: its defining equation is replaced
+                // and the memo tables (computed with the old value) are dropped.
+                let game = self.game_named(None).expect("checked").clone();
+                self.session
+                    .set_parameter(&game, &format!("{name}={value}"))?;
+                self.engine
+                    .set_program(std::sync::Arc::new(self.session.program.clone()));
+                r.out(format!("{name} = {value}\n"));
+                Ok(())
+            }
+            _ => {
+                let params: Vec<String> = self
+                    .game_named(None)
+                    .map(|g| g.params.iter().map(|(p, _)| p.clone()).collect())
+                    .unwrap_or_default();
+                let mut d = Diag::error(format!("cannot set `{rest}`"))
+                    .note("usage: set [max-steps N | max-nesting N | PARAMETER VALUE]");
+                if !params.is_empty() {
+                    d = d.note(format!(
+                        "the current game's parameters: {}",
+                        params.join(", ")
+                    ));
+                }
+                Err(d)
+            }
         }
     }
 
