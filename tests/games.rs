@@ -522,14 +522,14 @@ fn colouring_outcomes_and_values_match_brute_force() {
             .unwrap();
         g.engine = Engine::new(Arc::new(g.session.program.clone()));
         let expected = colouring(n, 0, 0, true, &mut HashMap::new());
-        let o = g.solve("(empty | empty)", "B");
+        let o = g.solve("board(0, 0)", "B");
         let verdict = match expected.signum() {
             1 => Verdict::Win(Side::B),
             -1 => Verdict::Win(Side::R),
             _ => Verdict::Draw,
         };
         assert_eq!(o.winner, verdict, "{n} x {n}");
-        let start = g.term_of("(empty | empty)", Some(g.game.config_sort));
+        let start = g.term_of("board(0, 0)", Some(g.game.config_sort));
         let first = g.term_of("B", Some(g.game.player_sort));
         let v = game::solve_value(&mut g.engine, &g.game, &start, &first).unwrap();
         assert_eq!(v.value, expected, "value of {n} x {n}");
