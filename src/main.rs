@@ -34,6 +34,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Output is meant to be piped (`gamelang solve … | head`): when the reader goes away,
+    // end quietly as Unix tools do, instead of panicking on a broken pipe.
+    // SAFETY: resetting a signal disposition at startup, before any thread exists.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),

@@ -45,6 +45,10 @@ pub struct SolveArgs {
     /// Give up with an error after this many rewrite steps.
     #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
     pub max_steps: u64,
+    /// Positions the search for the fastest win (and longest defence) may visit; past it the
+    /// principal line is the winner's first winning moves, and `depth_optimal` is false.
+    #[arg(long, value_name = "N", default_value_t = driver::DEFAULT_LINE_BUDGET)]
+    pub line_budget: usize,
     /// In text output, show at most this many plies of the principal line (JSON has all).
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub show_plies: usize,
@@ -192,17 +196,18 @@ pub fn run(args: SolveArgs) -> ExitCode {
             }
         };
     }
-    let outcome = match driver::solve(&mut engine, &game, &start, &first) {
-        Ok(o) => o,
-        Err(e) => {
-            let code = fail(&session, driver::diagnose(&engine, &e));
-            return if driver::is_interrupted(&e) {
-                ExitCode::from(130)
-            } else {
-                code
-            };
-        }
-    };
+    let outcome =
+        match driver::solve_with_budget(&mut engine, &game, &start, &first, args.line_budget) {
+            Ok(o) => o,
+            Err(e) => {
+                let code = fail(&session, driver::diagnose(&engine, &e));
+                return if driver::is_interrupted(&e) {
+                    ExitCode::from(130)
+                } else {
+                    code
+                };
+            }
+        };
     if args.json {
         println!("{}", to_json(&engine, &game, &outcome));
     } else {
@@ -224,6 +229,7 @@ fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
         "best_move": o.best_move.map(|m| engine.show(m)),
         "principal_line": o.line.iter().map(|c| engine.show(*c)).collect::<Vec<_>>(),
         "depth": o.line.len() - 1,
+        "depth_optimal": o.depth_optimal,
         "plies": o.line.len() - 1,
         "positions": o.positions,
         "rewrites": o.steps,
@@ -273,9 +279,15 @@ pub(crate) fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) ->
         }
     }
     let plies = o.line.len() - 1;
+    // Say when the line is not the fastest win: its search went past --line-budget.
+    let kind = if o.depth_optimal || o.winner == Verdict::Draw {
+        ""
+    } else {
+        ", first winning moves, not the fastest win"
+    };
     let _ = write!(
         out,
-        "principal line ({plies} plies): {}",
+        "principal line ({plies} plies{kind}): {}",
         engine.show(o.line[0])
     );
     for k in 1..=plies {
