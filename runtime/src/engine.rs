@@ -1376,9 +1376,9 @@ impl Engine {
                     _ => return None,
                 };
                 let mut a = [NONE; 3];
-                for i in 0..n as usize {
+                for (i, slot) in a.iter_mut().enumerate().take(n as usize) {
                     let k = self.kids[kids as usize + i];
-                    a[i] = self.quick(k, env, depth - 1)?;
+                    *slot = self.quick(k, env, depth - 1)?;
                 }
                 let n = n as usize;
                 match builtin {
@@ -1629,11 +1629,11 @@ impl Engine {
                         }
                     }
                 }
-                Frame::Memo2 { op, key } => {
-                    if self.memo2[op.0 as usize].get(&key) == Some(&IN_PROGRESS) {
-                        self.memo2[op.0 as usize].remove(&key);
-                        self.memo_total -= 1;
-                    }
+                Frame::Memo2 { op, key }
+                    if self.memo2[op.0 as usize].get(&key) == Some(&IN_PROGRESS) =>
+                {
+                    self.memo2[op.0 as usize].remove(&key);
+                    self.memo_total -= 1;
                 }
                 _ => {}
             }

@@ -522,7 +522,7 @@ impl TermStore {
             }
         }
         if lists.is_empty() {
-            return self.from_sorted(op, &singles);
+            return self.sorted_term(op, &singles);
         }
         if lists.len() == 1 {
             let list = lists[0];
@@ -544,7 +544,7 @@ impl TermStore {
             merge_sorted(self, &merged, self.args(l), idem, &mut tmp);
             std::mem::swap(&mut merged, &mut tmp);
         }
-        self.from_sorted(op, &merged)
+        self.sorted_term(op, &merged)
     }
 
     /// Add the sorted `singles` to the long list `seg[lo..hi]`: `None` unless they all go
@@ -612,7 +612,7 @@ impl TermStore {
     /// An `assoc comm` term from its sorted, deduplicated (if `idem`) elements: the
     /// identity when empty, the element itself when alone, inline when short, long
     /// otherwise.
-    fn from_sorted(&mut self, op: OpId, elems: &[TermId]) -> TermId {
+    fn sorted_term(&mut self, op: OpId, elems: &[TermId]) -> TermId {
         match elems.len() {
             0 => match self.ops[op.0 as usize].identity_term {
                 Some(id) => id,
@@ -1029,8 +1029,8 @@ impl TermStore {
             was_free[f as usize] = true;
         }
         let mut seg_live = vec![false; self.segs.len()];
-        for i in 0..self.terms.len() {
-            if was_free[i] {
+        for (i, &free) in was_free.iter().enumerate() {
+            if free {
                 continue;
             }
             if live(i) {
@@ -1056,7 +1056,9 @@ impl TermStore {
                 self.free_segs.push(i as u32);
             }
         }
-        let size = self.table.len();
+        // Room for the live terms to double before the next collection: a table no larger
+        // than needed keeps lookups in cache.
+        let size = (self.len() * 4).next_power_of_two().max(1024);
         self.rehash(size, |id| live(id as usize));
     }
 }

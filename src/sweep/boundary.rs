@@ -2,7 +2,7 @@
 //! runs of equal results along the inner variable, and the starts and ends of those runs as
 //! integer sequences (for the heaps game, the a_n and b_n of seed 003, section 5).
 
-use super::grid::{Grid, Values, PENDING};
+use super::grid::{has_value, Grid, Values, PENDING};
 use std::fmt::Write;
 
 /// A maximal run of one result along the inner variable.
@@ -20,18 +20,27 @@ pub struct Row {
     pub runs: Vec<Run>,
 }
 
-/// The runs of every row of a complete two-dimensional sweep.
+/// The runs of every row of a complete two-dimensional sweep (points left out by
+/// `--where` end runs and belong to none).
 pub fn rows(grid: &Grid, results: &[u32]) -> Vec<Row> {
     let (outer, inner) = (&grid.ranges[0], &grid.ranges[1]);
     let w = inner.len();
     (0..outer.len())
         .map(|i| {
             let mut runs: Vec<Run> = Vec::new();
+            let mut gap = true;
             for j in 0..w {
                 let v = results[i * w + j];
                 let x = inner.lo + j as i64;
+                if !has_value(v) {
+                    // A point left out by --where ends the run.
+                    gap = true;
+                    continue;
+                }
+                let open = !gap;
+                gap = false;
                 match runs.last_mut() {
-                    Some(r) if r.value == v => r.end = x,
+                    Some(r) if open && r.value == v => r.end = x,
                     _ => runs.push(Run {
                         value: v,
                         start: x,

@@ -2,7 +2,7 @@
 //! point. Rows are appended as points finish (so an interrupted sweep keeps them all) and
 //! the file is rewritten in grid order once the sweep is complete.
 
-use super::grid::{Grid, Values, PENDING};
+use super::grid::{has_value, Grid, Values, PENDING};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -203,7 +203,7 @@ pub fn write_sorted(
         writeln!(out, "{header}").map_err(err)?;
         let mut point = Vec::new();
         for (i, &r) in results.iter().enumerate() {
-            if r != PENDING {
+            if has_value(r) {
                 grid.point(i, &mut point);
                 writeln!(out, "{}", row(&point, values.name(r))).map_err(err)?;
             }

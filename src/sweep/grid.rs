@@ -137,6 +137,13 @@ impl Values {
 
 /// No result yet at a point.
 pub const PENDING: u32 = u32::MAX;
+/// A point excluded by `--where`.
+pub const SKIPPED: u32 = u32::MAX - 1;
+
+/// Is there a result (a value) at this point?
+pub fn has_value(r: u32) -> bool {
+    r != PENDING && r != SKIPPED
+}
 
 #[cfg(test)]
 mod tests {

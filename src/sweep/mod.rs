@@ -20,8 +20,9 @@ use gamelang_lang::parser;
 use gamelang_lang::program::{Pat, SortId};
 use gamelang_lang::span::Span;
 use gamelang_runtime::game::Side;
-use grid::{Grid, Range, Values, PENDING};
-use std::io::IsTerminal;
+use grid::{has_value, Grid, Range, Values, PENDING, SKIPPED};
+use std::fmt::Write as _;
+use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -42,6 +43,10 @@ pub struct SweepArgs {
     /// Sweep the value of any term (a Bool, a number, …) instead, e.g. 'w(B, (k n))'.
     #[arg(long, value_name = "TERM")]
     pub expr: Option<String>,
+    /// Only the points where this Bool term over the variables holds, e.g. 'k <= n'
+    /// (the others are left out of the CSV and blank in the picture).
+    #[arg(long = "where", value_name = "COND")]
+    pub filter: Option<String>,
     /// A variable and its values, both ends included: k=1..100. Repeat for more variables;
     /// the first is the outermost (the rows of the CSV, the horizontal axis of the picture).
     #[arg(long = "range", value_name = "VAR=LO..HI", required = true)]
@@ -210,6 +215,16 @@ pub fn run(args: SweepArgs) -> ExitCode {
         Ok(p) => p,
         Err(d) => return fail(&session, d),
     };
+    let filter = match &args.filter {
+        Some(cond) => {
+            let bool_sort = session.program.sig.bool_sort;
+            match parse_with_ranges(&mut session, game.module, "--where", cond, &grid, bool_sort) {
+                Ok(p) => Some(p),
+                Err(d) => return fail(&session, d),
+            }
+        }
+        None => None,
+    };
     for (i, r) in grid.ranges.iter().enumerate() {
         if !uses_var(&template, i as u32) {
             eprintln!(
@@ -284,9 +299,15 @@ pub fn run(args: SweepArgs) -> ExitCode {
         let bar = indicatif::ProgressBar::new(todo.len() as u64);
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} points ({per_sec}, {eta} left)",
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} points ({rate}, {eta} left)",
             )
             .expect("progress template")
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} points/s", s.per_sec());
+                },
+            )
             .progress_chars("=> "),
         );
         bar.enable_steady_tick(std::time::Duration::from_millis(200));
@@ -301,6 +322,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         game: game.clone(),
         kind,
         template,
+        filter,
         grid: grid.clone(),
         max_steps: args.max_steps,
         share: !args.no_share && threads > 1,
@@ -308,6 +330,10 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let mut write_error: Option<String> = None;
     let outcome = work::run(&job, &todo, threads, &stop, |batch| {
         for (i, text) in batch {
+            let Some(text) = text else {
+                results[*i] = SKIPPED;
+                continue;
+            };
             results[*i] = values.intern(text);
             if let Some(a) = appender.as_mut() {
                 if let Err(e) = a.push(&grid, *i, text) {
@@ -330,7 +356,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         eprintln!("error: cannot write `{}`: {e}", path.display());
         return ExitCode::FAILURE;
     }
-    let done = results.iter().filter(|r| **r != PENDING).count();
+    let done = results.iter().filter(|r| has_value(**r)).count();
     match outcome {
         work::Outcome::Complete => {}
         work::Outcome::Interrupted => {
@@ -387,7 +413,14 @@ pub fn run(args: SweepArgs) -> ExitCode {
             return usage(e);
         }
     }
-    println!("sweep of {} over {}: {what}", game.name, dims.join(" × "));
+    // The report goes to standard output in one piece (a closed pipe is not an error).
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "sweep of {} over {}: {what}",
+        game.name,
+        dims.join(" × ")
+    );
     let order = boundary::value_order(&values);
     let counts: Vec<String> = order
         .iter()
@@ -396,17 +429,20 @@ pub fn run(args: SweepArgs) -> ExitCode {
             format!("{} {n}", values.name(*v))
         })
         .collect();
-    println!(
-        "{} points ({} computed now, {resumed} from {}) in {:.3} s with {threads} thread{}: {}",
-        grid.len(),
-        todo.len(),
-        args.resume
-            .as_ref()
-            .map_or("a previous run".to_string(), |p| p.display().to_string()),
+    let skipped = results.iter().filter(|r| **r == SKIPPED).count();
+    let mut how = vec![format!(
+        "{} points in {:.3} s with {threads} thread{}",
+        done,
         elapsed.as_secs_f64(),
-        if threads == 1 { "" } else { "s" },
-        counts.join(", ")
-    );
+        if threads == 1 { "" } else { "s" }
+    )];
+    if resumed > 0 {
+        how.push(format!("{resumed} of them read from the resumed CSV"));
+    }
+    if skipped > 0 {
+        how.push(format!("{skipped} left out by --where"));
+    }
+    let _ = writeln!(report, "{}: {}", how.join(", "), counts.join(", "));
     let mut wrote = Vec::new();
     if let Some(p) = &csv_path {
         wrote.push(format!("csv: {}", p.display()));
@@ -415,7 +451,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         wrote.push(format!("picture: {}", p.display()));
     }
     if !wrote.is_empty() {
-        println!("{}", wrote.join("   "));
+        let _ = writeln!(report, "{}", wrote.join("   "));
     }
     let boolean = values.names.iter().all(|n| n == "true" || n == "false");
     if grid.ranges.len() == 2
@@ -426,7 +462,8 @@ pub fn run(args: SweepArgs) -> ExitCode {
             Kind::Outcome(_) => "the winner",
             Kind::Value => "the value",
         };
-        print!("{}", boundary::report(&grid, &results, &values, what));
+        report.push_str(&boundary::report(&grid, &results, &values, what));
     }
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
     ExitCode::SUCCESS
 }

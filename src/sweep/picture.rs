@@ -1,5 +1,5 @@
 //! The picture of a sweep, drawn like seed 003's Figure 2: one square cell per point,
-//! coloured by the result, the first variable along the horizontal axis (increasing to the
+//! coloured by the result (points left out by `--where` blank), the first variable along the horizontal axis (increasing to the
 //! right), the second along the vertical axis (increasing upwards), axes labelled with the
 //! variables and their values, and a legend.
 //!
@@ -8,7 +8,7 @@
 //! of the cell area; the cell of column i and row j (both from 0, row 0 at the bottom) has
 //! its top-left corner at (x0 + i·cell, y0 + (rows − 1 − j)·cell).
 
-use super::grid::{Grid, Values, PENDING};
+use super::grid::{Grid, Values, PENDING, SKIPPED};
 use std::io::BufWriter;
 use std::path::Path;
 
@@ -251,10 +251,10 @@ pub fn draw(
     for i in 0..cols {
         for j in 0..rows {
             let r = results[i * rows + j];
-            let col = if r == PENDING {
-                MISSING
-            } else {
-                colours[r as usize]
+            let col = match r {
+                PENDING => MISSING,
+                SKIPPED => WHITE,
+                _ => colours[r as usize],
             };
             c.rect(x0 + i * cell, y0 + (rows - 1 - j) * cell, cell, cell, col);
         }

@@ -20,6 +20,8 @@ pub struct Job {
     pub kind: Kind,
     /// The swept term, `Var(i)` standing for range variable `i`.
     pub template: Pat,
+    /// Only the points where this Bool term (over the same variables) is true.
+    pub filter: Option<Pat>,
     pub grid: Grid,
     pub max_steps: u64,
     /// Share memo tables between the engines.
@@ -38,8 +40,11 @@ pub enum Outcome {
     },
 }
 
+/// A finished point: its index and result (`None`: excluded by `--where`).
+pub type Done = (usize, Option<String>);
+
 enum Msg {
-    Batch(Vec<(usize, String)>),
+    Batch(Vec<Done>),
     Failed(usize, Diag),
 }
 
@@ -68,7 +73,7 @@ pub fn run(
     todo: &[usize],
     threads: usize,
     stop: &Arc<AtomicBool>,
-    mut on_batch: impl FnMut(&[(usize, String)]),
+    mut on_batch: impl FnMut(&[Done]),
 ) -> Outcome {
     if todo.is_empty() {
         return Outcome::Complete;
@@ -139,9 +144,11 @@ fn worker(
     let stats = |engine: &Engine| {
         if std::env::var_os("GAMELANG_SWEEP_STATS").is_some() {
             eprintln!(
-                "worker: {} steps, {} terms, {} memo entries, shared {:?}",
+                "worker: {} steps, {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
                 engine.steps(),
                 engine.store().len(),
+                engine.store().capacity(),
+                engine.store().segment_elements(),
                 engine.memo_total(),
                 engine.shared_stats()
             );
@@ -165,9 +172,27 @@ fn worker(
             for v in &point {
                 ints.push(engine.mk_int(*v));
             }
-            let t = engine.build(&job.template, &ints);
-            match evaluate(&mut engine, &d, job.kind, t) {
-                Ok(text) => batch.push((i, text)),
+            let result = match &job.filter {
+                Some(f) => {
+                    let c = engine.build(f, &ints);
+                    included(&mut engine, &d, c)
+                }
+                None => Ok(true),
+            }
+            .and_then(|yes| {
+                if !yes {
+                    return Ok(None);
+                }
+                let t = engine.build(&job.template, &ints);
+                evaluate(&mut engine, &d, job.kind, t).map(Some)
+            });
+            match result {
+                Ok(text) => {
+                    batch.push((i, text));
+                    // Free the transient terms of the points done (cheap unless the store
+                    // has doubled since the last collection). Only constants are held here.
+                    engine.collect_garbage_if_grown(&[]);
+                }
                 Err(e) => {
                     let _ = tx.send(Msg::Batch(batch));
                     if !driver::is_interrupted(&e) {
@@ -179,7 +204,33 @@ fn worker(
             }
         }
         let _ = tx.send(Msg::Batch(batch));
+        if std::env::var_os("GAMELANG_SWEEP_GC").is_some() {
+            eprintln!(
+                "chunk {lo}: {} terms, {} ids, {} seg elements",
+                engine.store().len(),
+                engine.store().capacity(),
+                engine.store().segment_elements()
+            );
+        }
         engine.collect_garbage_if_grown(&[]);
+    }
+}
+
+/// Is the point in the sweep (its `--where` condition reduces to `true`)?
+fn included(engine: &mut Engine, d: &GameDriver<'_>, c: TermId) -> Result<bool, SolveError> {
+    let v = engine
+        .reduce(c)
+        .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
+    if Some(v) == engine.true_term() {
+        Ok(true)
+    } else if Some(v) == engine.false_term() {
+        Ok(false)
+    } else {
+        let _ = d;
+        Err(SolveError::Game(format!(
+            "the --where condition reduced to `{}`, not to true or false",
+            engine.show(v)
+        )))
     }
 }
 

@@ -16,9 +16,9 @@ use super::{Engine, Node, IN_PROGRESS};
 use crate::term::TermId;
 
 /// Do not collect before the store holds this many terms …
-const MIN_TERMS: usize = 1 << 20;
+const MIN_TERMS: usize = 1 << 18;
 /// … or this many segment elements.
-const MIN_SEG_ELEMS: usize = 1 << 22;
+const MIN_SEG_ELEMS: usize = 1 << 20;
 
 impl Engine {
     /// Free every term not reachable from the roots (see the module documentation) or

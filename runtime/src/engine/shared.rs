@@ -5,7 +5,8 @@
 //! threads, e.g. the workers of `gamelang sweep`) through a [`SharedMemo`]: a concurrent
 //! map from the *portable encoding* of a memo key (the term in preorder: operators and
 //! integers, no ids) to the portable encoding of its value. An engine asks it when its own
-//! table misses, before computing, and publishes every value it computes.
+//! table misses, before computing, and publishes the values it computes — the small ones:
+//! a large value (a set of successors) costs about as much to copy as to recompute.
 //!
 //! Results do not depend on sharing: the value of a memoised term is a function of the term
 //! (innermost rewriting with a fixed equation order and a structural order on AC
@@ -25,6 +26,11 @@ pub(crate) type Portable = SmallVec<[u64; 5]>;
 type Value = SmallVec<[u64; 1]>;
 
 const SHARDS: usize = 64;
+
+/// Values whose encoding is longer than this many words are not shared: copying them
+/// between engines costs about as much as recomputing them (a set of successors), while
+/// the values worth sharing (who wins from a position) are a word or two.
+const MAX_SHARED_VALUE: usize = 6;
 
 /// Memo tables shared by several engines (cheap to clone: all clones are the same tables).
 #[derive(Clone)]
@@ -206,8 +212,14 @@ impl Engine {
         };
         let mut key = Portable::new();
         self.encode_app(op, args, &mut key);
+        if self.store.args(v).len() > MAX_SHARED_VALUE {
+            return;
+        }
         let mut value = Value::new();
         self.encode(v, &mut value);
+        if value.len() > MAX_SHARED_VALUE {
+            return;
+        }
         self.shared_stats.published += 1;
         shared.insert(key, value);
     }
@@ -227,8 +239,14 @@ impl Engine {
         };
         let mut key = Portable::new();
         self.encode(t, &mut key);
+        if self.store.args(v).len() > MAX_SHARED_VALUE {
+            return;
+        }
         let mut value = Value::new();
         self.encode(v, &mut value);
+        if value.len() > MAX_SHARED_VALUE {
+            return;
+        }
         self.shared_stats.published += 1;
         shared.insert(key, value);
     }

@@ -1,0 +1,170 @@
+//! Long associative-commutative terms (sets kept as views of shared segments), garbage
+//! collection of the term store, and memo tables shared between engines.
+
+mod common;
+use common::*;
+use gamelang_runtime::engine::SharedMemo;
+use gamelang_runtime::{Engine, TermId};
+
+/// Sets of naturals with the usual set functions, and a memoised game-like function.
+fn spec() -> Spec {
+    let mut s = Spec::new();
+    s.subsort("Nat", "Set");
+    s.op("empty", &[], "Set", "ctor");
+    s.op(
+        "_,_",
+        &["Set", "Set"],
+        "Set",
+        "ctor assoc comm idem id:empty prec:121",
+    );
+    // upto(n) = 0, 1, ..., n - 1, built from the largest element down (appends).
+    s.op("upto", &["Nat"], "Set", "");
+    s.eq("", "[upto 0]", "empty");
+    s.ceq(
+        "n:Nat",
+        "[upto n]",
+        "[_,_ [_-_ n 1] [upto [_-_ n 1]]]",
+        "[_>_ n 0]",
+    );
+    // from(i, n) = i, i + 1, ..., n - 1, built from the smallest element up (prepends).
+    s.op("from", &["Nat", "Nat"], "Set", "");
+    s.ceq(
+        "i:Nat n:Nat",
+        "[from i n]",
+        "[_,_ i [from [_+_ i 1] n]]",
+        "[_<_ i n]",
+    );
+    s.owise("i:Nat n:Nat", "[from i n]", "empty");
+    // size by peeling one element at a time.
+    s.op("size", &["Set"], "Nat", "");
+    s.eq("", "[size empty]", "0");
+    s.eq("c:Nat S:Set", "[size [_,_ c S]]", "[_+_ 1 [size S]]");
+    // sum of the even elements: the peeled element's condition fails half the time.
+    s.op("evens", &["Set"], "Nat", "");
+    s.eq("", "[evens empty]", "0");
+    s.ceq(
+        "c:Nat S:Set",
+        "[evens [_,_ c S]]",
+        "[_+_ c [evens S]]",
+        "[_==_ [_rem_ c 2] 0]",
+    );
+    s.owise("c:Nat S:Set", "[evens [_,_ c S]]", "[evens S]");
+    // A memoised function: f(n) = number of x < n with f(x) even, plus 1.
+    s.op("f", &["Nat"], "Nat", "memo");
+    s.op("count", &["Set"], "Nat", "");
+    s.eq("n:Nat", "[f n]", "[_+_ 1 [count [upto n]]]");
+    s.eq("", "[count empty]", "0");
+    s.eq(
+        "c:Nat S:Set",
+        "[count [_,_ c S]]",
+        "[_+_ [if_then_else_fi [_==_ [_rem_ [f c] 2] 0] 1 0] [count S]]",
+    );
+    s
+}
+
+fn elements(e: &Engine, s: &Spec, t: TermId) -> Vec<String> {
+    e.elements(t, s.id("_,_"))
+        .into_iter()
+        .map(|x| e.show(x))
+        .collect()
+}
+
+#[test]
+fn long_sets_are_canonical_whichever_way_they_are_built() {
+    let s = spec();
+    let mut e = s.engine();
+    for n in [0usize, 1, 5, 8, 9, 10, 50, 300] {
+        let a = term(&s, &mut e, &format!("[upto {n}]"));
+        let a = e.reduce(a).unwrap();
+        let b = term(&s, &mut e, &format!("[from 0 {n}]"));
+        let b = e.reduce(b).unwrap();
+        assert_eq!(a, b, "upto({n}) and from(0, {n}) differ");
+        let want: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        assert_eq!(elements(&e, &s, a), want);
+        // Rebuilding gives the same id again.
+        let c = term(&s, &mut e, &format!("[from 0 {n}]"));
+        assert_eq!(e.reduce(c).unwrap(), a);
+    }
+    // Unions of long sets, with duplicates (idem) and in the middle.
+    let t = term(&s, &mut e, "[_,_ [upto 40] [from 20 60] 25 100]");
+    let v = e.reduce(t).unwrap();
+    let mut want: Vec<String> = (0..60).map(|i| i.to_string()).collect();
+    want.push("100".into());
+    assert_eq!(elements(&e, &s, v), want);
+    let t = term(&s, &mut e, "[from 0 61]");
+    let w = e.reduce(t).unwrap();
+    let t = term(&s, &mut e, "[_,_ 60 [upto 60]]");
+    assert_eq!(e.reduce(t).unwrap(), w);
+    assert_eq!(red(&s, &mut e, "[_==_ [upto 61] [from 0 61]]"), "true");
+    assert_eq!(red(&s, &mut e, "[_==_ [upto 61] [from 1 61]]"), "false");
+}
+
+#[test]
+fn peeling_and_middle_matches_on_long_sets() {
+    let s = spec();
+    let mut e = s.engine();
+    assert_eq!(red(&s, &mut e, "[size [upto 1000]]"), "1000");
+    assert_eq!(red(&s, &mut e, "[size [from 3 12]]"), "9");
+    // evens: the first element fails the condition for odd ones, so matching continues
+    // with later elements (not only the first or the last).
+    let want: i64 = (0..200).filter(|x| x % 2 == 0).sum();
+    assert_eq!(red(&s, &mut e, "[evens [upto 200]]"), want.to_string());
+    assert_eq!(
+        red(&s, &mut e, "[evens [from 1 30]]"),
+        ((2..30).step_by(2).sum::<i64>()).to_string()
+    );
+}
+
+#[test]
+fn garbage_collection_keeps_memo_results_and_frees_the_rest() {
+    let s = spec();
+    let mut e = s.engine();
+    let before = red(&s, &mut e, "[f 120]");
+    let live = e.store().len();
+    let freed = e.collect_garbage(&[]);
+    assert!(freed > 0, "nothing freed out of {live}");
+    assert!(e.store().len() < live);
+    // Memoised results survive and new work reuses freed ids correctly.
+    assert_eq!(red(&s, &mut e, "[f 120]"), before);
+    assert_eq!(red(&s, &mut e, "[size [upto 500]]"), "500");
+    e.collect_garbage(&[]);
+    assert_eq!(red(&s, &mut e, "[f 150]"), {
+        let mut fresh = s.engine();
+        red(&s, &mut fresh, "[f 150]")
+    });
+    // A root named by the caller stays valid.
+    let t = term(&s, &mut e, "[upto 30]");
+    let v = e.reduce(t).unwrap();
+    e.collect_garbage(&[v]);
+    assert_eq!(elements(&e, &s, v).len(), 30);
+    assert_eq!(e.show(v), {
+        let mut fresh = s.engine();
+        let t = term(&s, &mut fresh, "[upto 30]");
+        let v = fresh.reduce(t).unwrap();
+        fresh.show(v)
+    });
+}
+
+#[test]
+fn shared_memo_gives_the_same_results_and_saves_work() {
+    let s = spec();
+    let shared = SharedMemo::new();
+    let mut a = s.engine();
+    let mut b = s.engine();
+    a.share_memo(shared.clone());
+    b.share_memo(shared.clone());
+    let ra = red(&s, &mut a, "[f 80]");
+    let steps_before = b.steps();
+    let rb = red(&s, &mut b, "[f 80]");
+    assert_eq!(ra, rb);
+    let mut alone = s.engine();
+    assert_eq!(red(&s, &mut alone, "[f 80]"), ra);
+    // b found f(80) published by a: almost no work.
+    assert!(
+        b.steps() - steps_before < 10,
+        "{} steps",
+        b.steps() - steps_before
+    );
+    assert!(b.shared_stats().hits >= 1);
+    assert!(!shared.is_empty());
+}

@@ -1,0 +1,408 @@
+//! `gamelang sweep` as a user runs it, checked against an independent brute-force solver of
+//! the heaps game written here: the CSV, thread-count independence, the boundary sequences
+//! (seed 003's a_n and b_n), the picture, and interrupt-and-resume.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn gamelang<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run gamelang")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The moves of the heaps game, from the rules: take a positive multiple of either heap's
+/// size from one heap.
+fn moves(k: u64, n: u64) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for d in [k, n] {
+        if d == 0 {
+            continue;
+        }
+        let mut take = d;
+        while take <= k {
+            out.push((k - take, n));
+            take += d;
+        }
+        let mut take = d;
+        while take <= n {
+            out.push((k, n - take));
+            take += d;
+        }
+    }
+    out
+}
+
+/// Does the player to move win? (Whoever cannot move, at (0 0), has lost.)
+fn mover_wins(k: u64, n: u64, memo: &mut HashMap<(u64, u64), bool>) -> bool {
+    if let Some(&v) = memo.get(&(k, n)) {
+        return v;
+    }
+    let v = moves(k, n)
+        .into_iter()
+        .any(|(a, b)| !mover_wins(a, b, memo));
+    memo.insert((k, n), v);
+    v
+}
+
+/// The winner from (k n) with R to move, for 1 ≤ k, n ≤ size, in grid order.
+fn brute_force(size: u64) -> Vec<(u64, u64, &'static str)> {
+    let mut memo = HashMap::new();
+    let mut out = Vec::new();
+    for k in 1..=size {
+        for n in 1..=size {
+            let w = if mover_wins(k, n, &mut memo) {
+                "R"
+            } else {
+                "B"
+            };
+            out.push((k, n, w));
+        }
+    }
+    out
+}
+
+/// The CSV an uninterrupted sweep of 1..size × 1..size should write.
+fn expected_csv(size: u64) -> String {
+    let mut s = String::from("k,n,winner\n");
+    for (k, n, w) in brute_force(size) {
+        s.push_str(&format!("{k},{n},{w}\n"));
+    }
+    s
+}
+
+/// `sweep examples/heaps.game --from '(k n)' --range k=1..size --range n=1..size --csv csv`
+fn sweep_args(size: u32, csv: &str) -> Vec<String> {
+    let (k, n) = (format!("k=1..{size}"), format!("n=1..{size}"));
+    [
+        "sweep",
+        "examples/heaps.game",
+        "--from",
+        "(k n)",
+        "--range",
+        &k,
+        "--range",
+        &n,
+        "--csv",
+        csv,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn heaps_sweep_matches_brute_force_and_threads_do_not_matter() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_default = dir.path().join("default.csv");
+    let csv_one = dir.path().join("one.csv");
+    let o = gamelang(&sweep_args(60, csv_default.to_str().unwrap()));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Not a terminal: nothing on standard error (no progress bar).
+    assert_eq!(text(&o.stderr), "");
+    let mut args = sweep_args(60, csv_one.to_str().unwrap());
+    args.extend(["--threads".to_string(), "1".to_string()]);
+    let o1 = gamelang(&args);
+    assert!(o1.status.success(), "{}", text(&o1.stderr));
+    let default = std::fs::read_to_string(&csv_default).unwrap();
+    let one = std::fs::read_to_string(&csv_one).unwrap();
+    assert_eq!(default, expected_csv(60));
+    assert_eq!(default, one, "--threads 1 and the default differ");
+    let out = text(&o.stdout);
+    assert!(out.contains("3600 points"), "{out}");
+    assert!(out.contains("B 1398, R 2202"), "{out}");
+}
+
+/// For each k, the first and last n of the run of B wins along n (the heaps game has one).
+fn b_runs(size: u64) -> Vec<(u64, u64)> {
+    let all = brute_force(size);
+    (1..=size)
+        .map(|k| {
+            let ns: Vec<u64> = all
+                .iter()
+                .filter(|(kk, _, w)| *kk == k && *w == "B")
+                .map(|(_, n, _)| *n)
+                .collect();
+            // One run: contiguous.
+            assert_eq!(
+                ns.len() as u64,
+                ns[ns.len() - 1] - ns[0] + 1,
+                "k = {k}: B's wins are not one run"
+            );
+            (ns[0], ns[ns.len() - 1])
+        })
+        .collect()
+}
+
+/// The numbers printed on the line after `header` in the report.
+fn sequence_after(out: &str, header: &str) -> Vec<u64> {
+    let mut lines = out.lines();
+    lines
+        .by_ref()
+        .find(|l| l.trim() == header)
+        .unwrap_or_else(|| panic!("no `{header}` in:\n{out}"));
+    lines
+        .next()
+        .expect("a sequence line")
+        .split(',')
+        .map(|x| x.trim().parse().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn boundary_sequences_are_seed_003s_a_n_and_b_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("h.csv");
+    let o = gamelang(&sweep_args(60, csv.to_str().unwrap()));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let starts = sequence_after(&out, "start of run 1 of B along n, k=1..60:");
+    let ends = sequence_after(&out, "end of run 1 of B along n, k=1..60:");
+    let runs = b_runs(60);
+    assert_eq!(starts, runs.iter().map(|r| r.0).collect::<Vec<_>>());
+    assert_eq!(ends, runs.iter().map(|r| r.1).collect::<Vec<_>>());
+    // The per-k lines, e.g. `k=5: R 1..3, B 4..8, R 9..60`.
+    assert!(out.contains("  k=5: R 1..3, B 4..8, R 9..60\n"), "{out}");
+    // Seed 003, section 5: a_n = ceil(n / phi), b_n = floor(n phi) (its lists start at n = 0).
+    let seed_a = [
+        1, 2, 2, 3, 4, 4, 5, 5, 6, 7, 7, 8, 9, 9, 10, 10, 11, 12, 12, 13, 13, 14, 15,
+    ];
+    let seed_b = [
+        1, 3, 4, 6, 8, 9, 11, 12, 14, 16, 17, 19, 21, 22, 24, 25, 27, 29, 30, 32, 33, 35, 37,
+    ];
+    assert_eq!(starts[..seed_a.len()], seed_a);
+    assert_eq!(ends[..seed_b.len()], seed_b);
+    // R wins on both sides of B's run: two runs for most k.
+    assert!(out.contains("start of run 2 of R along n"), "{out}");
+}
+
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>, HashMap<String, u32>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(path).expect("the PNG exists"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("decodes");
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    let grid = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .find(|t| t.keyword == "gamelang-grid")
+        .expect("a gamelang-grid text chunk")
+        .text
+        .clone();
+    let fields = grid
+        .split_whitespace()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').expect("key=value");
+            (k.to_string(), v.parse().expect("a number"))
+        })
+        .collect();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf, fields)
+}
+
+#[test]
+fn picture_has_one_cell_per_point_coloured_by_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let png_path = dir.path().join("h.png");
+    let o = gamelang(&[
+        "sweep",
+        "examples/heaps.game",
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..60",
+        "--range",
+        "n=1..40",
+        "--png",
+        png_path.to_str().unwrap(),
+        "--no-boundaries",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (w, h, px, g) = read_png(&png_path);
+    assert_eq!((g["columns"], g["rows"]), (60, 40));
+    // 800 pixels for the longer side: 13-pixel cells.
+    assert_eq!(g["cell"], 13);
+    let (x0, y0, cell) = (g["x0"], g["y0"], g["cell"]);
+    assert!(x0 + 60 * cell < w && y0 + 40 * cell < h, "{w}x{h} {g:?}");
+    // Room for the axis labels and the legend, but not much more.
+    assert!(
+        w < x0 + 60 * cell + 400 && h < y0 + 40 * cell + 200,
+        "{w}x{h}"
+    );
+    let colour = |k: u32, n: u32| {
+        // Cell of column k - 1, row n - 1 (row 0 at the bottom); sample its centre.
+        let x = x0 + (k - 1) * cell + cell / 2;
+        let y = y0 + (40 - n) * cell + cell / 2;
+        let i = ((y * w + x) * 3) as usize;
+        [px[i], px[i + 1], px[i + 2]]
+    };
+    let blue = [31, 90, 200];
+    let pale = [250, 240, 215];
+    let wins = brute_force(60);
+    for (k, n) in [
+        (1, 1),
+        (1, 2),
+        (2, 2),
+        (5, 4),
+        (5, 8),
+        (5, 9),
+        (20, 13),
+        (37, 22),
+        (60, 40),
+    ] {
+        let w = wins
+            .iter()
+            .find(|x| x.0 == k && x.1 == n)
+            .map(|x| x.2)
+            .unwrap();
+        let want = if w == "B" { blue } else { pale };
+        assert_eq!(
+            colour(k as u32, n as u32),
+            want,
+            "cell ({k} {n}), winner {w}"
+        );
+    }
+}
+
+#[test]
+fn expression_sweep_and_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("e.csv");
+    let o = gamelang(&[
+        "sweep",
+        "examples/heaps.game",
+        "--expr",
+        "w(B, (k n))",
+        "--where",
+        "k <= n",
+        "--range",
+        "k=1..12",
+        "--range",
+        "n=1..12",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let got = std::fs::read_to_string(&csv).unwrap();
+    // w(B, c): R wins with B to move, i.e. the mover loses.
+    let mut want = String::from("k,n,value\n");
+    let mut memo = HashMap::new();
+    for k in 1..=12u64 {
+        for n in k..=12 {
+            let v = !mover_wins(k, n, &mut memo);
+            want.push_str(&format!("{k},{n},{v}\n"));
+        }
+    }
+    assert_eq!(got, want);
+    let out = text(&o.stdout);
+    assert!(out.contains("66 left out by --where"), "{out}");
+    assert!(out.contains("boundary sequences"), "{out}");
+}
+
+#[test]
+fn errors_name_the_point() {
+    // The seed's own program is stuck on unordered pairs such as (2 1).
+    let o = gamelang(&[
+        "sweep",
+        "tests/data/seed003-appendix-a.game",
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--threads",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    let err = text(&o.stderr);
+    assert!(err.contains("no equation of `next-heaps` applies"), "{err}");
+    assert!(err.contains("at the point k=2, n=1"), "{err}");
+    // Unknown range variable in the term.
+    let o = gamelang(&[
+        "sweep",
+        "examples/heaps.game",
+        "--from",
+        "(k m)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+    ]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains('m'), "{}", text(&o.stderr));
+}
+
+#[test]
+fn interrupted_sweep_resumes_to_the_same_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("big.csv");
+    let csv_s = csv.to_str().unwrap().to_string();
+    let args = sweep_args(200, &csv_s);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gamelang");
+    // Wait until some points are written, then interrupt (as Ctrl-C does).
+    let began = Instant::now();
+    let rows = |p: &Path| {
+        std::fs::read_to_string(p)
+            .map(|s| s.lines().count())
+            .unwrap_or(0)
+    };
+    while rows(&csv) < 400 && began.elapsed() < Duration::from_secs(120) {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the sweep ended before it could be interrupted: {status}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    let written = rows(&csv);
+    if out.status.code() == Some(0) {
+        // It finished between the last poll and the signal: nothing left to resume.
+        eprintln!("note: the sweep finished before the signal arrived");
+    } else {
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(err.contains("--resume"), "{err}");
+        assert!(written > 1 && written < 40_001, "{written} lines");
+    }
+    // Every finished point is there, with the right result.
+    let want = expected_csv(200);
+    let want_lines: std::collections::HashSet<&str> = want.lines().collect();
+    let partial = std::fs::read_to_string(&csv).unwrap();
+    for line in partial.lines() {
+        assert!(want_lines.contains(line), "unexpected row `{line}`");
+    }
+    // Resume: the points already present are skipped, and the result is the CSV of an
+    // uninterrupted sweep.
+    let mut resume = args.clone();
+    resume.truncate(resume.len() - 2); // no --csv: --resume writes to the same file
+    resume.extend(["--resume".to_string(), csv_s.clone()]);
+    let o = gamelang(&resume);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report = text(&o.stdout);
+    if written > 1 {
+        assert!(report.contains("read from the resumed CSV"), "{report}");
+    }
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), want);
+}
