@@ -8,6 +8,8 @@ use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
 use gamelang_runtime::{Engine, TermId};
 use std::collections::HashMap;
 use std::sync::Arc;
+mod support;
+use support::heaps::moves as heap_moves;
 
 struct Loaded {
     session: Session,
@@ -263,28 +265,6 @@ fn tictactoe_principal_lines_are_legal_and_optimal() {
 }
 
 // ----- heaps: Theorem 2.1 and the bounded question ---------------------------------------------
-
-fn heap_moves(k: u64, n: u64) -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    for d in [k, n] {
-        if d == 0 {
-            continue;
-        }
-        let mut take = d;
-        while take <= k {
-            out.push((k - take, n));
-            take += d;
-        }
-        let mut take = d;
-        while take <= n {
-            out.push((k, n - take));
-            take += d;
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
 
 /// (mover wins?, plies under best play: winner fastest, loser slowest)
 fn heaps(k: u64, n: u64, memo: &mut HashMap<(u64, u64), (bool, u32)>) -> (bool, u32) {

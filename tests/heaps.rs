@@ -6,42 +6,8 @@ use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
 use gamelang_runtime::Engine;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The moves of the heaps game, straight from the rules: take a positive multiple of
-/// either heap's size from one heap.
-fn moves(k: u64, n: u64) -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    for d in [k, n] {
-        if d == 0 {
-            continue;
-        }
-        let mut take = d;
-        while take <= k {
-            out.push((k - take, n));
-            take += d;
-        }
-        let mut take = d;
-        while take <= n {
-            out.push((k, n - take));
-            take += d;
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// Does the player to move win? (Whoever cannot move, at (0 0), has lost.)
-fn mover_wins(k: u64, n: u64, memo: &mut HashMap<(u64, u64), bool>) -> bool {
-    if let Some(&v) = memo.get(&(k, n)) {
-        return v;
-    }
-    let v = moves(k, n)
-        .into_iter()
-        .any(|(a, b)| !mover_wins(a, b, memo));
-    memo.insert((k, n), v);
-    v
-}
+mod support;
+use support::heaps::{mover_wins, moves};
 
 struct Heaps {
     session: Session,

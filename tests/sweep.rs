@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+mod support;
+use support::heaps::mover_wins;
 
 fn gamelang<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gamelang"))
@@ -17,40 +19,6 @@ fn gamelang<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// The moves of the heaps game, from the rules: take a positive multiple of either heap's
-/// size from one heap.
-fn moves(k: u64, n: u64) -> Vec<(u64, u64)> {
-    let mut out = Vec::new();
-    for d in [k, n] {
-        if d == 0 {
-            continue;
-        }
-        let mut take = d;
-        while take <= k {
-            out.push((k - take, n));
-            take += d;
-        }
-        let mut take = d;
-        while take <= n {
-            out.push((k, n - take));
-            take += d;
-        }
-    }
-    out
-}
-
-/// Does the player to move win? (Whoever cannot move, at (0 0), has lost.)
-fn mover_wins(k: u64, n: u64, memo: &mut HashMap<(u64, u64), bool>) -> bool {
-    if let Some(&v) = memo.get(&(k, n)) {
-        return v;
-    }
-    let v = moves(k, n)
-        .into_iter()
-        .any(|(a, b)| !mover_wins(a, b, memo));
-    memo.insert((k, n), v);
-    v
 }
 
 /// The winner from (k n) with R to move, for 1 ≤ k, n ≤ size, in grid order.
