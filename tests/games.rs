@@ -691,3 +691,35 @@ fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
     );
     assert_eq!(with.line.len(), without.line.len());
 }
+
+#[test]
+fn sweeping_a_game_parameter_solves_each_board_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("colouring.csv");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "sweep",
+            "examples/colouring.game",
+            "--from",
+            "board(0, 0)",
+            "--range",
+            "n=2..4",
+            "--csv",
+        ])
+        .arg(&csv)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut expected = String::from("n,winner\n");
+    for n in 2..=4u32 {
+        let v = colouring(n, 0, 0, true, &mut HashMap::new());
+        let w = match v.signum() {
+            1 => "B",
+            -1 => "R",
+            _ => "draw",
+        };
+        expected.push_str(&format!("{n},{w}\n"));
+    }
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), expected);
+}

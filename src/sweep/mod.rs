@@ -225,8 +225,17 @@ pub fn run(args: SweepArgs) -> ExitCode {
         }
         None => None,
     };
+    // Ranges over the game's parameters (`--range n=2..6` for `param n .`) change the
+    // program itself: their points are solved in groups, one program per parameter value.
+    let param_dims: Vec<usize> = grid
+        .ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| game.params.iter().any(|(p, _)| *p == r.name))
+        .map(|(i, _)| i)
+        .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
-        if !uses_var(&template, i as u32) {
+        if !uses_var(&template, i as u32) && !param_dims.contains(&i) {
             eprintln!(
                 "warning: `{}` does not occur in `{text}`: every value of it gives the same result",
                 r.name
@@ -317,7 +326,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     };
 
     let began = Instant::now();
-    let job = work::Job {
+    let mut job = work::Job {
         program: Arc::new(session.program.clone()),
         game: game.clone(),
         kind,
@@ -327,27 +336,50 @@ pub fn run(args: SweepArgs) -> ExitCode {
         max_steps: args.max_steps,
         share: !args.no_share && threads > 1,
     };
+    // The points by the values of the parameter ranges (one group when there are none).
+    let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<usize>> = Default::default();
+    let mut point = Vec::new();
+    for &i in &todo {
+        grid.point(i, &mut point);
+        let key: Vec<i64> = param_dims.iter().map(|&d| point[d]).collect();
+        groups.entry(key).or_default().push(i);
+    }
     let mut write_error: Option<String> = None;
-    let outcome = work::run(&job, &todo, threads, &stop, |batch| {
-        for (i, text) in batch {
-            let Some(text) = text else {
-                results[*i] = SKIPPED;
-                continue;
-            };
-            results[*i] = values.intern(text);
+    let mut outcome = work::Outcome::Complete;
+    for (key, points) in groups {
+        for (&d, value) in param_dims.iter().zip(&key) {
+            let name = &grid.ranges[d].name;
+            if let Err(diag) = session.set_parameter(&game, &format!("{name}={value}")) {
+                return fail(&session, diag);
+            }
+        }
+        if !param_dims.is_empty() {
+            job.program = Arc::new(session.program.clone());
+        }
+        outcome = work::run(&job, &points, threads, &stop, |batch| {
+            for (i, text) in batch {
+                let Some(text) = text else {
+                    results[*i] = SKIPPED;
+                    continue;
+                };
+                results[*i] = values.intern(text);
+                if let Some(a) = appender.as_mut() {
+                    if let Err(e) = a.push(&grid, *i, text) {
+                        write_error.get_or_insert(e.to_string());
+                    }
+                }
+            }
             if let Some(a) = appender.as_mut() {
-                if let Err(e) = a.push(&grid, *i, text) {
+                if let Err(e) = a.flush() {
                     write_error.get_or_insert(e.to_string());
                 }
             }
+            progress.inc(batch.len() as u64);
+        });
+        if !matches!(outcome, work::Outcome::Complete) {
+            break;
         }
-        if let Some(a) = appender.as_mut() {
-            if let Err(e) = a.flush() {
-                write_error.get_or_insert(e.to_string());
-            }
-        }
-        progress.inc(batch.len() as u64);
-    });
+    }
     progress.finish_and_clear();
     let elapsed = began.elapsed();
     drop(appender);
