@@ -723,3 +723,117 @@ fn sweeping_a_game_parameter_solves_each_board_size() {
     }
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), expected);
 }
+
+/// The numbers in a printed configuration such as `board(195, 4)` or `board(1, 4, 5)`.
+fn numbers(shown: &str) -> Vec<u64> {
+    shown
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn colouring_and_domineering_lines_are_legal_and_end_as_reported() {
+    // Colouring: each step colours a free 2x2 square (Benny) or a free cell (Rebecca), and
+    // the final score has the sign of the reported winner.
+    for n in 3..=4u32 {
+        let mut g = load("examples/colouring.game");
+        g.session
+            .set_parameter(&g.game.clone(), &format!("n={n}"))
+            .unwrap();
+        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        let o = g.solve("board(0, 0)", "B");
+        let boards: Vec<(u64, u64)> = o
+            .line
+            .iter()
+            .map(|&c| {
+                let v = numbers(&g.engine.show(c));
+                (v[0], v[1])
+            })
+            .collect();
+        for (k, w) in boards.windows(2).enumerate() {
+            let ((b0, r0), (b1, r1)) = (w[0], w[1]);
+            let free = !(b0 | r0);
+            if k % 2 == 0 {
+                let added = b1 ^ b0;
+                let square = (0..n - 1)
+                    .flat_map(|r| (0..n - 1).map(move |c| r * n + c))
+                    .any(|i| added == (1 << i) | 1 << (i + 1) | 1 << (i + n) | 1 << (i + n + 1));
+                assert!(
+                    r1 == r0 && b1 & b0 == b0 && added & free == added && square,
+                    "illegal Benny move on {n}x{n}"
+                );
+            } else {
+                let added = r1 ^ r0;
+                assert!(
+                    b1 == b0 && added.count_ones() == 1 && added & free == added,
+                    "illegal Rebecca move on {n}x{n}"
+                );
+            }
+        }
+        let (blue, _) = *boards.last().unwrap();
+        let score = 2 * blue.count_ones() as i64 - (n * n) as i64;
+        let expected = match score.signum() {
+            1 => Verdict::Win(Side::B),
+            -1 => Verdict::Win(Side::R),
+            _ => Verdict::Draw,
+        };
+        assert_eq!(
+            o.winner, expected,
+            "the line of the {n}x{n} game ends with the reported result"
+        );
+    }
+    // Domineering: each step places one domino of the mover's orientation on free cells; the
+    // player to move at the end cannot move and is the loser.
+    for (rows, cols) in [(2u64, 3u64), (3, 3), (2, 4)] {
+        let mut g = load("examples/domineering.game");
+        let game = g.game.clone();
+        g.session
+            .set_parameter(&game, &format!("rows={rows}"))
+            .unwrap();
+        g.session
+            .set_parameter(&game, &format!("cols={cols}"))
+            .unwrap();
+        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        for first in [Side::B, Side::R] {
+            let o = g.solve("board(empty)", first.name());
+            let covered: Vec<Vec<u64>> =
+                o.line.iter().map(|&c| numbers(&g.engine.show(c))).collect();
+            for (k, w) in covered.windows(2).enumerate() {
+                let new: Vec<u64> = w[1].iter().copied().filter(|x| !w[0].contains(x)).collect();
+                assert_eq!(new.len(), 2, "one domino per move");
+                let vertical = o.mover(k + 1) == Side::B;
+                let (a, b) = (new[0].min(new[1]), new[0].max(new[1]));
+                let ok = if vertical {
+                    b == a + cols
+                } else {
+                    b == a + 1 && a % cols != cols - 1
+                };
+                assert!(
+                    ok,
+                    "{rows}x{cols}: illegal domino {a},{b} for {}",
+                    o.mover(k + 1).name()
+                );
+            }
+            let last: u64 = covered.last().unwrap().iter().fold(0, |m, &i| m | 1 << i);
+            let stuck = o.mover(o.line.len());
+            assert!(
+                !domineering(
+                    rows as u32,
+                    cols as u32,
+                    last,
+                    stuck == Side::B,
+                    &mut HashMap::new()
+                ),
+                "the last player to move has no move"
+            );
+            assert_eq!(
+                o.winner,
+                Verdict::Win(stuck.opponent()),
+                "{rows}x{cols}, {} first",
+                first.name()
+            );
+        }
+    }
+}
