@@ -837,3 +837,60 @@ fn colouring_and_domineering_lines_are_legal_and_end_as_reported() {
         }
     }
 }
+
+#[test]
+fn connect_lines_are_legal_and_end_as_reported() {
+    let (w, h, c) = (3i32, 4i32, 3i32);
+    let mut g = load("examples/connect.game");
+    let game = g.game.clone();
+    for (name, v) in [("width", w), ("height", h), ("c", c)] {
+        g.session
+            .set_parameter(&game, &format!("{name}={v}"))
+            .unwrap();
+    }
+    g.engine = Engine::new(Arc::new(g.session.program.clone()));
+    for from in ["(empty | empty)", "(1 | 0)", "(0, 1 | 3, 4)"] {
+        let o = g.solve(from, "B");
+        // (X | O) as two bit sets.
+        let boards: Vec<(u64, u64)> = o
+            .line
+            .iter()
+            .map(|&t| {
+                let shown = g.engine.show(t);
+                let (x, y) = shown
+                    .trim_matches(|ch| ch == '(' || ch == ')')
+                    .split_once('|')
+                    .unwrap();
+                let set = |s: &str| numbers(s).iter().fold(0u64, |m, &i| m | 1 << i);
+                (set(x), set(y))
+            })
+            .collect();
+        for (k, pair) in boards.windows(2).enumerate() {
+            let (x0, o0) = pair[0];
+            let (x1, o1) = pair[1];
+            let b_moves = o.mover(k + 1) == Side::B;
+            let added = if b_moves { x1 ^ x0 } else { o1 ^ o0 };
+            assert_eq!(
+                if b_moves { o1 } else { x1 },
+                if b_moves { o0 } else { x0 },
+                "only the mover's stones change"
+            );
+            assert_eq!(added.count_ones(), 1, "one stone per move");
+            let i = added.trailing_zeros() as i32;
+            let below_filled = i < w || (x0 | o0) & (1 << (i - w)) != 0;
+            assert!(
+                (x0 | o0) & added == 0 && below_filled,
+                "{from}: stone at {i} does not rest on the bottom or a stone"
+            );
+        }
+        // The end: the position is decided as reported (a line of c for the winner, or full).
+        let (x, y) = *boards.last().unwrap();
+        let mover = o.mover(o.line.len());
+        let (mine, theirs) = if mover == Side::B { (x, y) } else { (y, x) };
+        let end = connect(w, h, c, mine, theirs, &mut HashMap::new(), mover);
+        assert_eq!(
+            end, o.winner,
+            "{from}: the line ends with the reported result"
+        );
+    }
+}
