@@ -376,7 +376,7 @@ pub fn solve(
 /// Positions the search for a depth-optimal principal line may visit before `solve` settles
 /// for a line of first winning moves (deciding who wins can be far cheaper than finding the
 /// fastest win: on the 5x5 colouring board, 0.2 s against 8.5 s).
-pub const DEFAULT_LINE_BUDGET: usize = 1_000_000;
+pub const DEFAULT_LINE_BUDGET: usize = 200_000;
 
 /// [`solve`] with a budget for the depth-optimal line.
 pub fn solve_with_budget(
