@@ -2,79 +2,14 @@
 //! written here (not against gamelang itself), and Theorem 2.1 of seed 003 checked on the
 //! language's own `w` and its dual `w'`.
 
-use gamelang_lang::elab::{Game, Session};
-use gamelang_lang::program::Pat;
+use gamelang_lang::elab::Session;
 use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
-use gamelang_runtime::{Engine, TermId};
+use gamelang_runtime::Engine;
 use std::collections::HashMap;
 use std::sync::Arc;
 mod support;
 use support::heaps::moves as heap_moves;
-
-struct Loaded {
-    session: Session,
-    game: Game,
-    engine: Engine,
-}
-
-fn load(path: &str) -> Loaded {
-    let mut session = Session::new().expect("stdlib");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    if let Err(e) = session.load_file(&file) {
-        panic!(
-            "{}",
-            gamelang_lang::diag::render_all(&e, &session.sources, false)
-        );
-    }
-    let game = session.games[0].clone();
-    let engine = Engine::new(Arc::new(session.program.clone()));
-    Loaded {
-        session,
-        game,
-        engine,
-    }
-}
-
-impl Loaded {
-    fn term(&mut self, text: &str) -> Pat {
-        self.term_of(text, None)
-    }
-
-    fn term_of(&mut self, text: &str, sort: Option<gamelang_lang::program::SortId>) -> Pat {
-        self.session
-            .parse_term(self.game.module, "test", text, sort)
-            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)))
-    }
-
-    fn value(&mut self, text: &str) -> TermId {
-        let p = self.term(text);
-        let t = self.engine.build(&p, &[]);
-        self.engine
-            .reduce(t)
-            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
-    }
-
-    fn config(&mut self, text: &str) -> TermId {
-        let p = self.term_of(text, Some(self.game.config_sort));
-        let t = self.engine.build(&p, &[]);
-        self.engine
-            .reduce(t)
-            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
-    }
-
-    fn solve(&mut self, from: &str, first: &str) -> game::Outcome {
-        let (c, p) = (
-            self.term_of(from, Some(self.game.config_sort)),
-            self.term_of(first, Some(self.game.player_sort)),
-        );
-        game::solve(&mut self.engine, &self.game, &c, &p).unwrap_or_else(|e| {
-            panic!(
-                "{}",
-                game::diagnose(&self.engine, &e).render(&self.session.sources, false)
-            )
-        })
-    }
-}
+use support::{load, Loaded};
 
 // ----- tic-tac-toe ------------------------------------------------------------------------
 
@@ -497,10 +432,7 @@ fn colouring(
 fn colouring_outcomes_and_values_match_brute_force() {
     for n in 2..=4u32 {
         let mut g = load("examples/colouring.game");
-        g.session
-            .set_parameter(&g.game.clone(), &format!("n={n}"))
-            .unwrap();
-        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        g.set("n", n);
         let expected = colouring(n, 0, 0, true, &mut HashMap::new());
         let o = g.solve("board(0, 0)", "B");
         let verdict = match expected.signum() {
@@ -559,14 +491,8 @@ fn domineering_matches_brute_force() {
         (1, 5),
     ] {
         let mut g = load("examples/domineering.game");
-        let game = g.game.clone();
-        g.session
-            .set_parameter(&game, &format!("rows={rows}"))
-            .unwrap();
-        g.session
-            .set_parameter(&game, &format!("cols={cols}"))
-            .unwrap();
-        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        g.set("rows", rows);
+        g.set("cols", cols);
         for first in [Side::B, Side::R] {
             let mover_wins = domineering(rows, cols, 0, first == Side::B, &mut HashMap::new());
             let o = g.solve("board(empty)", first.name());
@@ -644,13 +570,9 @@ fn connect(
 fn connect_matches_brute_force() {
     for (w, h, c) in [(3, 3, 3), (3, 4, 3), (4, 2, 2), (2, 3, 2), (2, 2, 3)] {
         let mut g = load("examples/connect.game");
-        let game = g.game.clone();
         for (name, v) in [("width", w), ("height", h), ("c", c)] {
-            g.session
-                .set_parameter(&game, &format!("{name}={v}"))
-                .unwrap();
+            g.set(name, v);
         }
-        g.engine = Engine::new(Arc::new(g.session.program.clone()));
         // B moves first; the memo is keyed by (mover's stones, other's stones), and whose turn
         // it is follows from the stone counts, so one table serves both players.
         let expected = connect(w, h, c, 0, 0, &mut HashMap::new(), Side::B);
@@ -739,10 +661,7 @@ fn colouring_and_domineering_lines_are_legal_and_end_as_reported() {
     // the final score has the sign of the reported winner.
     for n in 3..=4u32 {
         let mut g = load("examples/colouring.game");
-        g.session
-            .set_parameter(&g.game.clone(), &format!("n={n}"))
-            .unwrap();
-        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        g.set("n", n);
         let o = g.solve("board(0, 0)", "B");
         let boards: Vec<(u64, u64)> = o
             .line
@@ -788,14 +707,8 @@ fn colouring_and_domineering_lines_are_legal_and_end_as_reported() {
     // player to move at the end cannot move and is the loser.
     for (rows, cols) in [(2u64, 3u64), (3, 3), (2, 4)] {
         let mut g = load("examples/domineering.game");
-        let game = g.game.clone();
-        g.session
-            .set_parameter(&game, &format!("rows={rows}"))
-            .unwrap();
-        g.session
-            .set_parameter(&game, &format!("cols={cols}"))
-            .unwrap();
-        g.engine = Engine::new(Arc::new(g.session.program.clone()));
+        g.set("rows", rows);
+        g.set("cols", cols);
         for first in [Side::B, Side::R] {
             let o = g.solve("board(empty)", first.name());
             let covered: Vec<Vec<u64>> =
@@ -842,13 +755,9 @@ fn colouring_and_domineering_lines_are_legal_and_end_as_reported() {
 fn connect_lines_are_legal_and_end_as_reported() {
     let (w, h, c) = (3i32, 4i32, 3i32);
     let mut g = load("examples/connect.game");
-    let game = g.game.clone();
     for (name, v) in [("width", w), ("height", h), ("c", c)] {
-        g.session
-            .set_parameter(&game, &format!("{name}={v}"))
-            .unwrap();
+        g.set(name, v);
     }
-    g.engine = Engine::new(Arc::new(g.session.program.clone()));
     for from in ["(empty | empty)", "(1 | 0)", "(0, 1 | 3, 4)"] {
         let o = g.solve(from, "B");
         // (X | O) as two bit sets.

@@ -1,72 +1,16 @@
 //! The two-heaps game of seed 003 solved by gamelang (examples/heaps.game, through the
 //! generic WINS module) against an independent brute-force solver written here.
 
-use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
-use gamelang_runtime::Engine;
+use gamelang_runtime::game::{GameDriver, Side, Verdict};
 use std::collections::HashMap;
-use std::sync::Arc;
 mod support;
 use support::heaps::{mover_wins, moves};
-
-struct Heaps {
-    session: Session,
-    game: Game,
-    engine: Engine,
-}
-
-fn heaps(path: &str) -> Heaps {
-    let mut session = Session::new().expect("stdlib");
-    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    if let Err(e) = session.load_file(&file) {
-        panic!(
-            "{}",
-            gamelang_lang::diag::render_all(&e, &session.sources, false)
-        );
-    }
-    let game = session.games[0].clone();
-    let engine = Engine::new(Arc::new(session.program.clone()));
-    Heaps {
-        session,
-        game,
-        engine,
-    }
-}
-
-impl Heaps {
-    fn config(&mut self, k: u64, n: u64) -> gamelang_lang::program::Pat {
-        self.session
-            .parse_term(
-                self.game.module,
-                "test",
-                &format!("({k} {n})"),
-                Some(self.game.config_sort),
-            )
-            .expect("configuration parses")
-    }
-
-    fn player(&mut self, p: &str) -> gamelang_lang::program::Pat {
-        self.session
-            .parse_term(self.game.module, "test", p, Some(self.game.player_sort))
-            .expect("player parses")
-    }
-
-    fn solve(&mut self, k: u64, n: u64, first: &str) -> game::Outcome {
-        let (c, p) = (self.config(k, n), self.player(first));
-        match game::solve(&mut self.engine, &self.game, &c, &p) {
-            Ok(o) => o,
-            Err(e) => panic!(
-                "{}",
-                game::diagnose(&self.engine, &e).render(&self.session.sources, false)
-            ),
-        }
-    }
-}
+use support::load;
 
 #[test]
 fn two_five_is_won_by_rebecca_only_through_two_three() {
-    let mut h = heaps("examples/heaps.game");
-    let o = h.solve(2, 5, "R");
+    let mut h = load("examples/heaps.game");
+    let o = h.solve(&format!("({} {})", 2, 5), "R");
     assert_eq!(o.winner, Verdict::Win(Side::R));
     assert_eq!(h.engine.show(o.best_move.expect("a winning move")), "(2 3)");
     // Brute force: (2 3) is the only move from (2 5) that leaves Benny lost. The seed's
@@ -78,7 +22,7 @@ fn two_five_is_won_by_rebecca_only_through_two_three() {
         .collect();
     assert_eq!(winning, vec![(2, 3)]);
     // gamelang agrees on every successor: only (2 3) keeps the win for R.
-    let start_pat = h.config(2, 5);
+    let start_pat = h.term_of("(2 5)", Some(h.game.config_sort));
     let game = h.game.clone();
     let d = GameDriver::new(&mut h.engine, &game).unwrap();
     let start = h.engine.build(&start_pat, &[]);
@@ -107,11 +51,11 @@ fn two_five_is_won_by_rebecca_only_through_two_three() {
 
 #[test]
 fn every_pair_up_to_30_matches_brute_force() {
-    let mut h = heaps("examples/heaps.game");
+    let mut h = load("examples/heaps.game");
     let mut memo = HashMap::new();
     for k in 1..=30 {
         for n in 1..=30 {
-            let o = h.solve(k, n, "R");
+            let o = h.solve(&format!("({} {})", k, n), "R");
             let expected = if mover_wins(k, n, &mut memo) {
                 Side::R
             } else {
@@ -119,7 +63,7 @@ fn every_pair_up_to_30_matches_brute_force() {
             };
             assert_eq!(o.winner, Verdict::Win(expected), "({k} {n}) with R to move");
             // Benny moving first: the game is impartial, so the mover's fate is the same.
-            let o = h.solve(k, n, "B");
+            let o = h.solve(&format!("({} {})", k, n), "B");
             let expected = if mover_wins(k, n, &mut memo) {
                 Side::B
             } else {
@@ -132,10 +76,10 @@ fn every_pair_up_to_30_matches_brute_force() {
 
 #[test]
 fn principal_lines_are_legal_and_won_by_the_winner() {
-    let mut h = heaps("examples/heaps.game");
+    let mut h = load("examples/heaps.game");
     let mut memo = HashMap::new();
     for (k, n) in [(2, 5), (5, 2), (7, 7), (12, 20), (13, 8), (1, 30)] {
-        let o = h.solve(k, n, "R");
+        let o = h.solve(&format!("({} {})", k, n), "R");
         let line: Vec<(u64, u64)> = o
             .line
             .iter()
@@ -173,9 +117,9 @@ fn principal_lines_are_legal_and_won_by_the_winner() {
 
 #[test]
 fn the_seeds_own_program_agrees_on_ordered_pairs() {
-    let mut seed = heaps("tests/data/seed003-appendix-a.game");
+    let mut seed = load("tests/data/seed003-appendix-a.game");
     let mut memo = HashMap::new();
-    let o = seed.solve(2, 5, "R");
+    let o = seed.solve(&format!("({} {})", 2, 5), "R");
     assert_eq!(o.winner, Verdict::Win(Side::R));
     assert_eq!(seed.engine.show(o.best_move.unwrap()), "(2 3)");
     for k in 1..=12 {
@@ -186,7 +130,7 @@ fn the_seeds_own_program_agrees_on_ordered_pairs() {
                 Side::B
             };
             assert_eq!(
-                seed.solve(k, n, "R").winner,
+                seed.solve(&format!("({} {})", k, n), "R").winner,
                 Verdict::Win(expected),
                 "({k} {n})"
             );

@@ -43,3 +43,85 @@ pub mod heaps {
         v
     }
 }
+
+use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::program::Pat;
+use gamelang_runtime::game;
+use gamelang_runtime::{Engine, TermId};
+use std::sync::Arc;
+
+/// A game file loaded into a session, with an engine: terms are parsed in the game's
+/// module and solved with the same driver as `gamelang solve`.
+pub struct Loaded {
+    pub session: Session,
+    pub game: Game,
+    pub engine: Engine,
+}
+
+pub fn load(path: &str) -> Loaded {
+    let mut session = Session::new().expect("stdlib");
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if let Err(e) = session.load_file(&file) {
+        panic!(
+            "{}",
+            gamelang_lang::diag::render_all(&e, &session.sources, false)
+        );
+    }
+    let game = session.games[0].clone();
+    let engine = Engine::new(Arc::new(session.program.clone()));
+    Loaded {
+        session,
+        game,
+        engine,
+    }
+}
+
+impl Loaded {
+    /// Give a game parameter a value (as `--set name=value`) and start a fresh engine.
+    pub fn set(&mut self, name: &str, value: impl std::fmt::Display) {
+        let game = self.game.clone();
+        self.session
+            .set_parameter(&game, &format!("{name}={value}"))
+            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)));
+        self.engine = Engine::new(Arc::new(self.session.program.clone()));
+    }
+
+    pub fn term(&mut self, text: &str) -> Pat {
+        self.term_of(text, None)
+    }
+
+    pub fn term_of(&mut self, text: &str, sort: Option<gamelang_lang::program::SortId>) -> Pat {
+        self.session
+            .parse_term(self.game.module, "test", text, sort)
+            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)))
+    }
+
+    pub fn value(&mut self, text: &str) -> TermId {
+        let p = self.term(text);
+        let t = self.engine.build(&p, &[]);
+        self.engine
+            .reduce(t)
+            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
+    }
+
+    pub fn config(&mut self, text: &str) -> TermId {
+        let p = self.term_of(text, Some(self.game.config_sort));
+        let t = self.engine.build(&p, &[]);
+        self.engine
+            .reduce(t)
+            .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
+    }
+
+    pub fn solve(&mut self, from: &str, first: &str) -> game::Outcome {
+        let (c, p) = (
+            self.term_of(from, Some(self.game.config_sort)),
+            self.term_of(first, Some(self.game.player_sort)),
+        );
+        game::solve(&mut self.engine, &self.game, &c, &p).unwrap_or_else(|e| {
+            panic!(
+                "{}",
+                game::diagnose(&self.engine, &e).render(&self.session.sources, false)
+            )
+        })
+    }
+}
