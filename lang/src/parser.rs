@@ -187,8 +187,9 @@ type RawError = LalrpopError<usize, Tok, ParseError>;
 /// ~40); listing them all would drown the few that actually end the run.
 const RUN_STATE_MIN_EXPECTED: usize = 28;
 
-/// Declaration keywords, shown together as "a declaration" when all are expected.
-const DECLARATION_KEYWORDS: &[&str] = &[
+/// The keywords that start a declaration inside a module (shown together as "a declaration"
+/// when all are expected; the REPL and the term parser use the same list).
+pub const DECLARATION_KEYWORDS: &[&str] = &[
     "protecting",
     "pr",
     "extending",

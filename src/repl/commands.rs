@@ -201,24 +201,7 @@ pub fn lookup(word: &str) -> Option<&'static CommandInfo> {
 }
 
 /// Keywords that start a declaration to add to the current module.
-pub const DECLARATION_KEYWORDS: &[&str] = &[
-    "protecting",
-    "pr",
-    "extending",
-    "ex",
-    "including",
-    "inc",
-    "sort",
-    "sorts",
-    "subsort",
-    "subsorts",
-    "op",
-    "ops",
-    "var",
-    "vars",
-    "eq",
-    "ceq",
-];
+pub use gamelang_lang::parser::DECLARATION_KEYWORDS;
 
 /// Keywords that start a module, theory, view or game typed at the prompt.
 pub const ITEM_KEYWORDS: &[&str] = &["fmod", "fth", "view", "game"];

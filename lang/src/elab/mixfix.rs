@@ -131,26 +131,8 @@ struct NearMiss {
     diag: Diag,
 }
 
-/// Words that start declarations: met inside a term, they mean a missing ` .`.
-const DECLARATION_KEYWORDS: &[&str] = &[
-    "eq",
-    "ceq",
-    "op",
-    "ops",
-    "var",
-    "vars",
-    "sort",
-    "sorts",
-    "subsort",
-    "subsorts",
-    "protecting",
-    "including",
-    "extending",
-    "endfm",
-    "endfth",
-    "endv",
-    "endgame",
-];
+/// Words that end a block: met inside a term, they too mean a missing ` .`.
+const END_KEYWORDS: &[&str] = &["endfm", "endfth", "endv", "endgame"];
 
 /// More readings than this for one span means a pathological grammar; keep the first ones.
 const MAX_READINGS: usize = 24;
@@ -797,7 +779,9 @@ impl TermParser<'_> {
                 if !hints.is_empty() {
                     d = d.note(format!("did you mean {}?", quote_list(&hints)));
                 }
-                if DECLARATION_KEYWORDS.contains(&t.text.as_str()) {
+                if crate::parser::DECLARATION_KEYWORDS.contains(&t.text.as_str())
+                    || END_KEYWORDS.contains(&t.text.as_str())
+                {
                     d = Diag::at(t.span, format!("`{}` inside a term: is the ` .` ending the previous declaration missing?", t.text), "a declaration keyword, not an operator")
                         .note("every declaration ends with ` .` (a dot after a space)");
                 }
