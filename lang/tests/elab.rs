@@ -2,7 +2,7 @@
 //! signature; and the located errors for what is wrong.
 
 use gamelang_lang::diag::{render_all, Diag};
-use gamelang_lang::elab::mixfix::{show_pat, Grammar};
+use gamelang_lang::elab::mixfix::show_pat;
 use gamelang_lang::elab::Session;
 use gamelang_lang::program::Pat;
 
@@ -41,7 +41,7 @@ fn term(s: &mut Session, module: &str, text: &str) -> String {
     let pat = s
         .parse_term(m, "term", text, None)
         .unwrap_or_else(|d| panic!("{}", d.render(&s.sources, false)));
-    show_pat(&s.program.sig, &Grammar::default(), &pat)
+    show_pat(&s.program.sig, &pat)
 }
 
 #[test]

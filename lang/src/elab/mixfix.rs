@@ -825,7 +825,7 @@ fn quote_list(names: &[String]) -> String {
 }
 
 /// A fully parenthesised rendering of a parsed term, for showing alternative readings.
-pub fn show_pat(sig: &Signature, _grammar: &Grammar, pat: &Pat) -> String {
+pub fn show_pat(sig: &Signature, pat: &Pat) -> String {
     match pat {
         Pat::Var(i) => format!("?{i}"),
         Pat::Int(n) => n.to_string(),
@@ -837,7 +837,7 @@ pub fn show_pat(sig: &Signature, _grammar: &Grammar, pat: &Pat) -> String {
             let holes = info.form.iter().filter(|p| **p == PatPiece::Hole).count();
             if holes != args.len() {
                 // Flattened associative application.
-                let parts: Vec<String> = args.iter().map(|a| show_pat(sig, _grammar, a)).collect();
+                let parts: Vec<String> = args.iter().map(|a| show_pat(sig, a)).collect();
                 return format!("{}({})", info.name, parts.join(", "));
             }
             let mut out = String::from("(");
@@ -849,7 +849,7 @@ pub fn show_pat(sig: &Signature, _grammar: &Grammar, pat: &Pat) -> String {
                 match piece {
                     PatPiece::Lit(l) => out.push_str(l),
                     PatPiece::Hole => {
-                        out.push_str(&show_pat(sig, _grammar, &args[k]));
+                        out.push_str(&show_pat(sig, &args[k]));
                         k += 1;
                     }
                 }

@@ -498,21 +498,7 @@ impl Session {
         }
         let mut bindings = Vec::new();
         for (param, arg) in decl.params.iter().zip(&expr.args) {
-            let theory = self.module_expr(
-                &ModExpr {
-                    name: param.theory.clone(),
-                    args: Vec::new(),
-                    span: param.theory.span,
-                },
-                None,
-            )?;
-            if self.modules[theory].kind != ModuleKind::Theory {
-                return Err(Diag::at(
-                    param.theory.span,
-                    format!("`{}` is not a theory", param.theory.name),
-                    "a parameter must be declared with a theory (`fth`)",
-                ));
-            }
+            let theory = self.theory(&param.theory)?;
             let b = self.argument(arg, ctx, theory)?;
             bindings.push(ParamBinding {
                 param: param.name.name.clone(),
@@ -570,26 +556,30 @@ impl Session {
         Ok(id)
     }
 
+    /// The theory called `name` (elaborated once), or an error if it is a module.
+    fn theory(&mut self, name: &Ident) -> Result<ModuleId, Diag> {
+        let expr = ModExpr {
+            name: name.clone(),
+            args: Vec::new(),
+            span: name.span,
+        };
+        let theory = self.module_expr(&expr, None)?;
+        if self.modules[theory].kind != ModuleKind::Theory {
+            return Err(Diag::at(
+                name.span,
+                format!("`{}` is not a theory", name.name),
+                "a parameter must be declared with a theory (`fth`)",
+            ));
+        }
+        Ok(theory)
+    }
+
     /// Check a parameterised module once on its own, with each parameter bound to its
     /// theory, so that its errors show at its definition rather than at first use.
     fn check_parameterised(&mut self, decl: &Rc<ModuleDecl>) -> Result<(), Diag> {
         let mut bindings = Vec::new();
         for param in &decl.params {
-            let theory = self.module_expr(
-                &ModExpr {
-                    name: param.theory.clone(),
-                    args: Vec::new(),
-                    span: param.theory.span,
-                },
-                None,
-            )?;
-            if self.modules[theory].kind != ModuleKind::Theory {
-                return Err(Diag::at(
-                    param.theory.span,
-                    format!("`{}` is not a theory", param.theory.name),
-                    "a parameter must be declared with a theory (`fth`)",
-                ));
-            }
+            let theory = self.theory(&param.theory)?;
             let t = &self.modules[theory];
             let mut b = Binding {
                 display: param.name.name.clone(),
@@ -644,7 +634,7 @@ impl Session {
                     // where the parameter's sorts and operators are visible. The instance
                     // is named after what the parameter is bound to (`WINS{HeapsGame}`).
                     let display = p.binding.display.clone();
-                    return self.by_name(theory, Scope::Module(c), display, None, &[], arg.span);
+                    return self.by_name(theory, c, display, None, &[], arg.span);
                 }
             }
             // A view is chosen only if it is from the parameter's theory: `SET{Nim}` inside
@@ -666,14 +656,7 @@ impl Session {
         if self.templates.contains_key(name) {
             let target = self.module_expr(arg, ctx)?;
             let display = self.modules[target].name.clone();
-            return self.by_name(
-                theory,
-                Scope::Module(target),
-                display,
-                Some(target),
-                &[],
-                arg.span,
-            );
+            return self.by_name(theory, target, display, Some(target), &[], arg.span);
         }
         if arg.args.is_empty() {
             if let Some(c) = ctx {
@@ -683,14 +666,7 @@ impl Session {
                         return Err(Diag::at(arg.span, format!("the sort `{name}` can only stand for a theory with one sort; `{}` has {}", t.name, t.param_sorts.len()), "write a view instead"));
                     }
                     let ts = t.param_sorts[0];
-                    return self.by_name(
-                        theory,
-                        Scope::Module(c),
-                        name.clone(),
-                        None,
-                        &[(ts, sort)],
-                        arg.span,
-                    );
+                    return self.by_name(theory, c, name.clone(), None, &[(ts, sort)], arg.span);
                 }
             }
         }
@@ -723,7 +699,7 @@ impl Session {
     fn by_name(
         &mut self,
         theory: ModuleId,
-        scope: Scope,
+        scope: ModuleId,
         display: String,
         target: Option<ModuleId>,
         fixed: &[(SortId, SortId)],
@@ -736,40 +712,72 @@ impl Session {
             target,
             shared: self.shared_imports(theory),
         };
-        let scope_name = match scope {
-            Scope::Module(m) => self.modules[m].name.clone(),
-        };
-        let t_sorts = self.modules[theory].param_sorts.clone();
-        for s in t_sorts {
+        self.complete_by_name(
+            theory,
+            scope,
+            &mut b,
+            &FxHashSet::default(),
+            Wording::Implicit,
+            at,
+        )?;
+        Ok(b)
+    }
+
+    /// Map every theory sort and operator that `b` does not map yet (and that is not in
+    /// `skip`) to the symbol of the same name in module `scope`. `wording` says whether a
+    /// failure is reported as an implicit view or as a view that leaves a symbol unmapped.
+    fn complete_by_name(
+        &mut self,
+        theory: ModuleId,
+        scope: ModuleId,
+        b: &mut Binding,
+        skip: &FxHashSet<OpId>,
+        wording: Wording,
+        at: Span,
+    ) -> Result<(), Diag> {
+        let scope_name = self.modules[scope].name.clone();
+        let theory_name = self.modules[theory].name.clone();
+        for s in self.modules[theory].param_sorts.clone() {
             if b.sort_map.contains_key(&s) {
                 continue;
             }
             let sname = self.program.sig.sort(s).name.clone();
-            let found = match scope {
-                Scope::Module(m) => self.modules[m].sorts.get(&sname).copied(),
-            };
-            match found {
-                Some(t) => {
+            match self.modules[scope].sorts.get(&sname) {
+                Some(&t) => {
                     b.sort_map.insert(s, t);
                 }
                 None => {
-                    return Err(Diag::at(at, format!("`{scope_name}` has no sort `{sname}` for the parameter theory `{}`", self.modules[theory].name), "implicit view needs a sort of the same name")
-                        .note(format!("write a view: `view V from {} to {scope_name} is sort {sname} to … . endv`", self.modules[theory].name)));
+                    return Err(match wording {
+                        Wording::Implicit => Diag::at(at, format!("`{scope_name}` has no sort `{sname}` for the parameter theory `{theory_name}`"), "implicit view needs a sort of the same name")
+                            .note(format!("write a view: `view V from {theory_name} to {scope_name} is sort {sname} to … . endv`")),
+                        Wording::InView => Diag::at(at, format!("the view does not map the theory sort `{sname}`, and `{scope_name}` has no sort of that name"), "in this view")
+                            .note(format!("add `sort {sname} to … .`")),
+                    });
                 }
             }
         }
-        let t_ops = self.modules[theory].param_ops.clone();
-        for op in t_ops {
-            let pat = self.op_by_name(op, &b, scope).ok_or_else(|| {
-                let info = self.program.sig.op(op);
-                let d = Diag::at(at, format!("`{scope_name}` has no operator `{}` for the parameter theory `{}`", info.name, self.modules[theory].name), "implicit view needs an operator of the same name and arity")
-                    .note(format!("expected `{}`; write a view mapping it, e.g. `op {} to …` or `op {}(…) to term …`", self.describe_op_mapped(op, &b), info.name, info.name));
-                let Scope::Module(m) = scope;
-                self.with_misfits(d, m, &info.name)
-            })?;
-            b.op_map.insert(op, pat);
+        for op in self.modules[theory].param_ops.clone() {
+            if skip.contains(&op) || b.op_map.contains_key(&op) {
+                continue;
+            }
+            match self.op_by_name(op, b, scope) {
+                Some(p) => {
+                    b.op_map.insert(op, p);
+                }
+                None => {
+                    let info = self.program.sig.op(op);
+                    let mapped = self.describe_op_mapped(op, b);
+                    let d = match wording {
+                        Wording::Implicit => Diag::at(at, format!("`{scope_name}` has no operator `{}` for the parameter theory `{theory_name}`", info.name), "implicit view needs an operator of the same name and arity")
+                            .note(format!("expected `{mapped}`; write a view mapping it, e.g. `op {} to …` or `op {}(…) to term …`", info.name, info.name)),
+                        Wording::InView => Diag::at(at, format!("the view does not map the theory operator `{}`, and `{scope_name}` has no operator of that name and arity", info.name), "in this view")
+                            .note(format!("the theory operator is `{mapped}`; add `op {} to … .` or `op {}(…) to term … .`", info.name, info.name)),
+                    };
+                    return Err(self.with_misfits(d, scope, &info.name));
+                }
+            }
         }
-        Ok(b)
+        Ok(())
     }
 
     fn describe_op_mapped(&self, op: OpId, b: &Binding) -> String {
@@ -789,7 +797,7 @@ impl Session {
     }
 
     /// The operator of `scope` that a theory operator maps to by name, as a term template.
-    fn op_by_name(&self, op: OpId, b: &Binding, scope: Scope) -> Option<Pat> {
+    fn op_by_name(&self, op: OpId, b: &Binding, scope: ModuleId) -> Option<Pat> {
         let sig = &self.program.sig;
         let info = sig.op(op);
         let want_args: Vec<SortId> = info
@@ -798,9 +806,7 @@ impl Session {
             .map(|s| *b.sort_map.get(s).unwrap_or(s))
             .collect();
         let want_res = *b.sort_map.get(&info.result).unwrap_or(&info.result);
-        let ops = match scope {
-            Scope::Module(m) => &self.modules[m].ops,
-        };
+        let ops = &self.modules[scope].ops;
         let candidates: Vec<OpId> = ops
             .iter()
             .copied()
@@ -828,9 +834,7 @@ impl Session {
         }
         // A parameter operator of the scope that its own view maps to a term (when a
         // parameter is passed on, e.g. `next-config` inside `SOLVE{X}`).
-        let macros = match scope {
-            Scope::Module(m) => &self.modules[m].macros,
-        };
+        let macros = &self.modules[scope].macros;
         macros
             .iter()
             .find(|s| {
@@ -915,7 +919,14 @@ impl Session {
             target: Some(target),
             shared: self.shared_imports(theory),
         };
-        self.by_name_except(theory, target, &mut b, &explicit, v.name.span)?;
+        self.complete_by_name(
+            theory,
+            target,
+            &mut b,
+            &explicit,
+            Wording::InView,
+            v.name.span,
+        )?;
         for (map, op) in op_maps {
             let pat = match map {
                 ViewMap::Op { to, .. } => {
@@ -965,49 +976,6 @@ impl Session {
         }
         self.view_cache.insert(name.name.clone(), b.clone());
         Ok(b)
-    }
-
-    fn by_name_except(
-        &mut self,
-        theory: ModuleId,
-        target: ModuleId,
-        b: &mut Binding,
-        explicit: &FxHashSet<OpId>,
-        at: Span,
-    ) -> Result<(), Diag> {
-        let tname = self.modules[target].name.clone();
-        for s in self.modules[theory].param_sorts.clone() {
-            if b.sort_map.contains_key(&s) {
-                continue;
-            }
-            let sname = self.program.sig.sort(s).name.clone();
-            match self.modules[target].sorts.get(&sname) {
-                Some(&t) => {
-                    b.sort_map.insert(s, t);
-                }
-                None => {
-                    return Err(Diag::at(at, format!("the view does not map the theory sort `{sname}`, and `{tname}` has no sort of that name"), "in this view")
-                        .note(format!("add `sort {sname} to … .`")))
-                }
-            }
-        }
-        for op in self.modules[theory].param_ops.clone() {
-            if explicit.contains(&op) {
-                continue;
-            }
-            match self.op_by_name(op, b, Scope::Module(target)) {
-                Some(p) => {
-                    b.op_map.insert(op, p);
-                }
-                None => {
-                    let info = self.program.sig.op(op);
-                    let d = Diag::at(at, format!("the view does not map the theory operator `{}`, and `{tname}` has no operator of that name and arity", info.name), "in this view")
-                        .note(format!("the theory operator is `{}`; add `op {} to … .` or `op {}(…) to term … .`", self.describe_op_mapped(op, b), info.name, info.name));
-                    return Err(self.with_misfits(d, target, &info.name));
-                }
-            }
-        }
-        Ok(())
     }
 
     fn theory_op(
@@ -1921,17 +1889,10 @@ impl Session {
             })
         };
         let solve = template(self, "SOLVE")?;
-        let draw_game = self.module_expr(
-            &ModExpr {
-                name: Ident {
-                    name: "DRAW-GAME".into(),
-                    span: at,
-                },
-                args: Vec::new(),
-                span: at,
-            },
-            None,
-        )?;
+        let draw_game = self.theory(&Ident {
+            name: "DRAW-GAME".into(),
+            span: at,
+        })?;
         let game_binding = if draws {
             binding.clone()
         } else {
@@ -1943,7 +1904,7 @@ impl Session {
             };
             let wl = self.instantiate(&win_lose, vec![param], at)?;
             let display = binding.display.clone();
-            self.by_name(draw_game, Scope::Module(wl), display, Some(wl), &[], at)?
+            self.by_name(draw_game, wl, display, Some(wl), &[], at)?
         };
         let param = ParamBinding {
             param: solve.params[0].name.name.clone(),
@@ -1995,17 +1956,10 @@ impl Session {
             return Err(Diag::at(name.span, format!("`{}` is not an operator from configurations to configurations", name.text), "no such operator in the game")
                 .note("declare e.g. `op canon : Board -> Board .` with equations choosing one board of each class"));
         };
-        let theory = self.module_expr(
-            &ModExpr {
-                name: Ident {
-                    name: "SYMMETRY".into(),
-                    span: f.span,
-                },
-                args: Vec::new(),
-                span: f.span,
-            },
-            None,
-        )?;
+        let theory = self.theory(&Ident {
+            name: "SYMMETRY".into(),
+            span: f.span,
+        })?;
         let canon_theory = self.modules[theory]
             .param_ops
             .iter()
@@ -2167,22 +2121,15 @@ impl Session {
         let Some(value) = self.templates.get("VALUE").cloned() else {
             return Ok(None);
         };
-        let theory = self.module_expr(
-            &ModExpr {
-                name: Ident {
-                    name: "SCORED-GAME".into(),
-                    span: at,
-                },
-                args: Vec::new(),
-                span: at,
-            },
-            None,
-        )?;
+        let theory = self.theory(&Ident {
+            name: "SCORED-GAME".into(),
+            span: at,
+        })?;
         // The scored theory maps by name in the game's module, with the sorts of the view.
         let fixed: Vec<(SortId, SortId)> = binding.sort_map.iter().map(|(a, b)| (*a, *b)).collect();
         let mut b = self.by_name(
             theory,
-            Scope::Module(target),
+            target,
             binding.display.clone(),
             Some(target),
             &fixed,
@@ -2207,9 +2154,12 @@ impl Session {
     }
 }
 
+/// How a failed by-name mapping is reported: as an implicit view (a module or sort given
+/// as an argument) or as a symbol a written view leaves unmapped.
 #[derive(Clone, Copy)]
-enum Scope {
-    Module(ModuleId),
+enum Wording {
+    Implicit,
+    InView,
 }
 
 /// The variables of one equation: declared ones (`var c : Config .`) and inline ones
