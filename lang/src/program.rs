@@ -69,6 +69,40 @@ pub enum Builtin {
     Gt,
     Ge,
     Divides,
+    // Grid games (stdlib/grid.game, runtime/src/grid.rs): packed boards and compiled
+    // actions and goals.
+    /// The hidden constructor of packed boards.
+    GridPacked,
+    /// `board("x../.o.")`: a board from its rows.
+    GridBoard,
+    /// `initial-board(width, height, cells)`.
+    GridInitial,
+    /// `moves(board, actions)`: the set of boards the actions lead to.
+    GridMoves,
+    /// `holds(board, goals)`.
+    GridHolds,
+    /// `at(board, x, y)`: the piece on a cell.
+    GridAt,
+    GridColumns,
+    GridRows,
+}
+
+impl Builtin {
+    /// Is this one of the grid-game built-ins (whose arguments the engine reads itself)?
+    pub fn is_grid(self) -> bool {
+        use Builtin::*;
+        matches!(
+            self,
+            GridPacked
+                | GridBoard
+                | GridInitial
+                | GridMoves
+                | GridHolds
+                | GridAt
+                | GridColumns
+                | GridRows
+        )
+    }
 }
 
 #[derive(Clone, Debug, Default)]

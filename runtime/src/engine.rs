@@ -46,6 +46,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 mod gc;
+mod grid;
 mod shared;
 pub use shared::{SharedMemo, SharedStats};
 
@@ -303,6 +304,9 @@ pub struct Engine {
     /// Live terms and segment elements after the last garbage collection.
     gc_live: usize,
     gc_segs: usize,
+    /// The GRID-SYNTAX operators, if the program has them, and compiled actions and goals.
+    grid: Option<crate::grid::GridOps>,
+    grid_cache: crate::grid::GridCache,
 }
 
 impl Engine {
@@ -337,6 +341,8 @@ impl Engine {
             shared_stats: SharedStats::default(),
             gc_live: 0,
             gc_segs: 0,
+            grid: None,
+            grid_cache: Default::default(),
         };
         e.set_program(program);
         e
@@ -350,6 +356,8 @@ impl Engine {
         let program = self.program.clone();
         let sig = &program.sig;
         self.store.set_signature(sig);
+        self.grid = crate::grid::GridOps::find(sig);
+        self.grid_cache.clear();
         self.normal.clear();
         self.memo = vec![FxHashMap::default(); sig.ops.len()];
         self.memo2 = vec![FxHashMap::default(); sig.ops.len()];
@@ -1228,6 +1236,9 @@ impl Engine {
     /// Evaluate a strict built-in on the subject, if its arguments are values of the right
     /// kind.
     fn try_builtin(&mut self, subj: Subj, b: Builtin) -> Result<Option<Task>, RuntimeError> {
+        if b.is_grid() {
+            return self.grid_builtin(subj, b);
+        }
         if matches!(b, Builtin::True | Builtin::False) {
             let t = self.subj_term(subj);
             if subj.is_open() {
@@ -1433,6 +1444,9 @@ impl Engine {
                 | Builtin::IfThenElse => {
                     format!("the built-in `{name}` has the wrong number of arguments")
                 }
+                b if b.is_grid() => format!(
+                    "the built-in `{name}` needs values for its arguments (boards, numbers, actions, goals)"
+                ),
                 _ => format!("the built-in `{name}` needs integer literal arguments"),
             };
             let term = self.subj_term(subj);
@@ -1495,6 +1509,9 @@ impl Engine {
         let args = [a0, a1];
         match b {
             True | False | AndThen | OrElse | IfThenElse => Ok(None),
+            // Read their arguments themselves: see `grid_builtin`.
+            GridPacked | GridBoard | GridInitial | GridMoves | GridHolds | GridAt | GridColumns
+            | GridRows => Ok(None),
             Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(!x),
                 _ => None,

@@ -6,6 +6,7 @@
 pub mod engine;
 pub mod error;
 pub mod game;
+pub mod grid;
 pub mod matching;
 pub mod print;
 pub mod term;

@@ -131,6 +131,12 @@ impl Printer<'_> {
             return;
         };
         let info = self.sig.op(op);
+        if info.attrs.builtin == Some(gamelang_lang::program::Builtin::GridPacked) {
+            if let Some(b) = crate::grid::Board::from_term(self.store, op, t) {
+                self.push(&format!("board(\"{}\")", b.compact()));
+                return;
+            }
+        }
         let form = info.form.as_slice();
         let holes = form.iter().filter(|p| matches!(p, PatPiece::Hole)).count();
         if args.is_empty() && holes == 0 {

@@ -2358,6 +2358,14 @@ fn builtin(name: &str) -> Option<Builtin> {
         "gt" => Gt,
         "ge" => Ge,
         "divides" => Divides,
+        "grid-packed" => GridPacked,
+        "grid-board" => GridBoard,
+        "grid-initial" => GridInitial,
+        "grid-moves" => GridMoves,
+        "grid-holds" => GridHolds,
+        "grid-at" => GridAt,
+        "grid-columns" => GridColumns,
+        "grid-rows" => GridRows,
         _ => return None,
     })
 }

@@ -24,6 +24,8 @@ impl Engine {
     /// Free every term not reachable from the roots (see the module documentation) or
     /// from `roots`. Must be called between reductions. Returns how many terms were freed.
     pub fn collect_garbage(&mut self, roots: &[TermId]) -> usize {
+        // Compiled grid actions and goals are keyed by term ids, which may be reused.
+        self.grid_cache.clear();
         let cap = self.store.capacity();
         let mut marks = vec![0u64; cap.div_ceil(64) + 1];
         let mut all: Vec<TermId> = roots.to_vec();
