@@ -255,6 +255,28 @@ pub fn bounds<'a>(
     (1 + lx, width - ux, 1 + ly, height - uy)
 }
 
+/// The positions worth trying a condition at: its bounds, except that an axis no atom
+/// refers to relatively (`open(?x,ymax)`, the ground goals of Hex) is tried at one
+/// position only — every position in the bounds gives the same answer and the same move.
+fn search_range<'a>(
+    atoms: impl IntoIterator<Item = &'a Atom> + Clone,
+    width: i64,
+    height: i64,
+) -> (i64, i64, i64, i64) {
+    let (lx, hx, ly, hy) = bounds(atoms.clone(), width, height);
+    let rel_x = atoms
+        .clone()
+        .into_iter()
+        .any(|a| matches!(a.x, Coord::Rel(_)));
+    let rel_y = atoms.into_iter().any(|a| matches!(a.y, Coord::Rel(_)));
+    (
+        lx,
+        if rel_x { hx } else { lx },
+        ly,
+        if rel_y { hy } else { ly },
+    )
+}
+
 /// Does the conjunction hold at (i, j) (Definition 6)? The caller keeps (i, j) within the
 /// condition's bounds; absolute coordinates were checked against the board when compiled.
 #[inline]
@@ -281,10 +303,41 @@ fn check_absolute(atoms: &[Atom], width: i64, height: i64, what: &str) -> Result
     Ok(())
 }
 
-/// A player's actions, each with its bounds on a given board size.
+/// A player's actions, each with the positions to try it at on a given board size.
 #[derive(Debug)]
 pub struct Compiled {
     pub actions: Vec<(Action, (i64, i64, i64, i64))>,
+}
+
+/// Goals compiled for a board size: each with the positions to try it at.
+#[derive(Debug)]
+pub struct CompiledGoals {
+    goals: Vec<(Vec<Atom>, (i64, i64, i64, i64))>,
+}
+
+impl CompiledGoals {
+    /// Check absolute coordinates and compute the ranges.
+    pub fn new(goals: Goals, width: i64, height: i64) -> Result<CompiledGoals, String> {
+        for g in &goals {
+            check_absolute(g, width, height, "a goal")?;
+        }
+        Ok(CompiledGoals {
+            goals: goals
+                .into_iter()
+                .map(|g| {
+                    let r = search_range(&g, width, height);
+                    (g, r)
+                })
+                .collect(),
+        })
+    }
+
+    /// Does one of the goals hold at some position within its bounds (Definition 8)?
+    pub fn holds(&self, board: &Board) -> bool {
+        self.goals.iter().any(|(g, (lx, hx, ly, hy))| {
+            (*ly..=*hy).any(|j| (*lx..=*hx).any(|i| holds_at(board, g, i, j)))
+        })
+    }
 }
 
 impl Compiled {
@@ -302,7 +355,7 @@ impl Compiled {
             let what = format!("action `{}`", a.name);
             check_absolute(&a.pre, width, height, &what)?;
             check_absolute(&a.eff, width, height, &what)?;
-            let bd = bounds(a.pre.iter().chain(&a.eff), width, height);
+            let bd = search_range(a.pre.iter().chain(&a.eff), width, height);
             out.push((a, bd));
         }
         Ok(Compiled { actions: out })
@@ -330,22 +383,10 @@ impl Compiled {
     }
 }
 
-/// Does one of the goals hold at some position within its bounds (Definition 8)? Goals'
-/// absolute coordinates must have been checked ([`check_goals`]).
+/// Does one of the goals hold at some position within its bounds (Definition 8)?
 pub fn holds(board: &Board, goals: &[Vec<Atom>]) -> bool {
-    let (w, h) = (board.width as i64, board.height as i64);
-    goals.iter().any(|g| {
-        let (lx, hx, ly, hy) = bounds(g, w, h);
-        (ly..=hy).any(|j| (lx..=hx).any(|i| holds_at(board, g, i, j)))
-    })
-}
-
-/// Check goals' absolute coordinates against a board size.
-pub fn check_goals(goals: &[Vec<Atom>], width: i64, height: i64) -> Result<(), String> {
-    for g in goals {
-        check_absolute(g, width, height, "a goal")?;
-    }
-    Ok(())
+    CompiledGoals::new(goals.to_vec(), board.width as i64, board.height as i64)
+        .is_ok_and(|g| g.holds(board))
 }
 
 /// The operators of GRID-SYNTAX that the built-ins read and build, found by name.
@@ -586,7 +627,7 @@ impl GridOps {
 #[derive(Default)]
 pub struct GridCache {
     pub actions: FxHashMap<(TermId, u32, u32), Rc<Compiled>>,
-    pub goals: FxHashMap<(TermId, u32, u32), Rc<Goals>>,
+    pub goals: FxHashMap<(TermId, u32, u32), Rc<CompiledGoals>>,
 }
 
 impl GridCache {

@@ -10,9 +10,12 @@
 //! cargo run --release -p gamelang-bench --bin colouring -- --sizes 3,4,5 --value-sizes 3,4 --limit 60
 //! ```
 
+#[path = "../child.rs"]
+mod child;
+use child::{field, timed, Run};
 use std::path::PathBuf;
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
 
 /// The same game in plain Rust: boards as bit masks, formula (1) for each player with
 /// short-circuits (`w` then `wb`, as gamelang's SOLVE), memoised by (mover, blue, red);
@@ -126,70 +129,6 @@ mod native {
             v
         }
     }
-}
-
-/// A finished (or stopped) child process: its wall time, peak memory and standard output.
-struct Run {
-    secs: f64,
-    mib: f64,
-    stdout: String,
-    stopped: bool,
-}
-
-/// Run `cmd` with a time limit; wall time and peak resident memory from `wait4`.
-fn timed(cmd: &mut Command, limit: Duration) -> Result<Run, String> {
-    let out = std::env::temp_dir().join(format!("colouring-bench-{}.out", std::process::id()));
-    let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
-    let began = Instant::now();
-    let child = cmd
-        .stdout(file)
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("cannot run {:?}: {e}", cmd.get_program()))?;
-    let pid = child.id() as libc::pid_t;
-    let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let killer = std::thread::spawn(move || {
-        if rx.recv_timeout(limit).is_err() {
-            // SAFETY: sending a signal to our own child, which has not been reaped yet.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            return true;
-        }
-        false
-    });
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero `rusage` is a valid value; `wait4` fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet waited for; the pointers are to live locals.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let secs = began.elapsed().as_secs_f64();
-    let _ = tx.send(());
-    let stopped = killer.join().unwrap_or(false);
-    if r != pid {
-        return Err("wait4 failed".into());
-    }
-    let stdout = std::fs::read_to_string(&out).unwrap_or_default();
-    let _ = std::fs::remove_file(&out);
-    if !stopped && (!libc::WIFEXITED(status) || libc::WEXITSTATUS(status) != 0) {
-        return Err(format!("{:?} failed (status {status})", cmd.get_program()));
-    }
-    // ru_maxrss is in KiB on Linux.
-    Ok(Run {
-        secs,
-        mib: usage.ru_maxrss as f64 / 1024.0,
-        stdout,
-        stopped,
-    })
-}
-
-fn field(json: &str, key: &str) -> String {
-    let pat = format!("\"{key}\":");
-    json.find(&pat)
-        .map(|i| {
-            let rest = &json[i + pat.len()..];
-            let end = rest.find([',', '}']).unwrap_or(rest.len());
-            rest[..end].trim_matches('"').to_string()
-        })
-        .unwrap_or_else(|| "?".into())
 }
 
 fn sizes(arg: Option<String>, default: &[u32]) -> Vec<u32> {

@@ -3,7 +3,7 @@
 
 use super::{Engine, Subj, Task};
 use crate::error::RuntimeError;
-use crate::grid::{check_goals, Board, Compiled, Piece};
+use crate::grid::{Board, Compiled, CompiledGoals, Piece};
 use crate::term::TermId;
 use gamelang_lang::program::Builtin;
 use std::sync::Arc;
@@ -131,13 +131,12 @@ impl Engine {
                     Some(g) => g.clone(),
                     None => {
                         let g = ops.goals(&self.program.sig, &self.store, args[1])?;
-                        check_goals(&g, bd.width as i64, bd.height as i64)?;
-                        let g = Arc::new(g);
+                        let g = Arc::new(CompiledGoals::new(g, bd.width as i64, bd.height as i64)?);
                         self.grid_cache.goals.insert(key, g.clone());
                         g
                     }
                 };
-                self.mk_bool(crate::grid::holds(&bd, &goals))
+                self.mk_bool(goals.holds(&bd))
             }
             Builtin::GridAt => {
                 let (Some(bd), Some(x), Some(y)) = (board(self, 0), int(self, 1), int(self, 2))
