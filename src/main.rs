@@ -1,6 +1,8 @@
 //! `gamelang`: the command-line front end. It parses arguments, loads files into an
 //! elaboration session, runs the engine and prints; all the work is in `lang` and `runtime`.
 
+mod bddl;
+mod lower;
 mod repl;
 mod solve;
 mod sweep;
@@ -31,6 +33,11 @@ enum Command {
     Repl(repl::ReplArgs),
     /// Evaluate who wins (or any term) over a grid of parameters, in parallel.
     Sweep(sweep::SweepArgs),
+    /// Read BDDL game files (seed 001): solve them, or convert them to gamelang.
+    #[command(subcommand)]
+    Bddl(bddl::BddlCommand),
+    /// Write a grid game (a `.game` file using stdlib GRID) in another format: BDDL.
+    Lower(lower::LowerArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,5 +53,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Repl(args) => repl::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Bddl(cmd) => bddl::run(cmd),
+        Command::Lower(args) => lower::run(args),
     }
 }

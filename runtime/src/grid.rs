@@ -220,6 +220,10 @@ pub struct Atom {
     pub y: Coord,
 }
 
+/// Positions to try a condition at: inclusive column and row ranges `(x_lo, x_hi, y_lo,
+/// y_hi)`, empty when lo > hi.
+pub type Range = (i64, i64, i64, i64);
+
 /// Goals: a disjunction of conjunctions of atoms.
 pub type Goals = Vec<Vec<Atom>>;
 
@@ -306,13 +310,13 @@ fn check_absolute(atoms: &[Atom], width: i64, height: i64, what: &str) -> Result
 /// A player's actions, each with the positions to try it at on a given board size.
 #[derive(Debug)]
 pub struct Compiled {
-    pub actions: Vec<(Action, (i64, i64, i64, i64))>,
+    pub actions: Vec<(Action, Range)>,
 }
 
 /// Goals compiled for a board size: each with the positions to try it at.
 #[derive(Debug)]
 pub struct CompiledGoals {
-    goals: Vec<(Vec<Atom>, (i64, i64, i64, i64))>,
+    goals: Vec<(Vec<Atom>, Range)>,
 }
 
 impl CompiledGoals {
@@ -396,6 +400,7 @@ pub struct GridOps {
     atoms: [OpId; 3],
     not: OpId,
     conj: OpId,
+    no_cells: OpId,
     /// Coordinate constants (`?x`, `?x+2`, `xmax`, …) by operator, for columns and rows.
     xs: FxHashMap<OpId, Coord>,
     ys: FxHashMap<OpId, Coord>,
@@ -475,6 +480,7 @@ impl GridOps {
             atoms: [find("open", 2)?, find("black", 2)?, find("white", 2)?],
             not: find("NOT", 1)?,
             conj: find("__", 2)?,
+            no_cells: find("no-cells", 0)?,
             xs: coordinates(sig, 'x'),
             ys: coordinates(sig, 'y'),
             action: find("action_:_=>_", 3)?,
@@ -555,6 +561,7 @@ impl GridOps {
             Some((op, args)) if op == self.conj => {
                 args.iter().map(|&a| self.atom(sig, store, a)).collect()
             }
+            Some((op, _)) if op == self.no_cells => Ok(Vec::new()),
             _ => Ok(vec![self.atom(sig, store, t)?]),
         }
     }

@@ -1,0 +1,38 @@
+//! BDDL, seed 001's Board-game Domain Definition Language (sections 3.1-3.3): a domain
+//! file (Black's and White's actions) and a problem file (board size, initial cells, depth,
+//! goals, who starts), as the corpus in `shared/corpus/bddl` writes them (copied into
+//! `bddl/tests/corpus`, whose INDEX.md lists every irregularity the reader accepts).
+//!
+//! * [`parse`] reads a domain and a problem file into a [`Model`], with located errors;
+//! * [`Model::domain_text`] / [`Model::problem_text`] write it back in the corpus' syntax;
+//! * [`Model::to_game`] writes it as a gamelang grid game (stdlib/grid.game), which is how
+//!   `gamelang bddl solve` solves it: the rewriting engine, through GRID.
+//!
+//! Atoms, actions and goals are the runtime's compiled forms ([`gamelang_runtime::grid`]),
+//! so a model read from BDDL and one read from a loaded `.game` compare directly.
+
+pub use gamelang_runtime::grid::{Action, Atom, Coord, Goals, Piece};
+
+mod parse;
+mod write;
+
+pub use parse::parse;
+
+/// A BDDL game: domain and problem together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Model {
+    /// Columns (x, 1 = left) and rows (y, 1 = top) of the board.
+    pub width: i64,
+    pub height: i64,
+    /// The initial cells that are not open, in file order.
+    pub init: Vec<(Piece, i64, i64)>,
+    pub black_actions: Vec<Action>,
+    pub white_actions: Vec<Action>,
+    /// Disjunctions of conjunctions; empty = never reached (`False`).
+    pub black_goals: Goals,
+    pub white_goals: Goals,
+    /// Plies (the problem's `#depth`).
+    pub depth: u32,
+    /// Black moves first (no `#blackturn`, or `#blackturn first`).
+    pub black_first: bool,
+}

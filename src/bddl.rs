@@ -1,0 +1,483 @@
+//! `gamelang bddl solve DOMAIN PROBLEM` and `gamelang bddl convert DOMAIN PROBLEM`: BDDL files
+//! (seed 001) read by the `gamelang-bddl` crate, turned into a gamelang grid game
+//! (stdlib/grid.game) and solved by the rewriting engine through GRID and SOLVE's
+//! `b-within` — Definition 10's "Black has a winning strategy within d plies".
+
+use gamelang_bddl::Model;
+use gamelang_lang::diag::render_all;
+use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::span::Sources;
+use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
+use gamelang_runtime::grid::Compiled;
+use gamelang_runtime::{Engine, TermId};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(clap::Subcommand)]
+pub enum BddlCommand {
+    /// Does Black have a winning strategy within the problem's depth? With the winning first
+    /// move, the principal line drawn as boards, and (`--depth auto`) the critical depth.
+    Solve(SolveArgs),
+    /// Print the BDDL game as a gamelang grid game (`.game` source using stdlib GRID).
+    Convert(ConvertArgs),
+}
+
+#[derive(clap::Args)]
+pub struct Files {
+    /// The domain file (`#blackactions`, `#whiteactions`).
+    pub domain: PathBuf,
+    /// The problem file (`#boardsize`, `#init`, `#depth`, `#blackgoal`, `#whitegoal`,
+    /// optionally `#blackturn`).
+    pub problem: PathBuf,
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub files: Files,
+    /// Plies to search: a number, or `auto` for the critical depth (the least odd depth at
+    /// which Black wins, searched up to --max-depth). Default: the problem's `#depth`.
+    #[arg(long, value_name = "D|auto")]
+    pub depth: Option<String>,
+    /// With `--depth auto`: the largest depth tried (default: the problem's `#depth`).
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<u64>,
+    /// Print one JSON object: black_wins, best_move, depth, critical_depth (with --depth
+    /// auto), least_depth, principal_line, positions, rewrites, millis, and the problem's
+    /// board, depth and first player.
+    #[arg(long)]
+    pub json: bool,
+    /// Give up with an error after this many rewrite steps.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    pub max_steps: u64,
+    /// In text output, draw at most this many plies of the principal line.
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    pub show_plies: usize,
+}
+
+#[derive(clap::Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub files: Files,
+    /// The game's name in the generated file (default: from the problem file's name).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Write to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(cmd: BddlCommand) -> ExitCode {
+    match cmd {
+        BddlCommand::Solve(args) => solve(args),
+        BddlCommand::Convert(args) => convert(args),
+    }
+}
+
+/// Read and parse the two files, rendering errors to standard error.
+pub fn read_model(files: &Files) -> Result<Model, ExitCode> {
+    let color = std::io::stderr().is_terminal();
+    let mut sources = Sources::default();
+    let mut add = |path: &Path| -> Result<_, ExitCode> {
+        match std::fs::read_to_string(path) {
+            Ok(text) => Ok(sources.add(path.display().to_string(), text)),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                Err(ExitCode::FAILURE)
+            }
+        }
+    };
+    let domain = add(&files.domain)?;
+    let problem = add(&files.problem)?;
+    gamelang_bddl::parse(&mut sources, domain, problem).map_err(|errors| {
+        eprint!("{}", render_all(&errors, &sources, color));
+        let n = errors.len();
+        eprintln!(
+            "error: the BDDL files could not be read ({n} error{})",
+            if n == 1 { "" } else { "s" }
+        );
+        ExitCode::FAILURE
+    })
+}
+
+/// A game name from the problem file's name: `3x3_9_tic.ig` → `bddl-3x3-9-tic`.
+fn game_name(problem: &Path) -> String {
+    let stem = problem
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let cleaned: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("bddl-{}", cleaned.trim_matches('-')).to_lowercase()
+}
+
+fn convert(args: ConvertArgs) -> ExitCode {
+    let model = match read_model(&args.files) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| game_name(&args.files.problem));
+    let text = model.to_game(&name);
+    match &args.output {
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        None => print!("{text}"),
+    }
+    ExitCode::SUCCESS
+}
+
+/// A BDDL model loaded as a gamelang game, with an engine to solve it.
+pub struct Loaded {
+    pub session: Session,
+    pub game: Game,
+    pub engine: Engine,
+    pub start: TermId,
+    pub first: Side,
+}
+
+/// Load a model's gamelang translation (a failure here is a bug: the translation of a
+/// model that parsed must load).
+pub fn load_model(model: &Model, name: &str) -> Result<Loaded, String> {
+    let mut session =
+        Session::new().map_err(|e| format!("the standard library failed to load: {e}"))?;
+    let text = model.to_game(name);
+    if let Err(errors) = session.load_source(&format!("<{name}.game>"), &text) {
+        return Err(format!(
+            "the gamelang translation did not load (a bug in gamelang):\n{}",
+            render_all(&errors, &session.sources, false)
+        ));
+    }
+    let game = session
+        .games
+        .first()
+        .cloned()
+        .ok_or("the translation declares no game")?;
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let start_t = engine.build(&game.start, &[]);
+    let start = engine.reduce(start_t).map_err(|e| engine.describe(&e))?;
+    let first = if model.black_first { Side::B } else { Side::R };
+    Ok(Loaded {
+        session,
+        game,
+        engine,
+        start,
+        first,
+    })
+}
+
+/// What `bddl solve` found at one depth.
+struct Answer {
+    depth: u64,
+    black_wins: bool,
+    /// The principal line (positions, start first) when Black wins.
+    line: Vec<TermId>,
+}
+
+/// The least number of plies within which Black wins from `c` with `p` to move, if at most
+/// `upto`.
+fn least_depth(
+    d: &GameDriver,
+    engine: &mut Engine,
+    p: Side,
+    c: TermId,
+    upto: u64,
+) -> Result<Option<u64>, SolveError> {
+    for k in 0..=upto {
+        if d.wins_within(engine, Side::B, p, c, k)? {
+            return Ok(Some(k));
+        }
+    }
+    Ok(None)
+}
+
+/// A principal line of a Black win within `plies`: Black wins as fast as possible, White
+/// holds out as long as possible.
+fn principal_line(
+    d: &GameDriver,
+    engine: &mut Engine,
+    first: Side,
+    start: TermId,
+    plies: u64,
+) -> Result<Vec<TermId>, SolveError> {
+    let mut line = vec![start];
+    let (mut c, mut p) = (start, first);
+    let Some(mut left) = least_depth(d, engine, p, c, plies)? else {
+        return Ok(line);
+    };
+    while left > 0 && !d.halted(engine, p, c)? {
+        let moves = d.moves(engine, p, c)?;
+        let mut best: Option<(TermId, u64)> = None;
+        for m in moves {
+            let Some(k) = least_depth(d, engine, p.opponent(), m, left - 1)? else {
+                continue;
+            };
+            let better = match (p, best) {
+                (_, None) => true,
+                (Side::B, Some((_, b))) => k < b,
+                (Side::R, Some((_, b))) => k > b,
+            };
+            if better {
+                best = Some((m, k));
+            }
+        }
+        let Some((m, k)) = best else { break };
+        line.push(m);
+        c = m;
+        p = p.opponent();
+        left = k;
+    }
+    Ok(line)
+}
+
+fn answer(l: &mut Loaded, plies: u64, want_line: bool) -> Result<Answer, SolveError> {
+    let d = GameDriver::new(&mut l.engine, &l.game)?;
+    let black_wins = d.wins_within(&mut l.engine, Side::B, l.first, l.start, plies)?;
+    let line = if black_wins && want_line {
+        principal_line(&d, &mut l.engine, l.first, l.start, plies)?
+    } else {
+        vec![l.start]
+    };
+    Ok(Answer {
+        depth: plies,
+        black_wins,
+        line,
+    })
+}
+
+/// The move from board `a` to position `b`, named as BDDL would: `occupy(2,3)` (the action
+/// and the position it was played at), or `(cannot move)`.
+pub fn describe_move(model: &Model, engine: &Engine, mover: Side, a: TermId, b: TermId) -> String {
+    let (Some(from), Some(to)) = (engine.grid_board(a), engine.grid_board(b)) else {
+        return "(cannot move)".into();
+    };
+    let actions = match mover {
+        Side::B => &model.black_actions,
+        Side::R => &model.white_actions,
+    };
+    let Ok(compiled) = Compiled::new(actions.clone(), model.width, model.height) else {
+        return "?".into();
+    };
+    compiled
+        .successors(&from)
+        .into_iter()
+        .find(|(_, _, _, next)| *next == to)
+        .map(|(k, i, j, _)| format!("{}({i},{j})", compiled.actions[k].0.name))
+        .unwrap_or_else(|| "?".into())
+}
+
+fn side_name(s: Side) -> &'static str {
+    match s {
+        Side::B => "Black",
+        Side::R => "White",
+    }
+}
+
+fn solve(args: SolveArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let model = match read_model(&args.files) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let name = game_name(&args.files.problem);
+    let mut l = match load_model(&model, &name) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(70);
+        }
+    };
+    l.engine.limits.max_steps = args.max_steps;
+    let interrupt = l.engine.interrupt.clone();
+    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    let auto = args.depth.as_deref() == Some("auto");
+    let depth = match args.depth.as_deref() {
+        None | Some("auto") => model.depth as u64,
+        Some(text) => match text.parse::<u64>() {
+            Ok(d) => d,
+            Err(_) => {
+                eprintln!("error: --depth takes a number of plies or `auto`, not `{text}`");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let began = Instant::now();
+    let steps_before = l.engine.steps();
+    let positions = |l: &Loaded| l.engine.memo_len(l.game.b_within);
+    // With `auto`: odd depths 1, 3, … up to --max-depth; Black wins at depth d + 2 when at d.
+    let result = if auto {
+        let max = args.max_depth.unwrap_or(depth);
+        let mut found = None;
+        let mut last = None;
+        let mut d = 1;
+        let mut err = None;
+        while d <= max {
+            match answer(&mut l, d, false) {
+                Ok(a) if a.black_wins => {
+                    found = Some(d);
+                    break;
+                }
+                Ok(a) => last = Some(a),
+                Err(e) => {
+                    err = Some(e);
+                    break;
+                }
+            }
+            d += 2;
+        }
+        match (err, found) {
+            (Some(e), _) => Err(e),
+            (None, Some(d)) => answer(&mut l, d, true).map(|a| (a, Some(d))),
+            (None, None) => Ok((
+                last.unwrap_or(Answer {
+                    depth: max,
+                    black_wins: false,
+                    line: vec![l.start],
+                }),
+                None,
+            )),
+        }
+    } else {
+        answer(&mut l, depth, true).map(|a| (a, None))
+    };
+    let (a, critical) = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let diag = driver::diagnose(&l.engine, &e);
+            eprint!("{}", diag.render(&l.session.sources, color));
+            return if driver::is_interrupted(&e) {
+                ExitCode::from(130)
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+    };
+    // The least depth of any parity (seed 001's Table 2 counts White's failed attempt to
+    // move as a ply, so Domineering's critical depths there are even).
+    let least = if a.black_wins {
+        let d = match GameDriver::new(&mut l.engine, &l.game) {
+            Ok(d) => d,
+            Err(e) => {
+                eprint!(
+                    "{}",
+                    driver::diagnose(&l.engine, &e).render(&l.session.sources, color)
+                );
+                return ExitCode::FAILURE;
+            }
+        };
+        least_depth(&d, &mut l.engine, l.first, l.start, a.depth)
+            .ok()
+            .flatten()
+    } else {
+        None
+    };
+    let elapsed = began.elapsed();
+    let mut movers = Vec::new();
+    let mut moves = Vec::new();
+    let mut side = l.first;
+    for w in a.line.windows(2) {
+        moves.push(describe_move(&model, &l.engine, side, w[0], w[1]));
+        movers.push(side);
+        side = side.opponent();
+    }
+    let best_move = movers
+        .iter()
+        .position(|&s| s == Side::B)
+        .map(|i| moves[i].clone());
+    let millis = (elapsed.as_secs_f64() * 1e6).round() / 1e3;
+    let steps = l.engine.steps() - steps_before;
+    if args.json {
+        let mut j = json!({
+            "domain": args.files.domain.display().to_string(),
+            "problem": args.files.problem.display().to_string(),
+            "board": format!("{}x{}", model.width, model.height),
+            "problem_depth": model.depth,
+            "first": if model.black_first { "black" } else { "white" },
+            "black_wins": a.black_wins,
+            "best_move": best_move,
+            "depth": a.depth,
+            "least_depth": least,
+            "principal_line": moves,
+            "positions": positions(&l),
+            "rewrites": steps,
+            "millis": millis,
+        });
+        if auto {
+            j["critical_depth"] = json!(critical);
+            j["max_depth"] = json!(args.max_depth.unwrap_or(depth));
+        }
+        println!("{j}");
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "{}: {}x{} board, depth {} in the file, {} moves first",
+        args.files.problem.display(),
+        model.width,
+        model.height,
+        model.depth,
+        side_name(l.first)
+    );
+    if auto {
+        match critical {
+            Some(d) => println!("critical depth: {d} (the least odd depth at which Black wins)"),
+            None => println!(
+                "critical depth: none up to {} plies",
+                args.max_depth.unwrap_or(depth)
+            ),
+        }
+    }
+    if a.black_wins {
+        println!("Black has a winning strategy within {} plies", a.depth);
+        if let Some(k) = least {
+            println!("fastest win: {k} plies");
+        }
+        if let Some(m) = &best_move {
+            println!("winning move: {m}");
+        }
+        println!("principal line: {}", moves.join(" "));
+    } else {
+        println!(
+            "Black has no winning strategy within {} plies (White wins under Definition 10)",
+            a.depth
+        );
+    }
+    println!(
+        "positions: {}   rewrites: {steps}   time: {millis:.3} ms",
+        positions(&l)
+    );
+    if a.black_wins {
+        let d = match GameDriver::new(&mut l.engine, &l.game) {
+            Ok(d) => d,
+            Err(_) => return ExitCode::SUCCESS,
+        };
+        let mut side = l.first;
+        for (k, &c) in a.line.iter().enumerate().take(args.show_plies + 1) {
+            let title = if k == 0 {
+                format!("start, {} to move", side_name(l.first))
+            } else {
+                let t = format!("ply {k}, {} played {}", side_name(side), moves[k - 1]);
+                side = side.opponent();
+                t
+            };
+            if let Ok(Some(text)) = d.draw(&mut l.engine, c) {
+                println!("\n{title}:");
+                for line in text.lines() {
+                    println!("    {line}");
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,171 @@
+//! `gamelang lower GAME.game --to bddl --out DIR`: a grid game written in gamelang (with
+//! stdlib GRID) written out as a BDDL domain and problem file in the corpus' syntax.
+//!
+//! The game is read the way the solver sees it: its `start` board and the actions and goals
+//! GRID evaluates (`black-acts`, `white-acts`, `black-wins`, `white-wins`), reduced by the
+//! engine after `--set` parameters, then decoded by the runtime's grid compiler — so what is
+//! written is the game that `gamelang solve` plays.
+
+use crate::solve::{load, pick_game};
+use gamelang_bddl::{Model, Piece};
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::{Game, Session};
+use gamelang_runtime::{Engine, TermId};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// A BDDL domain file (`domain.ig`) and problem file (`NAME.ig`).
+    Bddl,
+}
+
+#[derive(clap::Args)]
+pub struct LowerArgs {
+    /// The `.game` file declaring a grid game (one using stdlib GRID).
+    pub file: PathBuf,
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub to: Target,
+    /// The directory to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Which game of the file (default: the first one).
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Set a game parameter (repeatable), e.g. `--set width=5`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// The problem's `#depth` (default: the game's `depth` constant if it declares one,
+    /// otherwise the number of cells).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+}
+
+pub fn run(args: LowerArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let mut session = match load(&args.file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let fail = |session: &Session, d: Diag| {
+        eprint!("{}", d.render(&session.sources, color));
+        ExitCode::FAILURE
+    };
+    let game = match pick_game(&session, &args.file, args.game.as_deref()) {
+        Ok(g) => g.clone(),
+        Err(d) => return fail(&session, d),
+    };
+    for assignment in &args.set {
+        if let Err(d) = session.set_parameter(&game, assignment) {
+            return fail(&session, d);
+        }
+    }
+    let model = match model_of(&mut session, &game, args.depth) {
+        Ok(m) => m,
+        Err(d) => return fail(&session, d),
+    };
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("error: cannot create {}: {e}", args.out.display());
+        return ExitCode::FAILURE;
+    }
+    let domain = args.out.join("domain.ig");
+    let problem = args.out.join(format!("{}.ig", game.name));
+    for (path, text) in [
+        (&domain, model.domain_text()),
+        (&problem, model.problem_text()),
+    ] {
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("wrote {} and {}", domain.display(), problem.display());
+    ExitCode::SUCCESS
+}
+
+/// Reduce `text` in the game's module.
+fn value(
+    session: &mut Session,
+    engine: &mut Engine,
+    game: &Game,
+    text: &str,
+) -> Result<TermId, Diag> {
+    let pat = session.parse_term(game.module, "lower", text, None)?;
+    let t = engine.build(&pat, &[]);
+    engine
+        .reduce(t)
+        .map_err(|e| Diag::error(format!("cannot evaluate `{text}`: {}", engine.describe(&e))))
+}
+
+/// The BDDL model of a loaded grid game.
+pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Result<Model, Diag> {
+    let not_grid = || {
+        Diag::error(format!("game `{}` is not a grid game", game.name))
+            .note("only games written with the standard library's GRID module (stdlib/grid.game) can be lowered")
+    };
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let start_t = engine.build(&game.start, &[]);
+    let start = engine.reduce(start_t).map_err(|e| {
+        Diag::error(format!(
+            "cannot evaluate the start: {}",
+            engine.describe(&e)
+        ))
+    })?;
+    let board = engine.grid_board(start).ok_or_else(not_grid)?;
+    let first = engine.build(&game.first, &[]);
+    let first = engine
+        .reduce(first)
+        .map_err(|e| Diag::error(engine.describe(&e)))?;
+    let black_first = engine.store().op(first) == Some(game.players[0]);
+    let mut get = |text: &str| value(session, &mut engine, game, text).map_err(|_| not_grid());
+    let terms = [
+        get("black-acts")?,
+        get("white-acts")?,
+        get("black-wins")?,
+        get("white-wins")?,
+    ];
+    let loses = get("no-move-loses")?;
+    let declared_depth = value(session, &mut engine, game, "depth")
+        .ok()
+        .and_then(|t| engine.store().int(t));
+    let ops = engine.grid_ops().ok_or_else(not_grid)?.clone();
+    let sig = &engine.program().sig;
+    let store = engine.store();
+    let bad = |e: String| Diag::error(format!("game `{}`: {e}", game.name));
+    let black_actions = ops.actions(sig, store, terms[0]).map_err(bad)?;
+    let white_actions = ops.actions(sig, store, terms[1]).map_err(bad)?;
+    let black_goals = ops.goals(sig, store, terms[2]).map_err(bad)?;
+    let white_goals = ops.goals(sig, store, terms[3]).map_err(bad)?;
+    if sig.true_op.is_none() || store.op(loses) != sig.true_op {
+        eprintln!(
+            "warning: game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
+            game.name
+        );
+    }
+    let mut init = Vec::new();
+    for y in 1..=board.height as i64 {
+        for x in 1..=board.width as i64 {
+            let p = board.get(x, y);
+            if p != Piece::Open {
+                init.push((p, x, y));
+            }
+        }
+    }
+    let depth = depth
+        .or(declared_depth.and_then(|d| u32::try_from(d).ok()))
+        .unwrap_or(board.width * board.height);
+    Ok(Model {
+        width: board.width as i64,
+        height: board.height as i64,
+        init,
+        black_actions,
+        white_actions,
+        black_goals,
+        white_goals,
+        depth,
+        black_first,
+    })
+}
