@@ -540,3 +540,32 @@ fn lowering_a_game_that_is_not_a_grid_game_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a grid game"));
 }
+
+#[test]
+fn the_readme_example_is_what_bddl_solve_prints() {
+    // The README shows the first lines of this run; they must stay true.
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    let block = readme
+        .split("```")
+        .find(|b| b.contains("$ gamelang bddl solve"))
+        .expect("the README's bddl example");
+    let mut lines = block.lines().filter(|l| !l.trim().is_empty());
+    let command = lines
+        .next()
+        .expect("a command")
+        .trim_start_matches("$ gamelang ");
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in lines.filter(|l| *l != "…") {
+        assert!(
+            text.lines().any(|t| t == line),
+            "README line {line:?} not in\n{text}"
+        );
+    }
+}
