@@ -545,10 +545,21 @@ impl Backend {
         d.note("`show modules` lists what is loaded")
     }
 
+    /// A term typed at the prompt may have added constants (string literals are interned on
+    /// first use): give the engine the grown signature. This drops its memo tables, which is
+    /// rare (a string never seen before) and only costs time.
+    fn sync_signature(&mut self) {
+        if self.engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
+            self.engine
+                .set_program(Arc::new(self.session.program.clone()));
+        }
+    }
+
     fn reduce(&mut self, file: FileId, term: Range<usize>, r: &mut Reply) -> Result<(), Diag> {
         let m = self.current();
         let at = Span::new(file, term.start, term.end);
         let pat = self.session.parse_term_in(m, file, term, None)?;
+        self.sync_signature();
         let t = self.engine.build(&pat, &[]);
         let (steps, began) = (self.engine.steps(), Instant::now());
         let v = self
@@ -628,6 +639,7 @@ impl Backend {
             }
             None => game.first.clone(),
         };
+        self.sync_signature();
         let d = GameDriver::new(&mut self.engine, game).map_err(|e| self.runtime_diag(&e))?;
         let c = self.engine.build(&config, &[]);
         let c = self.reduce_term(c)?;
