@@ -1,0 +1,206 @@
+//! Solve every BDDL instance of the corpus (issue 6; docs/grid-games.md): for each problem
+//! file, `gamelang bddl solve DOMAIN PROBLEM --json` at the file's depth, and `--depth auto`
+//! up to that depth (rounded up to odd) for the critical depth, each as a child process with
+//! a time limit. Prints a Markdown table next to the depth in the file's name, which is the
+//! figure of seed 001's Table 2. It prints figures; it is not a test.
+//!
+//! ```text
+//! cargo build --release
+//! cargo run --release -p gamelang-bench --bin bddl-corpus                 # whole corpus, 60 s each
+//! cargo run --release -p gamelang-bench --bin bddl-corpus -- --limit 10 --only httt,domineering
+//! ```
+
+#[path = "../child.rs"]
+mod child;
+use child::{field, timed};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let mut limit = 60.0;
+    let mut only: Option<Vec<String>> = None;
+    let mut corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bddl/tests/corpus");
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--limit" => limit = args.next().and_then(|v| v.parse().ok()).unwrap_or(limit),
+            "--only" => {
+                only = args
+                    .next()
+                    .map(|v| v.split(',').map(String::from).collect())
+            }
+            "--corpus" => corpus = args.next().map(PathBuf::from).unwrap_or(corpus),
+            _ => {
+                eprintln!("usage: bddl-corpus [--limit SECONDS] [--only GAME,GAME] [--corpus DIR]");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let gamelang = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/gamelang");
+    if !gamelang.exists() {
+        eprintln!("build gamelang first: cargo build --release");
+        return ExitCode::FAILURE;
+    }
+    let Ok(dirs) = std::fs::read_dir(&corpus) else {
+        eprintln!("no corpus at {}", corpus.display());
+        return ExitCode::FAILURE;
+    };
+    let mut games: Vec<PathBuf> = dirs
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("domain.ig").exists())
+        .collect();
+    games.sort();
+    let limit = Duration::from_secs_f64(limit);
+    println!("| instance | board | depth in file | Black wins at that depth | critical depth (odd) | least depth | seed Table 2 (file name) | positions | time, peak memory |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for dir in games {
+        let game = dir
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        if only.as_ref().is_some_and(|o| !o.contains(&game)) {
+            continue;
+        }
+        let mut problems: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        problems.retain(|p| {
+            p.file_name().is_some_and(|n| n != "domain.ig")
+                && p.extension().is_some_and(|e| e == "ig" || e == "pg")
+        });
+        problems.sort_by_key(|p| natural_key(p));
+        for problem in problems {
+            row(&gamelang, &dir, &game, &problem, limit);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Sort `3x3_9_tic` before `3x3_11_...`: numbers compared as numbers.
+fn natural_key(p: &Path) -> Vec<(String, u64)> {
+    let name = p
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let mut num = String::new();
+    for c in name.chars() {
+        if c.is_ascii_digit() {
+            num.push(c);
+        } else {
+            if !num.is_empty() {
+                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
+                num.clear();
+            }
+            text.push(c);
+        }
+    }
+    out.push((text, num.parse().unwrap_or(0)));
+    out
+}
+
+/// The depth in a problem file's name (`4x4_15_fatty.ig` → 15, `hein_02_5x5-11.pg` → 11).
+fn name_depth(problem: &Path) -> String {
+    let stem = problem
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .to_string();
+    let parts: Vec<&str> = stem.split(['_', '-']).collect();
+    // `AxB_D…`: the part after the board; hex: the last part.
+    if let Some(i) = parts
+        .iter()
+        .position(|p| p.contains('x') && p.chars().next().is_some_and(|c| c.is_ascii_digit()))
+    {
+        if stem.starts_with("hein") || stem.starts_with("browne") {
+            return parts
+                .last()
+                .map(|s| s.trim_start_matches('0').to_string())
+                .unwrap_or_default();
+        }
+        if let Some(d) = parts.get(i + 1) {
+            if d.chars().all(|c| c.is_ascii_digit()) {
+                return d.to_string();
+            }
+        }
+    }
+    String::new()
+}
+
+fn row(gamelang: &Path, dir: &Path, game: &str, problem: &Path, limit: Duration) {
+    let name = format!(
+        "{game}/{}",
+        problem.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let domain = dir.join("domain.ig");
+    let mut at_depth = Command::new(gamelang);
+    at_depth
+        .args(["bddl", "solve"])
+        .arg(&domain)
+        .arg(problem)
+        .arg("--json");
+    let first = timed(&mut at_depth, limit);
+    let (board, depth, wins, least, positions, time) = match &first {
+        Ok(r) if !r.stopped => (
+            field(&r.stdout, "board"),
+            field(&r.stdout, "problem_depth"),
+            field(&r.stdout, "black_wins"),
+            field(&r.stdout, "least_depth"),
+            field(&r.stdout, "positions"),
+            format!("{:.2} s, {:.0} MiB", r.secs, r.mib),
+        ),
+        Ok(r) => (
+            "?".into(),
+            "?".into(),
+            format!("not decided in {:.0} s", r.secs),
+            "?".into(),
+            "?".into(),
+            format!("> {:.0} s", r.secs),
+        ),
+        Err(e) => (
+            "?".into(),
+            "?".into(),
+            format!("error: {e}"),
+            "?".into(),
+            "?".into(),
+            "-".into(),
+        ),
+    };
+    // The critical depth: only worth asking when the file's depth was decided.
+    let critical = match (&first, depth.parse::<u64>()) {
+        (Ok(r), Ok(d)) if !r.stopped => {
+            let max = if d % 2 == 0 { d + 1 } else { d };
+            let mut auto = Command::new(gamelang);
+            auto.args(["bddl", "solve"])
+                .arg(&domain)
+                .arg(problem)
+                .args(["--json", "--depth", "auto", "--max-depth", &max.to_string()]);
+            match timed(&mut auto, limit) {
+                Ok(r) if !r.stopped => {
+                    let c = field(&r.stdout, "critical_depth");
+                    if c == "null" {
+                        format!("none ≤ {max}")
+                    } else {
+                        c
+                    }
+                }
+                Ok(_) => "not decided".into(),
+                Err(e) => format!("error: {e}"),
+            }
+        }
+        _ => "-".into(),
+    };
+    let least = if least == "null" {
+        "-".to_string()
+    } else {
+        least
+    };
+    println!(
+        "| {name} | {board} | {depth} | {wins} | {critical} | {least} | {} | {positions} | {time} |",
+        name_depth(problem)
+    );
+}
