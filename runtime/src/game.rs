@@ -731,8 +731,11 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
             let mut d = Diag::error(engine.describe(&f.error));
             let sig = &engine.program().sig;
             match &f.error {
-                RuntimeError::Stuck { op, term, .. } => {
+                RuntimeError::Stuck { op, term, reason } => {
                     let info = sig.op(*op);
+                    // The hint about missing equations is for defined functions; a built-in
+                    // (or a lazy condition) that cannot compute says why in `reason`.
+                    let no_equation = reason == crate::error::NO_EQUATION;
                     // What the arguments were (values, with their sorts).
                     let args: Vec<String> = engine
                         .store()
@@ -759,7 +762,7 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                         d = d.secondary(span, format!("`{}` is declared here", info.name));
                     }
                     let program = engine.program();
-                    if let Some(eqs) = program.eqs_by_op.get(op) {
+                    if let Some(eqs) = program.eqs_by_op.get(op).filter(|_| no_equation) {
                         for &i in eqs.iter().take(6) {
                             d = d.secondary(
                                 program.equations[i].span,
@@ -767,10 +770,12 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                             );
                         }
                     }
-                    d = d.note(format!(
-                        "`{}` has equations, so it is a defined function, and none of them covers this argument; add an equation for it (or declare `{}` as `ctor` if such terms are values)",
-                        info.name, info.name
-                    ));
+                    if no_equation {
+                        d = d.note(format!(
+                            "`{}` has equations, so it is a defined function, and none of them covers this argument; add an equation for it (or declare `{}` as `ctor` if such terms are values)",
+                            info.name, info.name
+                        ));
+                    }
                 }
                 RuntimeError::Cycle { .. } => {
                     d.message = format!("cycle in the game graph: {}", d.message);

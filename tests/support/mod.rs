@@ -91,9 +91,16 @@ impl Loaded {
     }
 
     pub fn term_of(&mut self, text: &str, sort: Option<gamelang_lang::program::SortId>) -> Pat {
-        self.session
+        let p = self
+            .session
             .parse_term(self.game.module, "test", text, sort)
-            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)))
+            .unwrap_or_else(|d| panic!("{}", d.render(&self.session.sources, false)));
+        // A string literal seen for the first time adds a constant: the engine must know it.
+        if self.engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
+            self.engine
+                .set_program(std::sync::Arc::new(self.session.program.clone()));
+        }
+        p
     }
 
     pub fn value(&mut self, text: &str) -> TermId {

@@ -75,6 +75,9 @@ impl Engine {
                 };
                 let mut board = Board::new(w, h)?;
                 let cells = ops.cond(&self.program.sig, &self.store, args[2])?;
+                // Definition 5 assumes each cell is given at most once; a second mention
+                // (even with the same piece) is a mistake in the game, not a later overwrite.
+                let mut given: Vec<(i64, i64)> = Vec::with_capacity(cells.len());
                 for a in &cells {
                     let (crate::grid::Coord::Abs(_)
                     | crate::grid::Coord::Min
@@ -98,6 +101,12 @@ impl Engine {
                             a.piece.name()
                         ));
                     }
+                    if given.contains(&(x, y)) {
+                        return Err(format!(
+                            "the initial board gives cell ({x}, {y}) twice"
+                        ));
+                    }
+                    given.push((x, y));
                     board.set(x, y, a.piece);
                 }
                 Some(self.grid_board_term(&ops, &board))
