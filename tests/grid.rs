@@ -1209,7 +1209,7 @@ fn a_goal_or_action_off_the_board_is_an_error_naming_the_coordinate() {
     assert!(
         e.contains("action `corner`") && e.contains("column 4"),
         "{e}"
-    );    // Definition 5: each cell at most once in the initial board.
+    ); // Definition 5: each cell at most once in the initial board.
     let mut spec = tictactoe(true);
     spec.init = Some("black(1, 1) white(2, 2) white(1, 1)".into());
     let e = solve_error(&mut spec.load());

@@ -102,9 +102,7 @@ impl Engine {
                         ));
                     }
                     if given.contains(&(x, y)) {
-                        return Err(format!(
-                            "the initial board gives cell ({x}, {y}) twice"
-                        ));
+                        return Err(format!("the initial board gives cell ({x}, {y}) twice"));
                     }
                     given.push((x, y));
                     board.set(x, y, a.piece);
