@@ -1,0 +1,193 @@
+//! Running a QDIMACS solver (DepQBF by default) on an encoding: the text goes to a
+//! temporary file given as the last argument, the exit code says the answer (10 true,
+//! 20 false, the QDIMACS convention), and `V lit 0` lines (`--qdo`) give the assignment of
+//! the outermost block. A timeout kills the solver; a timeout or any other outcome is
+//! [`Answer::Unknown`], never false.
+
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The default command: DepQBF printing the outermost block's assignment.
+pub const DEFAULT_SOLVER: &str = "depqbf --qdo";
+
+/// What the solver decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    True,
+    False,
+    /// Not decided: why (timeout, crash, unexpected exit code).
+    Unknown(String),
+}
+
+/// One run of the solver.
+#[derive(Clone, Debug)]
+pub struct SolverRun {
+    pub answer: Answer,
+    /// The `V lit 0` lines of the output (the outermost block's values with `--qdo`).
+    pub assignment: Vec<i64>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// A file removed when dropped.
+struct TempFile(PathBuf);
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn temp_file(text: &str) -> Result<TempFile, String> {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let name = format!(
+        "gamelang-qbf-{}-{}-{nanos}.qdimacs",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    let path = std::env::temp_dir().join(name);
+    std::fs::write(&path, text)
+        .map_err(|e| format!("cannot write the QDIMACS file {}: {e}", path.display()))?;
+    Ok(TempFile(path))
+}
+
+/// Run the QDIMACS solver `cmd` (a program and its options separated by spaces, e.g.
+/// [`DEFAULT_SOLVER`]) on `qdimacs`, for at most `timeout`. An error only when the solver
+/// cannot be started (with how to install DepQBF) or the file cannot be written.
+pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverRun, String> {
+    let mut words = cmd.split_whitespace();
+    let program = words
+        .next()
+        .ok_or("no solver command given (e.g. `depqbf --qdo`)")?;
+    let file = temp_file(qdimacs)?;
+    let start = Instant::now();
+    let mut child = Command::new(program)
+        .args(words)
+        .arg(&file.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "the QBF solver `{program}` was not found: install DepQBF (`apt-get install depqbf` on Debian/Ubuntu, or build it from https://github.com/lonsing/depqbf) or give another QDIMACS solver"
+                )
+            } else {
+                format!("cannot run the QBF solver `{program}`: {e}")
+            }
+        })?;
+    // Read the pipes on threads so that a talkative solver never blocks on a full pipe.
+    // The output arrives through channels: if the solver left a child of its own holding
+    // the pipes (a wrapper script killed on timeout), the wait for it is bounded.
+    let (out_tx, out_rx) = std::sync::mpsc::channel::<String>();
+    let (err_tx, err_rx) = std::sync::mpsc::channel::<String>();
+    for (pipe, tx) in [
+        (
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            out_tx,
+        ),
+        (
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+            err_tx,
+        ),
+    ] {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_string(&mut s);
+            }
+            let _ = tx.send(s);
+        });
+    }
+    let collect = |rx: &std::sync::mpsc::Receiver<String>| {
+        rx.recv_timeout(Duration::from_secs(2)).unwrap_or_default()
+    };
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {
+                if start.elapsed() >= timeout {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    timed_out = true;
+                    break None;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(SolverRun {
+                    answer: Answer::Unknown(format!("waiting for the solver failed: {e}")),
+                    assignment: Vec::new(),
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+        }
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let stdout = collect(&out_rx);
+    let stderr = collect(&err_rx);
+    let assignment: Vec<i64> = stdout
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            (w.next() == Some("V"))
+                .then(|| w.next().and_then(|x| x.parse::<i64>().ok()))
+                .flatten()
+        })
+        .filter(|&l| l != 0)
+        .collect();
+    let answer = if timed_out {
+        Answer::Unknown(format!("timeout after {:.1} s", timeout.as_secs_f64()))
+    } else {
+        match status.and_then(|s| s.code()) {
+            Some(10) => Answer::True,
+            Some(20) => Answer::False,
+            Some(code) => Answer::Unknown(format!(
+                "the solver exited with code {code}{}",
+                tail(&stderr, &stdout)
+            )),
+            None => Answer::Unknown(format!(
+                "the solver was killed by a signal{}",
+                tail(&stderr, &stdout)
+            )),
+        }
+    };
+    Ok(SolverRun {
+        answer,
+        assignment,
+        seconds,
+    })
+}
+
+/// The last lines of the solver's messages, for an Unknown answer.
+fn tail(stderr: &str, stdout: &str) -> String {
+    let text = if stderr.trim().is_empty() {
+        stdout
+    } else {
+        stderr
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let start = lines.len().saturating_sub(3);
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", lines[start..].join(" / "))
+    }
+}
