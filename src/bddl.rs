@@ -57,6 +57,8 @@ pub struct SolveArgs {
     /// In text output, draw at most this many plies of the principal line.
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub show_plies: usize,
+    #[command(flatten)]
+    pub solver: crate::qbf::SolverArgs,
 }
 
 #[derive(clap::Args)]
@@ -278,6 +280,27 @@ pub fn describe_move(model: &Model, engine: &Engine, mover: Side, a: TermId, b: 
         .unwrap_or_else(|| "?".into())
 }
 
+/// `--depth D|auto` (with `--max-depth`) for the QBF route; the default is `default`.
+pub fn depth_spec(
+    depth: Option<&str>,
+    max_depth: Option<u64>,
+    default: u32,
+) -> Result<crate::qbf::DepthSpec, ExitCode> {
+    use crate::qbf::DepthSpec;
+    match depth {
+        None => Ok(DepthSpec::Fixed(default)),
+        Some("auto") => Ok(DepthSpec::Auto {
+            max: max_depth
+                .map(|m| m.min(u32::MAX as u64) as u32)
+                .unwrap_or(default),
+        }),
+        Some(text) => text.parse::<u32>().map(DepthSpec::Fixed).map_err(|_| {
+            eprintln!("error: --depth takes a number of plies or `auto`, not `{text}`");
+            ExitCode::from(2)
+        }),
+    }
+}
+
 fn side_name(s: Side) -> &'static str {
     match s {
         Side::B => "Black",
@@ -291,6 +314,14 @@ fn solve(args: SolveArgs) -> ExitCode {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if args.solver.qbf {
+        let spec = match depth_spec(args.depth.as_deref(), args.max_depth, model.depth) {
+            Ok(s) => s,
+            Err(code) => return code,
+        };
+        let what = args.files.problem.display().to_string();
+        return crate::qbf::solve_and_print(&model, &what, spec, args.json, &args.solver);
+    }
     let name = game_name(&args.files.problem);
     let mut l = match load_model(&model, &name) {
         Ok(l) => l,

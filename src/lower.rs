@@ -1,5 +1,7 @@
-//! `gamelang lower GAME.game --to bddl --out DIR`: a grid game written in gamelang (with
-//! stdlib GRID) written out as a BDDL domain and problem file in the corpus' syntax.
+//! `gamelang lower GAME --to bddl|qcir|qdimacs`: a grid game written in gamelang (with
+//! stdlib GRID) written out as a BDDL domain and problem file in the corpus' syntax, or a
+//! grid game (a `.game` file or a BDDL domain and problem) as seed 001's lifted QBF
+//! encoding in QCIR or QDIMACS.
 //!
 //! The game is read the way the solver sees it: its `start` board and the actions and goals
 //! GRID evaluates (`black-acts`, `white-acts`, `black-wins`, `white-wins`), reduced by the
@@ -18,72 +20,152 @@ use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
-    /// A BDDL domain file (`domain.ig`) and problem file (`NAME.ig`).
+    /// A BDDL domain file (`domain.ig`) and problem file (`NAME.ig`), into --out DIR.
     Bddl,
+    /// Seed 001's lifted QBF encoding in the QCIR-G14 format.
+    Qcir,
+    /// The same encoding in QDIMACS (Tseitin-transformed).
+    Qdimacs,
 }
 
 #[derive(clap::Args)]
 pub struct LowerArgs {
-    /// The `.game` file declaring a grid game (one using stdlib GRID).
-    pub file: PathBuf,
+    /// A `.game` file declaring a grid game (one using stdlib GRID) or, for qcir and
+    /// qdimacs, a BDDL domain and problem file.
+    #[arg(num_args = 1..=2, required = true)]
+    pub files: Vec<PathBuf>,
     /// The format to write.
     #[arg(long, value_enum)]
     pub to: Target,
-    /// The directory to write into (created if missing).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    /// Where to write: a directory for bddl (created if missing), a file for qcir and
+    /// qdimacs (default: standard output).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
     /// Which game of the file (default: the first one).
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
     /// Set a game parameter (repeatable), e.g. `--set width=5`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// The problem's `#depth` (default: the game's `depth` constant if it declares one,
+    /// The depth: the problem's `#depth` for bddl, the plies encoded for qcir and qdimacs
+    /// (default: a BDDL problem's `#depth`, a game's `depth` constant if it declares one,
     /// otherwise the number of cells).
     #[arg(long, value_name = "D")]
     pub depth: Option<u32>,
 }
 
 pub fn run(args: LowerArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
-    let mut session = match load(&args.file) {
-        Ok(s) => s,
+    if args.to == Target::Bddl && args.files.len() != 1 {
+        eprintln!("error: --to bddl writes a `.game` grid game as BDDL: give one .game file");
+        return ExitCode::from(2);
+    }
+    let model = match model_from_files(&args.files, args.game.as_deref(), &args.set, args.depth) {
+        Ok(m) => m,
         Err(code) => return code,
     };
-    let fail = |session: &Session, d: Diag| {
-        eprint!("{}", d.render(&session.sources, color));
-        ExitCode::FAILURE
-    };
-    let game = match pick_game(&session, &args.file, args.game.as_deref()) {
-        Ok(g) => g.clone(),
-        Err(d) => return fail(&session, d),
-    };
-    for assignment in &args.set {
-        if let Err(d) = session.set_parameter(&game, assignment) {
-            return fail(&session, d);
-        }
-    }
-    let model = match model_of(&mut session, &game, args.depth) {
-        Ok(m) => m,
-        Err(d) => return fail(&session, d),
-    };
-    if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("error: cannot create {}: {e}", args.out.display());
-        return ExitCode::FAILURE;
-    }
-    let domain = args.out.join("domain.ig");
-    let problem = args.out.join(format!("{}.ig", game.name));
-    for (path, text) in [
-        (&domain, model.domain_text()),
-        (&problem, model.problem_text()),
-    ] {
-        if let Err(e) = std::fs::write(path, text) {
+    let write = |path: &std::path::Path, text: String| -> Result<(), ExitCode> {
+        std::fs::write(path, text).map_err(|e| {
             eprintln!("error: cannot write {}: {e}", path.display());
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
+        })
+    };
+    match args.to {
+        Target::Bddl => {
+            let Some(out) = &args.out else {
+                eprintln!("error: --to bddl needs --out DIR");
+                return ExitCode::from(2);
+            };
+            if let Err(e) = std::fs::create_dir_all(out) {
+                eprintln!("error: cannot create {}: {e}", out.display());
+                return ExitCode::FAILURE;
+            }
+            let name = args.files[0]
+                .file_stem()
+                .map(|s| s.to_string_lossy().to_string())
+                .unwrap_or_else(|| "problem".into());
+            let name = args.game.clone().unwrap_or(name);
+            let domain = out.join("domain.ig");
+            let problem = out.join(format!("{name}.ig"));
+            for (path, text) in [
+                (&domain, model.domain_text()),
+                (&problem, model.problem_text()),
+            ] {
+                if let Err(code) = write(path, text) {
+                    return code;
+                }
+            }
+            println!("wrote {} and {}", domain.display(), problem.display());
+        }
+        Target::Qcir | Target::Qdimacs => {
+            let enc = match gamelang_qbf::encode(&model, model.depth) {
+                Ok(e) => e,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let text = if args.to == Target::Qcir {
+                enc.qcir()
+            } else {
+                enc.qdimacs()
+            };
+            match &args.out {
+                Some(path) => {
+                    if let Err(code) = write(path, text) {
+                        return code;
+                    }
+                    let s = enc.stats();
+                    eprintln!(
+                        "wrote {} (depth {}: {} variables, {} clauses, {} quantifier blocks)",
+                        path.display(),
+                        model.depth,
+                        s.vars,
+                        s.clauses,
+                        s.blocks
+                    );
+                }
+                None => print!("{text}"),
+            }
         }
     }
-    println!("wrote {} and {}", domain.display(), problem.display());
     ExitCode::SUCCESS
+}
+
+/// The BDDL model of the files given on a command line: a `.game` grid game (its first
+/// game, or the one `game` names, with parameters set), or a BDDL domain and problem. With
+/// `depth`, the model's depth is replaced.
+pub fn model_from_files(
+    files: &[PathBuf],
+    game: Option<&str>,
+    set: &[String],
+    depth: Option<u32>,
+) -> Result<Model, ExitCode> {
+    let color = std::io::stderr().is_terminal();
+    let mut model = if files.len() == 2 {
+        crate::bddl::read_model(&crate::bddl::Files {
+            domain: files[0].clone(),
+            problem: files[1].clone(),
+        })?
+    } else {
+        let mut session = load(&files[0])?;
+        let fail = |session: &Session, d: Diag| {
+            eprint!("{}", d.render(&session.sources, color));
+            ExitCode::FAILURE
+        };
+        let game = pick_game(&session, &files[0], game)
+            .map_err(|d| fail(&session, d))?
+            .clone();
+        for assignment in set {
+            session
+                .set_parameter(&game, assignment)
+                .map_err(|d| fail(&session, d))?;
+        }
+        model_of(&mut session, &game, depth).map_err(|d| fail(&session, d))?
+    };
+    if let Some(d) = depth {
+        model.depth = d;
+    }
+    Ok(model)
 }
 
 /// Reduce `text` in the game's module.

@@ -3,6 +3,8 @@
 
 mod bddl;
 mod lower;
+mod play;
+mod qbf;
 mod repl;
 mod solve;
 mod sweep;
@@ -36,8 +38,10 @@ enum Command {
     /// Read BDDL game files (seed 001): solve them, or convert them to gamelang.
     #[command(subcommand)]
     Bddl(bddl::BddlCommand),
-    /// Write a grid game (a `.game` file using stdlib GRID) in another format: BDDL.
+    /// Write a grid game in another format: BDDL, or seed 001's QBF encoding (QCIR, QDIMACS).
     Lower(lower::LowerArgs),
+    /// Play White against the QBF solver's strategy for Black on a grid game (--qbf).
+    Play(play::PlayArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,5 +59,6 @@ fn main() -> ExitCode {
         Command::Sweep(args) => sweep::run(args),
         Command::Bddl(cmd) => bddl::run(cmd),
         Command::Lower(args) => lower::run(args),
+        Command::Play(args) => play::run(args),
     }
 }

@@ -52,6 +52,13 @@ pub struct SolveArgs {
     /// In text output, show at most this many plies of the principal line (JSON has all).
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub show_plies: usize,
+    /// With --qbf (grid games): the plies to encode, a number or `auto` for the critical
+    /// depth (searched up to --max-depth). Default: --max-depth, or the game's `depth`
+    /// constant, or the number of cells.
+    #[arg(long, value_name = "D|auto")]
+    pub depth: Option<String>,
+    #[command(flatten)]
+    pub solver: crate::qbf::SolverArgs,
 }
 
 /// Load a file into a fresh session, or render its errors to standard error.
@@ -100,6 +107,9 @@ pub fn pick_game<'a>(
 }
 
 pub fn run(args: SolveArgs) -> ExitCode {
+    if args.solver.qbf {
+        return solve_qbf(&args);
+    }
     let color = std::io::stderr().is_terminal();
     let mut session = match load(&args.file) {
         Ok(s) => s,
@@ -218,6 +228,31 @@ pub fn run(args: SolveArgs) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// `solve GAME.game --qbf`: the grid game as a BDDL model, decided by the QBF solver (Black
+/// is B; the question is Black's win within the depth, as `bddl solve --qbf`).
+fn solve_qbf(args: &SolveArgs) -> ExitCode {
+    if args.from.is_some() || args.first.is_some() || args.value {
+        eprintln!("error: --qbf solves the game from its start (--from, --first and --value are for exhaustive search)");
+        return ExitCode::from(2);
+    }
+    let fixed = match (&args.depth, args.max_depth) {
+        (None, Some(d)) => Some(d.min(u32::MAX as u64) as u32),
+        _ => None,
+    };
+    let files = [args.file.clone()];
+    let model = match crate::lower::model_from_files(&files, args.game.as_deref(), &args.set, fixed)
+    {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let spec = match crate::bddl::depth_spec(args.depth.as_deref(), args.max_depth, model.depth) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let what = args.file.display().to_string();
+    crate::qbf::solve_and_print(&model, &what, spec, args.json, &args.solver)
 }
 
 fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {

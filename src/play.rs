@@ -1,0 +1,169 @@
+//! `gamelang play GAME --qbf`: a person plays White against the QBF strategy for Black — seed
+//! 001's strategy validation by interactive play. Before each Black move the position is
+//! encoded afresh (the current board as the initial state, the plies left as the depth) and
+//! the solver asked for Black's move; the board is drawn after every move, and at the end
+//! the result is checked on the board: Black's goal holds, or White could not move.
+
+use crate::qbf::{self, SolverArgs};
+use gamelang_bddl::Piece;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// A `.game` grid game, or a BDDL domain and problem file.
+    #[arg(num_args = 1..=2, required = true)]
+    pub files: Vec<PathBuf>,
+    /// Plies of play (default: the problem's `#depth`, or the game's `depth` constant).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<u32>,
+    /// With a `.game` file: set a game parameter (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    #[command(flatten)]
+    pub solver: SolverArgs,
+}
+
+pub fn run(args: PlayArgs) -> ExitCode {
+    if !args.solver.qbf {
+        eprintln!("error: `gamelang play` plays against the QBF strategy: add --qbf (for play against exhaustive search, use `gamelang repl FILE` and its `play` command)");
+        return ExitCode::from(2);
+    }
+    let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if let Some(d) = args.depth {
+        model.depth = d;
+    }
+    let mut board = match qbf::initial_board(&model) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let interactive = std::io::stdin().is_terminal();
+    let mut lines = std::io::stdin().lock().lines();
+    let mut left = model.depth;
+    let mut black = model.black_first;
+    println!(
+        "You play White; Black plays the QBF solver's strategy ({} plies).",
+        model.depth
+    );
+    println!("{}", qbf::draw(&board));
+    loop {
+        if left == 0 {
+            println!(
+                "The plies are used up without Black's goal: White wins — the strategy FAILED."
+            );
+            return ExitCode::FAILURE;
+        }
+        if black {
+            let mut here = model.clone();
+            here.init = cells(&board);
+            here.black_first = true;
+            here.depth = left;
+            let asked = match qbf::ask(&here, left, &args.solver) {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match asked.black_wins {
+                Some(true) => {}
+                Some(false) => {
+                    println!("The solver says Black has no winning strategy within {left} plies from here.");
+                    return ExitCode::FAILURE;
+                }
+                None => {
+                    println!(
+                        "The solver did not decide ({}).",
+                        asked.unknown.unwrap_or_default()
+                    );
+                    return ExitCode::FAILURE;
+                }
+            }
+            let Some((k, x, y)) = asked.first_move else {
+                eprintln!("error: the solver said true but gave no move (does the solver print its assignment? DepQBF needs --qdo)");
+                return ExitCode::FAILURE;
+            };
+            let Some(next) = qbf::next_board(&model, &board, true, k, x, y) else {
+                eprintln!("error: the solver's move is not legal (a bug in the encoding)");
+                return ExitCode::FAILURE;
+            };
+            board = next;
+            println!("Black plays {}:", qbf::move_name(&model, true, k, x, y));
+            println!("{}", qbf::draw(&board));
+            if qbf::goal_holds(&model, &board, true) {
+                println!("Black's goal holds: Black wins (verified on the board).");
+                return ExitCode::SUCCESS;
+            }
+        } else {
+            let moves = qbf::legal_moves(&model, &board, false);
+            if moves.is_empty() {
+                println!("White cannot move: Black wins (verified: no legal White move).");
+                return ExitCode::SUCCESS;
+            }
+            for (i, (k, x, y, _)) in moves.iter().enumerate() {
+                println!(
+                    "  {:>2}  {}",
+                    i + 1,
+                    qbf::move_name(&model, false, *k, *x, *y)
+                );
+            }
+            let choice = loop {
+                if interactive {
+                    print!("your move (number or name): ");
+                    let _ = std::io::stdout().flush();
+                }
+                let Some(Ok(line)) = lines.next() else {
+                    println!("(end of input: game abandoned)");
+                    return ExitCode::FAILURE;
+                };
+                let line = line.trim().to_string();
+                if let Ok(n) = line.parse::<usize>() {
+                    if (1..=moves.len()).contains(&n) {
+                        break n - 1;
+                    }
+                }
+                if let Some(i) = moves
+                    .iter()
+                    .position(|(k, x, y, _)| qbf::move_name(&model, false, *k, *x, *y) == line)
+                {
+                    break i;
+                }
+                println!("not a move here: `{line}` (type its number or name)");
+                if !interactive {
+                    return ExitCode::FAILURE;
+                }
+            };
+            let (k, x, y, next) = moves[choice].clone();
+            board = next;
+            println!("White plays {}:", qbf::move_name(&model, false, k, x, y));
+            println!("{}", qbf::draw(&board));
+            if qbf::goal_holds(&model, &board, false) {
+                println!("White's goal holds: White wins — the strategy FAILED.");
+                return ExitCode::FAILURE;
+            }
+        }
+        black = !black;
+        left -= 1;
+    }
+}
+
+/// The non-open cells of a board, row by row (a model's `init`).
+fn cells(board: &gamelang_runtime::grid::Board) -> Vec<(Piece, i64, i64)> {
+    let mut out = Vec::new();
+    for y in 1..=board.height as i64 {
+        for x in 1..=board.width as i64 {
+            let p = board.get(x, y);
+            if p != Piece::Open {
+                out.push((p, x, y));
+            }
+        }
+    }
+    out
+}

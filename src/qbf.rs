@@ -1,0 +1,305 @@
+//! The QBF route for grid games: seed 001's lifted encoding (the `gamelang-qbf` crate) of a
+//! BDDL model — read from BDDL files or from a `.game` grid game — solved by a real QBF
+//! solver process (DepQBF by default). Used by `bddl solve --qbf`, `solve --qbf`,
+//! `lower --to qcir|qdimacs` and `play --qbf`.
+
+use gamelang_bddl::Model;
+use gamelang_qbf::{Answer, Encoding};
+use gamelang_runtime::grid::{Board, Compiled, CompiledGoals};
+use serde_json::json;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// How to run the solver.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SolverArgs {
+    /// Decide with a QBF solver on seed 001's lifted encoding instead of exhaustive search.
+    #[arg(long)]
+    pub qbf: bool,
+    /// The QDIMACS solver command; the formula's file is added as its last argument. It
+    /// must exit with 10 (true) or 20 (false); with DepQBF's `--qdo` the winning first move
+    /// is read from its output.
+    #[arg(long, value_name = "CMD", default_value = "depqbf --qdo")]
+    pub solver: String,
+    /// Give the solver at most this many seconds per formula; past it the answer is
+    /// unknown (never false).
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub timeout: f64,
+}
+
+impl SolverArgs {
+    fn timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout.max(0.0))
+    }
+}
+
+/// One formula solved.
+pub struct Asked {
+    pub depth: u32,
+    /// `Some(true/false)`, or `None` when the solver did not decide.
+    pub black_wins: Option<bool>,
+    /// Why the answer is unknown.
+    pub unknown: Option<String>,
+    /// Black's first move `(action index, x, y)` when Black moves first and wins.
+    pub first_move: Option<(usize, i64, i64)>,
+    pub variables: usize,
+    pub clauses: usize,
+    pub blocks: usize,
+    pub encode_seconds: f64,
+    pub solver_seconds: f64,
+}
+
+/// Encode `model` at `depth` and ask the solver.
+pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String> {
+    let began = Instant::now();
+    let enc: Encoding = gamelang_qbf::encode(model, depth)?;
+    let qdimacs = enc.qdimacs();
+    let stats = enc.stats();
+    let encode_seconds = began.elapsed().as_secs_f64();
+    let run = gamelang_qbf::run_solver(&args.solver, &qdimacs, args.timeout())?;
+    let (black_wins, unknown) = match &run.answer {
+        Answer::True => (Some(true), None),
+        Answer::False => (Some(false), None),
+        Answer::Unknown(why) => (None, Some(why.clone())),
+    };
+    let first_move = if black_wins == Some(true) && model.black_first {
+        enc.first_move(&run.assignment)
+    } else {
+        None
+    };
+    if let Some((k, x, y)) = first_move {
+        // The solver's move must be a legal move of the position: anything else is a bug
+        // in the encoding, and is said so rather than shown.
+        if next_board(model, &initial_board(model)?, true, k, x, y).is_none() {
+            return Err(format!(
+                "the solver's first move {} is not legal here (a bug in gamelang's encoding)",
+                move_name(model, true, k, x, y)
+            ));
+        }
+    }
+    Ok(Asked {
+        depth,
+        black_wins,
+        unknown,
+        first_move,
+        variables: stats.vars as usize,
+        clauses: stats.clauses,
+        blocks: stats.blocks,
+        encode_seconds,
+        solver_seconds: run.seconds,
+    })
+}
+
+/// `occupy(2,3)`.
+pub fn move_name(model: &Model, black: bool, k: usize, x: i64, y: i64) -> String {
+    let actions = if black {
+        &model.black_actions
+    } else {
+        &model.white_actions
+    };
+    let name = actions.get(k).map(|a| a.name.as_str()).unwrap_or("?");
+    format!("{name}({x},{y})")
+}
+
+/// The model's initial board.
+pub fn initial_board(model: &Model) -> Result<Board, String> {
+    let mut b = Board::new(model.width, model.height)?;
+    for &(p, x, y) in &model.init {
+        b.set(x, y, p);
+    }
+    Ok(b)
+}
+
+/// The moves of a player: (action index, x, y, resulting board), each board once.
+pub fn legal_moves(model: &Model, board: &Board, black: bool) -> Vec<(usize, i64, i64, Board)> {
+    let actions = if black {
+        &model.black_actions
+    } else {
+        &model.white_actions
+    };
+    let Ok(c) = Compiled::new(actions.clone(), model.width, model.height) else {
+        return Vec::new();
+    };
+    let mut seen: Vec<Board> = Vec::new();
+    let mut out = Vec::new();
+    for (k, x, y, b) in c.successors(board) {
+        if !seen.contains(&b) {
+            seen.push(b.clone());
+            out.push((k, x, y, b));
+        }
+    }
+    out
+}
+
+/// The board after action `k` at (x, y), if that is a legal move.
+pub fn next_board(
+    model: &Model,
+    board: &Board,
+    black: bool,
+    k: usize,
+    x: i64,
+    y: i64,
+) -> Option<Board> {
+    let actions = if black {
+        &model.black_actions
+    } else {
+        &model.white_actions
+    };
+    let c = Compiled::new(actions.clone(), model.width, model.height).ok()?;
+    c.successors(board)
+        .into_iter()
+        .find(|&(k2, x2, y2, _)| (k2, x2, y2) == (k, x, y))
+        .map(|(_, _, _, b)| b)
+}
+
+/// Does the player's goal hold on `board`?
+pub fn goal_holds(model: &Model, board: &Board, black: bool) -> bool {
+    let goals = if black {
+        &model.black_goals
+    } else {
+        &model.white_goals
+    };
+    CompiledGoals::new(goals.clone(), model.width, model.height).is_ok_and(|g| g.holds(board))
+}
+
+/// A board drawn as GRID's `display` draws it: column letters, row numbers, x o .
+pub fn draw(board: &Board) -> String {
+    let mut s = String::from("   ");
+    for x in 1..=board.width {
+        s.push(' ');
+        s.push(char::from(b'a' + ((x - 1) % 26) as u8));
+    }
+    s.push('\n');
+    for y in 1..=board.height as i64 {
+        s.push_str(&format!("{y:>3}"));
+        for x in 1..=board.width as i64 {
+            s.push(' ');
+            s.push(board.get(x, y).symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `--depth` for the QBF route: a number, `auto`, or the model's own depth.
+pub enum DepthSpec {
+    Fixed(u32),
+    Auto { max: u32 },
+}
+
+/// Solve and print, as `bddl solve` does for exhaustive search (same JSON keys, plus the
+/// encoding's size and the solver's time).
+pub fn solve_and_print(
+    model: &Model,
+    what: &str,
+    depth: DepthSpec,
+    json_out: bool,
+    args: &SolverArgs,
+) -> ExitCode {
+    let began = Instant::now();
+    let mut asked = Vec::new();
+    let mut critical = None;
+    let auto = matches!(depth, DepthSpec::Auto { .. });
+    let result = match depth {
+        DepthSpec::Fixed(d) => ask(model, d, args).map(|a| asked.push(a)),
+        DepthSpec::Auto { max } => (|| {
+            let mut d = 1;
+            while d <= max {
+                let a = ask(model, d, args)?;
+                let (wins, unknown) = (a.black_wins, a.unknown.is_some());
+                asked.push(a);
+                if wins == Some(true) {
+                    critical = Some(d);
+                    break;
+                }
+                if unknown {
+                    break;
+                }
+                d += 2;
+            }
+            Ok(())
+        })(),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e}");
+        return ExitCode::FAILURE;
+    }
+    let Some(last) = asked.last() else {
+        eprintln!("error: no depth to try (--max-depth below 1)");
+        return ExitCode::from(2);
+    };
+    let solver_seconds: f64 = asked.iter().map(|a| a.solver_seconds).sum();
+    let best_move = last
+        .first_move
+        .map(|(k, x, y)| move_name(model, true, k, x, y));
+    let unknown = last.unknown.clone();
+    let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    if json_out {
+        let mut j = json!({
+            "problem": what,
+            "board": format!("{}x{}", model.width, model.height),
+            "problem_depth": model.depth,
+            "first": if model.black_first { "black" } else { "white" },
+            "method": "qbf",
+            "solver": args.solver,
+            "black_wins": last.black_wins,
+            "answer": match last.black_wins { Some(true) => "true", Some(false) => "false", None => "unknown" },
+            "best_move": best_move,
+            "depth": last.depth,
+            "encoding": {
+                "variables": last.variables,
+                "clauses": last.clauses,
+                "quantifier_blocks": last.blocks,
+            },
+            "encode_seconds": (last.encode_seconds * 1e3).round() / 1e3,
+            "solver_seconds": (solver_seconds * 1e3).round() / 1e3,
+            "millis": millis,
+        });
+        if let Some(why) = &unknown {
+            j["unknown_reason"] = json!(why);
+        }
+        if auto {
+            j["critical_depth"] = json!(critical);
+            j["depths_tried"] = json!(asked
+                .iter()
+                .map(|a| json!({"depth": a.depth, "black_wins": a.black_wins, "solver_seconds": (a.solver_seconds * 1e3).round() / 1e3}))
+                .collect::<Vec<_>>());
+        }
+        println!("{j}");
+        return ExitCode::SUCCESS;
+    }
+    println!(
+        "{what}: {}x{} board, depth {} in the file, {} moves first (QBF: {})",
+        model.width,
+        model.height,
+        model.depth,
+        if model.black_first { "Black" } else { "White" },
+        args.solver
+    );
+    for a in &asked {
+        println!(
+            "depth {}: {} ({} variables, {} clauses, {} quantifier blocks; solver {:.3} s)",
+            a.depth,
+            match a.black_wins {
+                Some(true) => "Black has a winning strategy".to_string(),
+                Some(false) => "Black has no winning strategy".to_string(),
+                None => format!("unknown ({})", a.unknown.clone().unwrap_or_default()),
+            },
+            a.variables,
+            a.clauses,
+            a.blocks,
+            a.solver_seconds
+        );
+    }
+    if auto {
+        match (critical, &unknown) {
+            (Some(d), _) => println!("critical depth: {d}"),
+            (None, Some(_)) => println!("critical depth: unknown (the solver did not decide)"),
+            (None, None) => println!("critical depth: none up to {}", last.depth),
+        }
+    }
+    if let Some(m) = best_move {
+        println!("winning move: {m}");
+    }
+    ExitCode::SUCCESS
+}

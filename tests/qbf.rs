@@ -1,0 +1,333 @@
+//! The QBF route end to end through the binary: `bddl solve --qbf` and `solve --qbf` agree
+//! with exhaustive search (`bddl solve`), `--depth auto` finds the same critical depth, the
+//! winning first move is legal and wins (played out against every White reply by `play
+//! --qbf`), `lower --to qcir|qdimacs` writes well-formed files, and solver failures are
+//! reported as such (a missing solver, a timeout as unknown — never as false).
+//!
+//! These tests run DepQBF (`apt-get install depqbf`; `.ci/run` installs it).
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn gamelang(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .output()
+        .expect("run gamelang")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = gamelang(args);
+    assert!(
+        out.status.success(),
+        "gamelang {args:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+fn files(game: &str, problem: &str) -> (String, String) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("bddl/tests/corpus")
+        .join(game);
+    (
+        dir.join("domain.ig").display().to_string(),
+        dir.join(problem).display().to_string(),
+    )
+}
+
+/// Instances small enough for CI, from every game of the corpus (Black first and second).
+const AGREE: &[(&str, &str, u32)] = &[
+    ("domineering", "2x2_2.ig", 4),
+    ("domineering", "3x3_4.ig", 5),
+    ("domineering", "2x5_6.ig", 5),
+    ("httt", "3x3_3_domino.ig", 4),
+    ("httt", "3x3_5_el.ig", 5),
+    ("connect-c", "3x3_3_connect2.ig", 3),
+    ("breakthrough", "2x4_13.ig", 5),
+    ("breakthrough-second-player", "2x4_8.ig", 9),
+    ("evader_pursuer", "4x4_3_e-4-1_p-2-3.ig", 3),
+    ("evader_pursuer_dual", "4x4_2_e-4-1_p-1-2.ig", 3),
+    ("hex", "hein_04_3x3-05.pg", 5),
+    ("hex", "hein_09_4x4-05.pg", 5),
+];
+
+#[test]
+fn the_qbf_answer_equals_exhaustive_search() {
+    for (game, problem, max) in AGREE {
+        let (d, p) = files(game, problem);
+        for depth in 1..=*max {
+            let depth = depth.to_string();
+            let exhaustive = json(&["bddl", "solve", &d, &p, "--json", "--depth", &depth]);
+            let qbf = json(&[
+                "bddl", "solve", &d, &p, "--json", "--depth", &depth, "--qbf",
+            ]);
+            assert_eq!(
+                qbf["black_wins"], exhaustive["black_wins"],
+                "{game}/{problem} at depth {depth}"
+            );
+            assert_eq!(qbf["depth"], exhaustive["depth"]);
+            assert_eq!(qbf["method"], "qbf");
+            // (Constant folding may leave no variables at all: a formula decided outright.)
+            assert!(qbf["encoding"]["variables"].is_u64());
+            assert!(qbf["encoding"]["clauses"].is_u64());
+            assert!(qbf["solver_seconds"].is_number());
+            // A winning first move is shown when Black moves first and wins.
+            let black_first = exhaustive["first"] == "black";
+            assert_eq!(
+                qbf["best_move"].is_string(),
+                black_first && qbf["black_wins"] == true,
+                "{game}/{problem} at depth {depth}: {qbf}"
+            );
+        }
+    }
+}
+
+#[test]
+fn depth_auto_finds_the_same_critical_depth() {
+    for (game, problem, max) in AGREE {
+        let (d, p) = files(game, problem);
+        let max = max.to_string();
+        let a = json(&[
+            "bddl",
+            "solve",
+            &d,
+            &p,
+            "--json",
+            "--depth",
+            "auto",
+            "--max-depth",
+            &max,
+        ]);
+        let q = json(&[
+            "bddl",
+            "solve",
+            &d,
+            &p,
+            "--json",
+            "--depth",
+            "auto",
+            "--max-depth",
+            &max,
+            "--qbf",
+        ]);
+        assert_eq!(q["critical_depth"], a["critical_depth"], "{game}/{problem}");
+    }
+}
+
+#[test]
+fn solve_qbf_on_a_game_file_agrees_with_bounded_search() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/domineering.game");
+    let game = game.to_str().unwrap();
+    for (w, h) in [(3, 3), (2, 4)] {
+        let (w, h) = (format!("width={w}"), format!("height={h}"));
+        for depth in ["2", "3", "4", "5"] {
+            let exhaustive = json(&[
+                "solve",
+                game,
+                "--json",
+                "--set",
+                &w,
+                "--set",
+                &h,
+                "--max-depth",
+                depth,
+            ]);
+            let qbf = json(&[
+                "solve",
+                game,
+                "--json",
+                "--set",
+                &w,
+                "--set",
+                &h,
+                "--max-depth",
+                depth,
+                "--qbf",
+            ]);
+            assert_eq!(
+                qbf["black_wins"], exhaustive["wins_within"],
+                "{w} {h} depth {depth}"
+            );
+        }
+    }
+}
+
+/// Play White against the QBF strategy, choosing White's `pick`-th move each time.
+fn play(args: &[&str], pick: &dyn Fn(usize) -> usize) -> (bool, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .arg("play")
+        .args(args)
+        .arg("--qbf")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run play");
+    // White's choices: enough lines for any game here (extra lines are not read).
+    let mut stdin = child.stdin.take().expect("stdin");
+    let choices: String = (0..40).map(|i| format!("{}\n", pick(i))).collect();
+    let _ = stdin.write_all(choices.as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().expect("play");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn playing_white_against_the_qbf_strategy_black_wins_every_time() {
+    let cases: &[(&str, &str, &str)] = &[
+        ("httt", "3x3_5_el.ig", "5"),
+        ("domineering", "3x3_4.ig", "5"),
+        ("evader_pursuer", "4x4_3_e-4-1_p-2-3.ig", "3"),
+    ];
+    for (game, problem, depth) in cases {
+        let (d, p) = files(game, problem);
+        // White answers with its first move, and with its second (or only) move.
+        for first in [1usize, 2] {
+            let (won, text) = play(&[&d, &p, "--depth", depth], &|_| first);
+            assert!(won, "{game}/{problem}, White always move {first}:\n{text}");
+            assert!(text.contains("Black wins (verified"), "{text}");
+            assert!(text.contains("Black plays "), "{text}");
+        }
+    }
+    // Where Black has no winning strategy, play says so and fails.
+    let (d, p) = files("httt", "3x3_9_tic.ig");
+    let (won, text) = play(&[&d, &p, "--depth", "3"], &|_| 1);
+    assert!(!won);
+    assert!(text.contains("no winning strategy"), "{text}");
+}
+
+#[test]
+fn lower_writes_qcir_and_qdimacs() {
+    let (d, p) = files("httt", "3x3_3_domino.ig");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let qcir = tmp.path().join("f.qcir");
+    let out = gamelang(&[
+        "lower",
+        &d,
+        &p,
+        "--to",
+        "qcir",
+        "--depth",
+        "3",
+        "--out",
+        qcir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&qcir).unwrap();
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    assert_eq!(lines.next(), Some("#QCIR-G14"));
+    assert!(text.lines().any(|l| l.starts_with("exists(")));
+    assert!(text.lines().any(|l| l.starts_with("forall(")));
+    assert!(text.lines().any(|l| l.starts_with("output(")));
+    // QDIMACS: the header's counts are the file's, and DepQBF decides it as exhaustive
+    // search does (Black wins the domino in 3).
+    let out = gamelang(&["lower", &d, &p, "--to", "qdimacs", "--depth", "3"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("p cnf"))
+        .expect("header");
+    let n: Vec<usize> = header
+        .split_whitespace()
+        .skip(2)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let clauses = text
+        .lines()
+        .filter(|l| !l.starts_with(['p', 'c', 'a', 'e']) && !l.trim().is_empty())
+        .count();
+    assert_eq!(clauses, n[1]);
+    let file = tmp.path().join("f.qdimacs");
+    std::fs::write(&file, &text).unwrap();
+    let status = Command::new("depqbf")
+        .arg(&file)
+        .output()
+        .expect("depqbf (apt-get install depqbf)");
+    assert_eq!(status.status.code(), Some(10), "DepQBF: true");
+    // A .game grid game lowers too.
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/tictactoe.game");
+    let out = gamelang(&[
+        "lower",
+        game.to_str().unwrap(),
+        "--to",
+        "qdimacs",
+        "--depth",
+        "3",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn solver_failures_are_errors_or_unknown_never_false() {
+    let (d, p) = files("httt", "3x3_5_el.ig");
+    // A solver that does not exist: an error saying how to install DepQBF.
+    let out = gamelang(&[
+        "bddl",
+        "solve",
+        &d,
+        &p,
+        "--qbf",
+        "--solver",
+        "no-such-solver-xyz",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no-such-solver-xyz") && err.contains("apt-get install depqbf"),
+        "{err}"
+    );
+    // A solver that takes too long: unknown.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let slow = tmp.path().join("slow.sh");
+    std::fs::write(&slow, "#!/bin/sh\nsleep 20\nexit 20\n").unwrap();
+    let stubborn = tmp.path().join("odd.sh");
+    std::fs::write(&stubborn, "#!/bin/sh\nexit 3\n").unwrap();
+    for f in [&slow, &stubborn] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let j = json(&[
+        "bddl",
+        "solve",
+        &d,
+        &p,
+        "--qbf",
+        "--json",
+        "--solver",
+        slow.to_str().unwrap(),
+        "--timeout",
+        "1",
+    ]);
+    assert_eq!(j["answer"], "unknown");
+    assert!(j["black_wins"].is_null());
+    // A solver with an unexpected exit code: unknown too.
+    let j = json(&[
+        "bddl",
+        "solve",
+        &d,
+        &p,
+        "--qbf",
+        "--json",
+        "--solver",
+        stubborn.to_str().unwrap(),
+    ]);
+    assert_eq!(j["answer"], "unknown");
+    // Any solver with the usual exit codes works: DepQBF without --qdo (no move shown).
+    let j = json(&[
+        "bddl", "solve", &d, &p, "--qbf", "--json", "--solver", "depqbf",
+    ]);
+    assert_eq!(j["black_wins"], true);
+}
