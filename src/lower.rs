@@ -9,7 +9,7 @@
 //! written is the game that `gamelang solve` plays.
 
 use crate::solve::{load, pick_game};
-use gamelang_bddl::{Model, Piece};
+use gamelang_bddl::Model;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::{Engine, TermId};
@@ -227,15 +227,7 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
             game.name
         );
     }
-    let mut init = Vec::new();
-    for y in 1..=board.height as i64 {
-        for x in 1..=board.width as i64 {
-            let p = board.get(x, y);
-            if p != Piece::Open {
-                init.push((p, x, y));
-            }
-        }
-    }
+    let init = board.cells();
     let depth = depth
         .or(declared_depth.and_then(|d| u32::try_from(d).ok()))
         .unwrap_or(board.width * board.height);

@@ -5,7 +5,6 @@
 //! the result is checked on the board: Black's goal holds, or White could not move.
 
 use crate::qbf::{self, SolverArgs};
-use gamelang_bddl::Piece;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,7 +61,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
         if black {
             let mut here = model.clone();
-            here.init = cells(&board);
+            here.init = board.cells();
             here.black_first = true;
             here.depth = left;
             let asked = match qbf::ask(&here, left, &args.solver) {
@@ -152,18 +151,4 @@ pub fn run(args: PlayArgs) -> ExitCode {
         black = !black;
         left -= 1;
     }
-}
-
-/// The non-open cells of a board, row by row (a model's `init`).
-fn cells(board: &gamelang_runtime::grid::Board) -> Vec<(Piece, i64, i64)> {
-    let mut out = Vec::new();
-    for y in 1..=board.height as i64 {
-        for x in 1..=board.width as i64 {
-            let p = board.get(x, y);
-            if p != Piece::Open {
-                out.push((p, x, y));
-            }
-        }
-    }
-    out
 }

@@ -3,41 +3,13 @@
 //! parsed model, with its own boards, bounds and transitions — nothing from the runtime's grid
 //! compiler), critical depths, the round trip BDDL → gamelang → BDDL → gamelang, and errors.
 
+mod support;
 use gamelang_bddl::{Atom, Coord, Model, Piece};
 use gamelang_lang::span::Sources;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn gamelang(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(args)
-        .output()
-        .expect("run gamelang")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = gamelang(args);
-    assert!(
-        out.status.success(),
-        "gamelang {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// The corpus copy kept in the repository (bddl/tests/corpus).
-fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("bddl/tests/corpus")
-}
-
-fn files(game: &str, problem: &str) -> (String, String) {
-    let dir = corpus().join(game);
-    (
-        dir.join("domain.ig").display().to_string(),
-        dir.join(problem).display().to_string(),
-    )
-}
+use std::path::Path;
+use std::process::Command;
+use support::cli::{corpus_files, gamelang, json};
 
 fn model(domain: &str, problem: &str) -> Model {
     let mut sources = Sources::default();
@@ -210,7 +182,7 @@ const SMALL: &[(&str, &str)] = &[
 #[test]
 fn bddl_solve_agrees_with_the_brute_force_at_every_depth() {
     for (game, problem) in SMALL {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         let m = model(&d, &p);
         let top = m.depth as u64 + 2;
         for depth in 0..=top {
@@ -245,7 +217,7 @@ fn bddl_solve_agrees_with_the_brute_force_at_every_depth() {
 #[test]
 fn critical_depth_is_the_least_odd_depth_at_which_black_wins() {
     for (game, problem) in SMALL {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         let m = model(&d, &p);
         let max = 11;
         let j = json(&[
@@ -279,7 +251,7 @@ fn critical_depth_is_the_least_odd_depth_at_which_black_wins() {
 
 #[test]
 fn the_files_depth_is_the_default_and_the_text_draws_the_line() {
-    let (d, p) = files("httt", "3x3_5_el.ig");
+    let (d, p) = corpus_files("httt", "3x3_5_el.ig");
     let j = json(&["bddl", "solve", &d, &p, "--json"]);
     assert_eq!(j["depth"], 5);
     assert_eq!(j["problem_depth"], 5);
@@ -302,7 +274,7 @@ fn the_files_depth_is_the_default_and_the_text_draws_the_line() {
 fn a_full_tic_tac_toe_board_is_a_black_win_under_definition_10() {
     // BDDL: a player who cannot move loses, so filling the board wins for Black at depth 11
     // although tic-tac-toe (here without diagonals) is a draw.
-    let (d, p) = files("httt", "3x3_9_tic.ig");
+    let (d, p) = corpus_files("httt", "3x3_9_tic.ig");
     let at9 = json(&["bddl", "solve", &d, &p, "--json"]);
     assert_eq!(at9["black_wins"], false);
     let at11 = json(&["bddl", "solve", &d, &p, "--json", "--depth", "11"]);
@@ -316,7 +288,7 @@ fn a_full_tic_tac_toe_board_is_a_black_win_under_definition_10() {
 fn the_round_trip_bddl_gamelang_bddl_gamelang_keeps_the_game() {
     let tmp = tempfile::tempdir().expect("tempdir");
     for (game, problem) in SMALL {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         let original = model(&d, &p);
         // BDDL → gamelang
         let g1 = tmp.path().join("g1.game");

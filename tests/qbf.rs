@@ -6,36 +6,11 @@
 //!
 //! These tests run DepQBF (`apt-get install depqbf`; `.ci/run` installs it).
 
+mod support;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-fn gamelang(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(args)
-        .output()
-        .expect("run gamelang")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = gamelang(args);
-    assert!(
-        out.status.success(),
-        "gamelang {args:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn files(game: &str, problem: &str) -> (String, String) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("bddl/tests/corpus")
-        .join(game);
-    (
-        dir.join("domain.ig").display().to_string(),
-        dir.join(problem).display().to_string(),
-    )
-}
+use std::process::{Command, Stdio};
+use support::cli::{corpus_files, gamelang, json};
 
 /// Instances small enough for CI, from every game of the corpus (Black first and second).
 const AGREE: &[(&str, &str, u32)] = &[
@@ -56,7 +31,7 @@ const AGREE: &[(&str, &str, u32)] = &[
 #[test]
 fn the_qbf_answer_equals_exhaustive_search() {
     for (game, problem, max) in AGREE {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         for depth in 1..=*max {
             let depth = depth.to_string();
             let exhaustive = json(&["bddl", "solve", &d, &p, "--json", "--depth", &depth]);
@@ -87,7 +62,7 @@ fn the_qbf_answer_equals_exhaustive_search() {
 #[test]
 fn depth_auto_finds_the_same_critical_depth() {
     for (game, problem, max) in AGREE {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         let max = max.to_string();
         let a = json(&[
             "bddl",
@@ -184,7 +159,7 @@ fn playing_white_against_the_qbf_strategy_black_wins_every_time() {
         ("evader_pursuer", "4x4_3_e-4-1_p-2-3.ig", "3"),
     ];
     for (game, problem, depth) in cases {
-        let (d, p) = files(game, problem);
+        let (d, p) = corpus_files(game, problem);
         // White answers with its first move, and with its second (or only) move.
         for first in [1usize, 2] {
             let (won, text) = play(&[&d, &p, "--depth", depth], &|_| first);
@@ -194,7 +169,7 @@ fn playing_white_against_the_qbf_strategy_black_wins_every_time() {
         }
     }
     // Where Black has no winning strategy, play says so and fails.
-    let (d, p) = files("httt", "3x3_9_tic.ig");
+    let (d, p) = corpus_files("httt", "3x3_9_tic.ig");
     let (won, text) = play(&[&d, &p, "--depth", "3"], &|_| 1);
     assert!(!won);
     assert!(text.contains("no winning strategy"), "{text}");
@@ -202,7 +177,7 @@ fn playing_white_against_the_qbf_strategy_black_wins_every_time() {
 
 #[test]
 fn lower_writes_qcir_and_qdimacs() {
-    let (d, p) = files("httt", "3x3_3_domino.ig");
+    let (d, p) = corpus_files("httt", "3x3_3_domino.ig");
     let tmp = tempfile::tempdir().expect("tempdir");
     let qcir = tmp.path().join("f.qcir");
     let out = gamelang(&[
@@ -272,7 +247,7 @@ fn lower_writes_qcir_and_qdimacs() {
 
 #[test]
 fn solver_failures_are_errors_or_unknown_never_false() {
-    let (d, p) = files("httt", "3x3_5_el.ig");
+    let (d, p) = corpus_files("httt", "3x3_5_el.ig");
     // A solver that does not exist: an error saying how to install DepQBF.
     let out = gamelang(&[
         "bddl",

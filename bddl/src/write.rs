@@ -229,29 +229,20 @@ impl Model {
         if self.black_goals.is_empty() {
             s.push_str("False\n");
         }
+        // An empty goal (it always holds) needs its parentheses to be seen at all.
+        let goal_line = |g: &Vec<Atom>| {
+            if g.is_empty() {
+                "()".into()
+            } else {
+                atoms(g, "")
+            }
+        };
         for g in &self.black_goals {
-            // An empty goal (it always holds) needs its parentheses to be seen at all.
-            let _ = writeln!(
-                s,
-                "{}",
-                if g.is_empty() {
-                    "()".into()
-                } else {
-                    atoms(g, "")
-                }
-            );
+            let _ = writeln!(s, "{}", goal_line(g));
         }
         s.push_str("#whitegoal\n");
         for g in &self.white_goals {
-            let _ = writeln!(
-                s,
-                "{}",
-                if g.is_empty() {
-                    "()".into()
-                } else {
-                    atoms(g, "")
-                }
-            );
+            let _ = writeln!(s, "{}", goal_line(g));
         }
         if !self.black_first {
             s.push_str("#blackturn\nsecond\n");

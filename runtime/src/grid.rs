@@ -113,6 +113,20 @@ impl Board {
         }
     }
 
+    /// The cells that are not open, row by row: `(piece, x, y)` (BDDL's `#init`).
+    pub fn cells(&self) -> Vec<(Piece, i64, i64)> {
+        let mut out = Vec::new();
+        for y in 1..=self.height as i64 {
+            for x in 1..=self.width as i64 {
+                let p = self.get(x, y);
+                if p != Piece::Open {
+                    out.push((p, x, y));
+                }
+            }
+        }
+        out
+    }
+
     /// Rows top to bottom separated by `/`: `x../.o./...`.
     pub fn compact(&self) -> String {
         let mut s = String::new();

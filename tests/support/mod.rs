@@ -3,6 +3,42 @@
 // Each test file uses some of these helpers; the rest would be dead code in that file.
 #![allow(dead_code)]
 
+/// Running the `gamelang` binary from tests.
+pub mod cli {
+    use std::path::Path;
+    use std::process::{Command, Output};
+
+    /// `gamelang ARGS…`, waited for.
+    pub fn gamelang(args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args(args)
+            .output()
+            .expect("run gamelang")
+    }
+
+    /// The one JSON object a successful `gamelang ARGS… --json` prints.
+    pub fn json(args: &[&str]) -> serde_json::Value {
+        let out = gamelang(args);
+        assert!(
+            out.status.success(),
+            "gamelang {args:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).expect("one JSON object")
+    }
+
+    /// A corpus problem's domain and problem file (the copy in bddl/tests/corpus).
+    pub fn corpus_files(game: &str, problem: &str) -> (String, String) {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("bddl/tests/corpus")
+            .join(game);
+        (
+            dir.join("domain.ig").display().to_string(),
+            dir.join(problem).display().to_string(),
+        )
+    }
+}
+
 /// The two-heaps game of seed 003: take a positive multiple of either heap's size from one
 /// heap; whoever cannot move (at (0 0)) has lost.
 pub mod heaps {
