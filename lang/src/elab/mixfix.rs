@@ -147,6 +147,9 @@ pub struct TermParser<'a> {
     chart: FxHashMap<(usize, usize), Rc<Vec<Reading>>>,
     /// depth[i]: parenthesis depth before token i (for pruning unbalanced splits).
     depth: Vec<i32>,
+    /// below[i]: the first m > i with depth[m] < depth[i] (or depth.len()), so that
+    /// `balanced` is a constant-time test: it is asked for every split of every span.
+    below: Vec<usize>,
     near: Option<NearMiss>,
     bad_sort: Option<Diag>,
 }
@@ -186,6 +189,14 @@ pub fn parse_term(
         }
     }
     depth.push(d);
+    let mut below = vec![depth.len(); depth.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (m, &dm) in depth.iter().enumerate() {
+        while open.last().is_some_and(|&k| depth[k] > dm) {
+            below[open.pop().expect("non-empty")] = m;
+        }
+        open.push(m);
+    }
     let n = toks.len();
     let mut p = TermParser {
         sig,
@@ -194,6 +205,7 @@ pub fn parse_term(
         vars,
         chart: FxHashMap::default(),
         depth,
+        below,
         near: None,
         bad_sort: None,
     };
@@ -421,8 +433,9 @@ impl TermParser<'_> {
         }
     }
 
+    /// Tokens i..j are balanced: the depth is the same at both ends and never lower between.
     fn balanced(&self, i: usize, j: usize) -> bool {
-        self.depth[i] == self.depth[j] && (i..j).all(|k| self.depth[k] >= self.depth[i])
+        self.depth[i] == self.depth[j] && self.below[i] >= j
     }
 
     /// Readings of a single token: an integer, a variable or a constant.
