@@ -305,7 +305,9 @@ pub struct Engine {
     gc_live: usize,
     gc_segs: usize,
     /// The GRID-SYNTAX operators, if the program has them, and compiled actions and goals.
-    grid: Option<crate::grid::GridOps>,
+    /// Shared so that a built-in can hold it while it mutates the engine (the operator maps
+    /// are not copied per call).
+    grid: Option<Arc<crate::grid::GridOps>>,
     grid_cache: crate::grid::GridCache,
 }
 
@@ -356,7 +358,7 @@ impl Engine {
         let program = self.program.clone();
         let sig = &program.sig;
         self.store.set_signature(sig);
-        self.grid = crate::grid::GridOps::find(sig);
+        self.grid = crate::grid::GridOps::find(sig).map(Arc::new);
         self.grid_cache.clear();
         self.normal.clear();
         self.memo = vec![FxHashMap::default(); sig.ops.len()];

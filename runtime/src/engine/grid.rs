@@ -18,11 +18,12 @@ impl Engine {
         subj: Subj,
         b: Builtin,
     ) -> Result<Option<Task>, RuntimeError> {
-        let args: Vec<TermId> = if subj.is_open() {
+        // Copied out (the built-in mutates the store); inline, as built-ins take ≤ 3.
+        let args: crate::term::Args = if subj.is_open() {
             let base = subj.base as usize;
-            self.vals[base..base + subj.n as usize].to_vec()
+            self.vals[base..base + subj.n as usize].into()
         } else {
-            self.store.args(subj.term).to_vec()
+            self.store.args(subj.term).into()
         };
         let result = match self.grid_value(subj, b, &args) {
             Ok(Some(v)) => v,
@@ -204,7 +205,7 @@ impl Engine {
 
     /// The grid operators, if the program has the standard library's GRID-SYNTAX.
     pub fn grid_ops(&self) -> Option<&crate::grid::GridOps> {
-        self.grid.as_ref()
+        self.grid.as_deref()
     }
 
     /// The board a term is, if it is one.
