@@ -207,21 +207,7 @@ impl Engine {
 
     /// Like [`Engine::shared_publish`] for the key `op(args…)` given by its parts.
     pub(crate) fn shared_publish_app(&mut self, op: OpId, args: &[TermId], v: TermId) {
-        let Some(shared) = self.shared.clone() else {
-            return;
-        };
-        let mut key = Portable::new();
-        self.encode_app(op, args, &mut key);
-        if self.store.args(v).len() > MAX_SHARED_VALUE {
-            return;
-        }
-        let mut value = Value::new();
-        self.encode(v, &mut value);
-        if value.len() > MAX_SHARED_VALUE {
-            return;
-        }
-        self.shared_stats.published += 1;
-        shared.insert(key, value);
+        self.publish_with(v, |e, key| e.encode_app(op, args, key));
     }
 
     /// The portable encoding of `op(args…)` (a free operator) without building it.
@@ -234,11 +220,15 @@ impl Engine {
 
     /// Publish the value `v` just computed for the memo key `t`.
     pub(crate) fn shared_publish(&mut self, t: TermId, v: TermId) {
+        self.publish_with(v, |e, key| e.encode(t, key));
+    }
+
+    /// Publish `v` under the key `encode_key` writes, unless its encoding is too large to
+    /// be worth sharing (then the key is not encoded at all).
+    fn publish_with(&mut self, v: TermId, encode_key: impl FnOnce(&Self, &mut Portable)) {
         let Some(shared) = self.shared.clone() else {
             return;
         };
-        let mut key = Portable::new();
-        self.encode(t, &mut key);
         if self.store.args(v).len() > MAX_SHARED_VALUE {
             return;
         }
@@ -247,6 +237,8 @@ impl Engine {
         if value.len() > MAX_SHARED_VALUE {
             return;
         }
+        let mut key = Portable::new();
+        encode_key(self, &mut key);
         self.shared_stats.published += 1;
         shared.insert(key, value);
     }
