@@ -124,42 +124,17 @@ impl Canvas {
 
     /// Text in the 8×8 font, scaled by `s`, top-left at (x, y).
     fn text(&mut self, x: usize, y: usize, s: usize, text: &str, c: Rgb) {
-        for (k, ch) in text.chars().enumerate() {
-            let code = if ch.is_ascii() {
-                ch as usize
-            } else {
-                b'?' as usize
-            };
-            let glyph = font8x8::legacy::BASIC_LEGACY[code];
-            for (row, bits) in glyph.iter().enumerate() {
-                for col in 0..8 {
-                    if bits >> col & 1 == 1 {
-                        self.rect(x + (k * 8 + col) * s, y + row * s, s, s, c);
-                    }
-                }
-            }
+        for (k, row, col) in lit_pixels(text) {
+            self.rect(x + (k * 8 + col) * s, y + row * s, s, s, c);
         }
     }
 
     /// Text rotated a quarter turn anticlockwise (read bottom to top), its glyphs' tops to
     /// the left; (x, y) is the bottom-left corner of the rotated text.
     fn text_up(&mut self, x: usize, y: usize, s: usize, text: &str, c: Rgb) {
-        for (k, ch) in text.chars().enumerate() {
-            let code = if ch.is_ascii() {
-                ch as usize
-            } else {
-                b'?' as usize
-            };
-            let glyph = font8x8::legacy::BASIC_LEGACY[code];
-            for (row, bits) in glyph.iter().enumerate() {
-                for col in 0..8 {
-                    if bits >> col & 1 == 1 {
-                        let px = x + row * s;
-                        let py = (y + 1).saturating_sub((k * 8 + col + 1) * s);
-                        self.rect(px, py, s, s, c);
-                    }
-                }
-            }
+        for (k, row, col) in lit_pixels(text) {
+            let py = (y + 1).saturating_sub((k * 8 + col + 1) * s);
+            self.rect(x + row * s, py, s, s, c);
         }
     }
 }
@@ -333,6 +308,24 @@ fn legend_text(value: &str, result_name: &str) -> String {
         ("winner", "draw") => "draw".into(),
         _ => value.to_string(),
     }
+}
+
+/// The lit pixels of `text` in the 8×8 font: (character index, glyph row, glyph column).
+/// Characters outside ASCII are drawn as `?`.
+fn lit_pixels(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    text.chars().enumerate().flat_map(|(k, ch)| {
+        let code = if ch.is_ascii() {
+            ch as usize
+        } else {
+            b'?' as usize
+        };
+        let glyph = font8x8::legacy::BASIC_LEGACY[code];
+        (0..8).flat_map(move |row| {
+            (0..8)
+                .filter(move |&col| glyph[row] >> col & 1 == 1)
+                .map(move |col| (k, row, col))
+        })
+    })
 }
 
 #[cfg(test)]
