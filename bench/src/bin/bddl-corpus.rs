@@ -12,6 +12,8 @@
 
 #[path = "../child.rs"]
 mod child;
+#[path = "../corpus.rs"]
+mod corpus;
 use child::{field, timed};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -21,7 +23,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut limit = 60.0;
     let mut only: Option<Vec<String>> = None;
-    let mut corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../bddl/tests/corpus");
+    let mut corpus = corpus::root().join("bddl/tests/corpus");
     while let Some(a) = args.next() {
         match a.as_str() {
             "--limit" => limit = args.next().and_then(|v| v.parse().ok()).unwrap_or(limit),
@@ -37,70 +39,22 @@ fn main() -> ExitCode {
             }
         }
     }
-    let gamelang = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/release/gamelang");
-    if !gamelang.exists() {
-        eprintln!("build gamelang first: cargo build --release");
-        return ExitCode::FAILURE;
-    }
-    let Ok(dirs) = std::fs::read_dir(&corpus) else {
-        eprintln!("no corpus at {}", corpus.display());
-        return ExitCode::FAILURE;
+    let listed = corpus::release_gamelang()
+        .and_then(|g| corpus::problems(&corpus, only.as_deref()).map(|p| (g, p)));
+    let (gamelang, problems) = match listed {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
     };
-    let mut games: Vec<PathBuf> = dirs
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.join("domain.ig").exists())
-        .collect();
-    games.sort();
     let limit = Duration::from_secs_f64(limit);
     println!("| instance | board | depth in file | Black wins at that depth | critical depth (odd) | least depth | seed Table 2 (file name) | positions | time, peak memory |");
     println!("|---|---|---|---|---|---|---|---|---|");
-    for dir in games {
-        let game = dir
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        if only.as_ref().is_some_and(|o| !o.contains(&game)) {
-            continue;
-        }
-        let mut problems: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        problems.retain(|p| {
-            p.file_name().is_some_and(|n| n != "domain.ig")
-                && p.extension().is_some_and(|e| e == "ig" || e == "pg")
-        });
-        problems.sort_by_key(|p| natural_key(p));
-        for problem in problems {
-            row(&gamelang, &dir, &game, &problem, limit);
-        }
+    for problem in &problems {
+        row(&gamelang, problem, limit);
     }
     ExitCode::SUCCESS
-}
-
-/// Sort `3x3_9_tic` before `3x3_11_...`: numbers compared as numbers.
-fn natural_key(p: &Path) -> Vec<(String, u64)> {
-    let name = p
-        .file_name()
-        .unwrap_or_default()
-        .to_string_lossy()
-        .to_string();
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let mut num = String::new();
-    for c in name.chars() {
-        if c.is_ascii_digit() {
-            num.push(c);
-        } else {
-            if !num.is_empty() {
-                out.push((std::mem::take(&mut text), num.parse().unwrap_or(0)));
-                num.clear();
-            }
-            text.push(c);
-        }
-    }
-    out.push((text, num.parse().unwrap_or(0)));
-    out
 }
 
 /// The depth in a problem file's name (`4x4_15_fatty.ig` → 15, `hein_02_5x5-11.pg` → 11).
@@ -131,16 +85,12 @@ fn name_depth(problem: &Path) -> String {
     String::new()
 }
 
-fn row(gamelang: &Path, dir: &Path, game: &str, problem: &Path, limit: Duration) {
-    let name = format!(
-        "{game}/{}",
-        problem.file_name().unwrap_or_default().to_string_lossy()
-    );
-    let domain = dir.join("domain.ig");
+fn row(gamelang: &Path, p: &corpus::Problem, limit: Duration) {
+    let (name, domain, problem) = (&p.name, &p.domain, &p.path);
     let mut at_depth = Command::new(gamelang);
     at_depth
         .args(["bddl", "solve"])
-        .arg(&domain)
+        .arg(domain)
         .arg(problem)
         .arg("--json");
     let first = timed(&mut at_depth, limit);
@@ -175,10 +125,13 @@ fn row(gamelang: &Path, dir: &Path, game: &str, problem: &Path, limit: Duration)
         (Ok(r), Ok(d)) if !r.stopped => {
             let max = if d % 2 == 0 { d + 1 } else { d };
             let mut auto = Command::new(gamelang);
-            auto.args(["bddl", "solve"])
-                .arg(&domain)
-                .arg(problem)
-                .args(["--json", "--depth", "auto", "--max-depth", &max.to_string()]);
+            auto.args(["bddl", "solve"]).arg(domain).arg(problem).args([
+                "--json",
+                "--depth",
+                "auto",
+                "--max-depth",
+                &max.to_string(),
+            ]);
             match timed(&mut auto, limit) {
                 Ok(r) if !r.stopped => {
                     let c = field(&r.stdout, "critical_depth");

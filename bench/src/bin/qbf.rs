@@ -17,6 +17,8 @@
 
 #[path = "../child.rs"]
 mod child;
+#[path = "../corpus.rs"]
+mod corpus;
 use child::{field, timed};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -42,12 +44,14 @@ fn main() -> ExitCode {
             }
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let gamelang = root.join("target/release/gamelang");
-    if !gamelang.exists() {
-        eprintln!("build gamelang first: cargo build --release");
-        return ExitCode::FAILURE;
-    }
+    let root = corpus::root();
+    let gamelang = match corpus::release_gamelang() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let corpus = root.join("bddl/tests/corpus");
     let limit = Duration::from_secs_f64(limit);
     if agree {
@@ -167,102 +171,82 @@ fn timed_status(cmd: &mut Command, limit: Duration) -> Option<(f64, i32)> {
 }
 
 fn agreement(gamelang: &Path, corpus: &Path, limit: Duration, only: Option<&[String]>) -> ExitCode {
-    let mut games: Vec<PathBuf> = std::fs::read_dir(corpus)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    games.retain(|g| g.join("domain.ig").exists());
-    games.sort();
+    let problems = match corpus::problems(corpus, only) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     println!("| problem | depth | exhaustive | QBF | exhaustive s, peak MiB | QBF s (solver s) |");
     println!("|---|---|---|---|---|---|");
     let (mut both, mut same, mut differ) = (0, 0, Vec::new());
-    for dir in games {
-        let game = dir
-            .file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        if only.is_some_and(|o| !o.contains(&game)) {
+    for p in &problems {
+        let (name, domain, problem) = (&p.name, &p.domain, &p.path);
+        // The file's depth, from a quick exhaustive run at depth 0.
+        let mut probe = Command::new(gamelang);
+        probe
+            .args(["bddl", "solve"])
+            .arg(domain)
+            .arg(problem)
+            .args(["--json", "--depth", "0"]);
+        let Ok(r) = timed(&mut probe, limit) else {
             continue;
-        }
-        let mut problems: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
-        problems.retain(|p| {
-            p.file_name().is_some_and(|n| n != "domain.ig")
-                && p.extension().is_some_and(|e| e == "ig" || e == "pg")
-        });
-        problems.sort();
-        for problem in problems {
-            let name = format!(
-                "{game}/{}",
-                problem.file_name().unwrap_or_default().to_string_lossy()
+        };
+        let Ok(file_depth) = field(&r.stdout, "problem_depth").parse::<u32>() else {
+            continue;
+        };
+        for depth in 1..=file_depth {
+            let d = depth.to_string();
+            let mut ex = Command::new(gamelang);
+            ex.args(["bddl", "solve"])
+                .arg(domain)
+                .arg(problem)
+                .args(["--json", "--depth", &d]);
+            let mut q = Command::new(gamelang);
+            q.args(["bddl", "solve"]).arg(domain).arg(problem).args([
+                "--json",
+                "--depth",
+                &d,
+                "--qbf",
+                "--timeout",
+                &limit.as_secs().to_string(),
+            ]);
+            let (Ok(a), Ok(b)) = (
+                timed(&mut ex, limit),
+                timed(&mut q, limit + Duration::from_secs(5)),
+            ) else {
+                continue;
+            };
+            let (ea, qa) = if a.stopped {
+                ("-".to_string(), String::new())
+            } else {
+                (field(&a.stdout, "black_wins"), String::new())
+            };
+            let qa = if b.stopped {
+                qa + "-"
+            } else {
+                field(&b.stdout, "black_wins")
+            };
+            let decided = |v: &str| v == "true" || v == "false";
+            if decided(&ea) && decided(&qa) {
+                both += 1;
+                if ea == qa {
+                    same += 1;
+                } else {
+                    differ.push(format!("{name} depth {depth}"));
+                }
+            }
+            println!(
+                "| {name} | {depth} | {ea} | {qa} | {:.2}, {:.0} | {:.2} ({}) |",
+                a.secs,
+                a.mib,
+                b.secs,
+                field(&b.stdout, "solver_seconds")
             );
-            let domain = dir.join("domain.ig");
-            // The file's depth, from a quick exhaustive run at depth 0.
-            let mut probe = Command::new(gamelang);
-            probe
-                .args(["bddl", "solve"])
-                .arg(&domain)
-                .arg(&problem)
-                .args(["--json", "--depth", "0"]);
-            let Ok(r) = timed(&mut probe, limit) else {
-                continue;
-            };
-            let Ok(file_depth) = field(&r.stdout, "problem_depth").parse::<u32>() else {
-                continue;
-            };
-            for depth in 1..=file_depth {
-                let d = depth.to_string();
-                let mut ex = Command::new(gamelang);
-                ex.args(["bddl", "solve"])
-                    .arg(&domain)
-                    .arg(&problem)
-                    .args(["--json", "--depth", &d]);
-                let mut q = Command::new(gamelang);
-                q.args(["bddl", "solve"]).arg(&domain).arg(&problem).args([
-                    "--json",
-                    "--depth",
-                    &d,
-                    "--qbf",
-                    "--timeout",
-                    &limit.as_secs().to_string(),
-                ]);
-                let (Ok(a), Ok(b)) = (
-                    timed(&mut ex, limit),
-                    timed(&mut q, limit + Duration::from_secs(5)),
-                ) else {
-                    continue;
-                };
-                let (ea, qa) = if a.stopped {
-                    ("-".to_string(), String::new())
-                } else {
-                    (field(&a.stdout, "black_wins"), String::new())
-                };
-                let qa = if b.stopped {
-                    qa + "-"
-                } else {
-                    field(&b.stdout, "black_wins")
-                };
-                let decided = |v: &str| v == "true" || v == "false";
-                if decided(&ea) && decided(&qa) {
-                    both += 1;
-                    if ea == qa {
-                        same += 1;
-                    } else {
-                        differ.push(format!("{name} depth {depth}"));
-                    }
-                }
-                println!(
-                    "| {name} | {depth} | {ea} | {qa} | {:.2}, {:.0} | {:.2} ({}) |",
-                    a.secs,
-                    a.mib,
-                    b.secs,
-                    field(&b.stdout, "solver_seconds")
-                );
-                // Deeper is only harder: stop this problem when the QBF route gives up.
-                if b.stopped || !decided(&qa) {
-                    break;
-                }
+            // Deeper is only harder: stop this problem when the QBF route gives up.
+            if b.stopped || !decided(&qa) {
+                break;
             }
         }
     }
