@@ -8,7 +8,6 @@ use gamelang_lang::diag::render_all;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_lang::span::Sources;
 use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
-use gamelang_runtime::grid::Compiled;
 use gamelang_runtime::{Engine, TermId};
 use serde_json::json;
 use std::io::IsTerminal;
@@ -265,18 +264,11 @@ pub fn describe_move(model: &Model, engine: &Engine, mover: Side, a: TermId, b: 
     let (Some(from), Some(to)) = (engine.grid_board(a), engine.grid_board(b)) else {
         return "(cannot move)".into();
     };
-    let actions = match mover {
-        Side::B => &model.black_actions,
-        Side::R => &model.white_actions,
-    };
-    let Ok(compiled) = Compiled::new(actions.clone(), model.width, model.height) else {
-        return "?".into();
-    };
-    compiled
-        .successors(&from)
+    let black = mover == Side::B;
+    crate::qbf::legal_moves(model, &from, black)
         .into_iter()
         .find(|(_, _, _, next)| *next == to)
-        .map(|(k, i, j, _)| format!("{}({i},{j})", compiled.actions[k].0.name))
+        .map(|(k, x, y, _)| crate::qbf::move_name(model, black, k, x, y))
         .unwrap_or_else(|| "?".into())
 }
 

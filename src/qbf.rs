@@ -92,11 +92,7 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
 
 /// `occupy(2,3)`.
 pub fn move_name(model: &Model, black: bool, k: usize, x: i64, y: i64) -> String {
-    let actions = if black {
-        &model.black_actions
-    } else {
-        &model.white_actions
-    };
+    let actions = model.actions(black);
     let name = actions.get(k).map(|a| a.name.as_str()).unwrap_or("?");
     format!("{name}({x},{y})")
 }
@@ -112,12 +108,8 @@ pub fn initial_board(model: &Model) -> Result<Board, String> {
 
 /// The moves of a player: (action index, x, y, resulting board), each board once.
 pub fn legal_moves(model: &Model, board: &Board, black: bool) -> Vec<(usize, i64, i64, Board)> {
-    let actions = if black {
-        &model.black_actions
-    } else {
-        &model.white_actions
-    };
-    let Ok(c) = Compiled::new(actions.clone(), model.width, model.height) else {
+    let actions = model.actions(black);
+    let Ok(c) = Compiled::new(actions.to_vec(), model.width, model.height) else {
         return Vec::new();
     };
     let mut seen: Vec<Board> = Vec::new();
@@ -140,12 +132,8 @@ pub fn next_board(
     x: i64,
     y: i64,
 ) -> Option<Board> {
-    let actions = if black {
-        &model.black_actions
-    } else {
-        &model.white_actions
-    };
-    let c = Compiled::new(actions.clone(), model.width, model.height).ok()?;
+    let actions = model.actions(black);
+    let c = Compiled::new(actions.to_vec(), model.width, model.height).ok()?;
     c.successors(board)
         .into_iter()
         .find(|&(k2, x2, y2, _)| (k2, x2, y2) == (k, x, y))
@@ -154,11 +142,7 @@ pub fn next_board(
 
 /// Does the player's goal hold on `board`?
 pub fn goal_holds(model: &Model, board: &Board, black: bool) -> bool {
-    let goals = if black {
-        &model.black_goals
-    } else {
-        &model.white_goals
-    };
+    let goals = model.goals(black);
     CompiledGoals::new(goals.clone(), model.width, model.height).is_ok_and(|g| g.holds(board))
 }
 

@@ -36,3 +36,23 @@ pub struct Model {
     /// Black moves first (no `#blackturn`, or `#blackturn first`).
     pub black_first: bool,
 }
+
+impl Model {
+    /// Black's actions (`black`) or White's.
+    pub fn actions(&self, black: bool) -> &[Action] {
+        if black {
+            &self.black_actions
+        } else {
+            &self.white_actions
+        }
+    }
+
+    /// Black's goals (`black`) or White's.
+    pub fn goals(&self, black: bool) -> &Goals {
+        if black {
+            &self.black_goals
+        } else {
+            &self.white_goals
+        }
+    }
+}

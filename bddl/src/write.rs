@@ -272,9 +272,8 @@ impl Model {
             module.push_str("-BDDL");
         }
         let view = format!("{module}-VIEW");
-        let (black_actions, white_actions) =
-            (self.black_actions.clone(), self.white_actions.clone());
-        let (black_goals, white_goals) = (self.black_goals.clone(), self.white_goals.clone());
+        let (black_actions, white_actions) = (&self.black_actions, &self.white_actions);
+        let (black_goals, white_goals) = (&self.black_goals, &self.white_goals);
 
         let mut s = String::new();
         let _ = writeln!(
@@ -292,9 +291,9 @@ impl Model {
         let mut extra: BTreeSet<(char, i64)> = BTreeSet::new();
         let all_atoms = black_actions
             .iter()
-            .chain(&white_actions)
+            .chain(white_actions)
             .flat_map(|a| a.pre.iter().chain(&a.eff))
-            .chain(black_goals.iter().chain(&white_goals).flatten());
+            .chain(black_goals.iter().chain(white_goals).flatten());
         for a in all_atoms {
             for (c, axis) in [(a.x, 'x'), (a.y, 'y')] {
                 if let Coord::Rel(k) = c {
@@ -330,8 +329,8 @@ impl Model {
         }
         s.push_str("  ops black-actions white-actions : -> Actions .\n");
         for (op, actions) in [
-            ("black-actions", &black_actions),
-            ("white-actions", &white_actions),
+            ("black-actions", black_actions),
+            ("white-actions", white_actions),
         ] {
             if actions.is_empty() {
                 let _ = writeln!(s, "  eq {op} = no-actions .");
@@ -351,7 +350,7 @@ impl Model {
             let _ = writeln!(s, "  eq {op} =\n{} .", list_lines(items, ";").join("\n"));
         }
         s.push_str("  ops black-goals white-goals : -> Goals .\n");
-        for (op, goals) in [("black-goals", &black_goals), ("white-goals", &white_goals)] {
+        for (op, goals) in [("black-goals", black_goals), ("white-goals", white_goals)] {
             if goals.is_empty() {
                 let _ = writeln!(s, "  eq {op} = no-goal .");
                 continue;
