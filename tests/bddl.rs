@@ -155,6 +155,15 @@ fn brute_wins(m: &Model, d: u64) -> bool {
     b.win(&s, m.black_first, d)
 }
 
+/// The problem file `lower --to bddl` wrote into `dir` (beside its domain.ig).
+fn lowered_problem(dir: &Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
+        .expect("the output directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.file_name().is_some_and(|n| n != "domain.ig"))
+        .expect("a problem file")
+}
+
 // ----- tests ------------------------------------------------------------------------------
 
 /// Small corpus instances from every game, with every quirk of the files: connect-c's extra
@@ -314,11 +323,7 @@ fn the_round_trip_bddl_gamelang_bddl_gamelang_keeps_the_game() {
             String::from_utf8_lossy(&out.stderr)
         );
         let domain2 = dir.join("domain.ig");
-        let problem2 = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| p.file_name().is_some_and(|n| n != "domain.ig"))
-            .expect("a problem file");
+        let problem2 = lowered_problem(&dir);
         let back = model(domain2.to_str().unwrap(), problem2.to_str().unwrap());
         // The same game: board, turn, depth, actions and goals as read back (the initial
         // cells in board order, as lowering writes them).
@@ -410,11 +415,7 @@ fn lowered_examples_solve_as_the_game_does() {
             String::from_utf8_lossy(&out.stderr)
         );
         let domain = dir.join("domain.ig");
-        let problem = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| p.file_name().is_some_and(|n| n != "domain.ig"))
-            .expect("a problem file");
+        let problem = lowered_problem(&dir);
         for depth in [1u64, 2, 3, 5, 7] {
             let from_bddl = json(&[
                 "bddl",

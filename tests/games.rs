@@ -2,11 +2,8 @@
 //! written here (not against gamelang itself), and Theorem 2.1 of seed 003 checked on the
 //! language's own `w` and its dual `w'`.
 
-use gamelang_lang::elab::Session;
 use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
-use gamelang_runtime::Engine;
 use std::collections::HashMap;
-use std::sync::Arc;
 mod support;
 use support::heaps::moves as heap_moves;
 use support::{load, Loaded};
@@ -593,13 +590,8 @@ fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
         "the example declares its symmetry"
     );
     let solve = |text: &str| {
-        let mut s = Session::new().unwrap();
-        s.load_source("tictactoe.game", text).unwrap_or_else(|e| {
-            panic!("{}", gamelang_lang::diag::render_all(&e, &s.sources, false))
-        });
-        let g = s.games[0].clone();
-        let mut engine = Engine::new(Arc::new(s.program.clone()));
-        game::solve(&mut engine, &g, &g.start, &g.first).unwrap()
+        let mut l = support::load_source("tictactoe.game", text);
+        game::solve(&mut l.engine, &l.game, &l.game.start, &l.game.first).unwrap()
     };
     let with = solve(&src);
     let without = solve(&src.replace("symmetry canon .", ""));
@@ -817,11 +809,11 @@ fn the_seeds_order_as_a_symmetry_of_the_heaps_game_keeps_every_answer() {
         &src[at..]
     )
     .replace("  first R .\nendgame", "  first R .\n  symmetry order .\nendgame");
-    let mut s = Session::new().unwrap();
-    s.load_source("heaps-symmetric.game", &src)
-        .unwrap_or_else(|e| panic!("{}", gamelang_lang::diag::render_all(&e, &s.sources, false)));
-    let g = s.games[0].clone();
-    let mut engine = Engine::new(Arc::new(s.program.clone()));
+    let support::Loaded {
+        session: mut s,
+        game: g,
+        mut engine,
+    } = support::load_source("heaps-symmetric.game", &src);
     let mut memo = HashMap::new();
     for k in 0..=15u64 {
         for n in 0..=15u64 {

@@ -17,11 +17,9 @@
 //! name one cell twice, absolute goals, a goal with a NOT that the opponent can make hold.
 //! Then the stuck rule and errors on their own, and the examples in examples/grid/.
 
-use gamelang_lang::elab::Session;
 use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
-use gamelang_runtime::{Engine, TermId};
+use gamelang_runtime::TermId;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 mod support;
 use support::{load, Loaded};
@@ -453,38 +451,18 @@ impl Spec {
     }
 
     fn load(&self) -> Loaded {
-        load_source(&self.source())
+        support::load_source("grid-test.game", &self.source())
     }
 }
 
-fn load_source(text: &str) -> Loaded {
-    let mut session = Session::new().expect("stdlib");
-    if let Err(e) = session.load_source("grid-test.game", text) {
-        panic!(
-            "{}\n{text}",
-            gamelang_lang::diag::render_all(&e, &session.sources, false)
-        );
-    }
-    let game = session.games[0].clone();
-    let engine = Engine::new(Arc::new(session.program.clone()));
-    Loaded {
-        session,
-        game,
-        engine,
-    }
-}
-
-/// Configurations of the game, parsed and reduced. A string literal not seen before
-/// (`board("x./x.")`) adds an operator to the session's program; the engine then takes the
-/// grown program, once for all of them (which drops its memo tables).
+/// Configurations of the game, parsed (all first: a string literal not seen before adds
+/// an operator, and `term_of` hands the engine the grown program, dropping its memo tables)
+/// and reduced.
 fn configs(l: &mut Loaded, texts: &[String]) -> Vec<TermId> {
     let pats: Vec<_> = texts
         .iter()
         .map(|t| l.term_of(t, Some(l.game.config_sort)))
         .collect();
-    if l.session.program.sig.ops.len() != l.engine.program().sig.ops.len() {
-        l.engine.set_program(Arc::new(l.session.program.clone()));
-    }
     pats.iter()
         .map(|p| {
             let t = l.engine.build(p, &[]);

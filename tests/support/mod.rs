@@ -95,11 +95,17 @@ pub struct Loaded {
 }
 
 pub fn load(path: &str) -> Loaded {
-    let mut session = Session::new().expect("stdlib");
     let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    if let Err(e) = session.load_file(&file) {
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+    load_source(path, &text)
+}
+
+/// Load game source text (named `name` in diagnostics); its first game is the game.
+pub fn load_source(name: &str, text: &str) -> Loaded {
+    let mut session = Session::new().expect("stdlib");
+    if let Err(e) = session.load_source(name, text) {
         panic!(
-            "{}",
+            "{}\n{text}",
             gamelang_lang::diag::render_all(&e, &session.sources, false)
         );
     }
