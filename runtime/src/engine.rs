@@ -37,7 +37,7 @@
 //! to be normal (e.g. the values substituted for variables) are not walked again.
 
 use crate::error::{RuntimeError, RuntimeFailure, NO_EQUATION, TRACE_HEAD, TRACE_TAIL};
-use crate::matching::{build_ground, Matcher, Pattern};
+use crate::matching::{Matcher, Pattern};
 use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{Builtin, OpId, Pat, Program};
 use rustc_hash::FxHashMap;
@@ -45,6 +45,7 @@ use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+mod compile;
 mod gc;
 mod grid;
 mod shared;
@@ -84,6 +85,13 @@ enum Node {
         kids: u32,
         n: u32,
     },
+    /// A subterm written more than once in a right-hand side or condition: `body` is
+    /// normalised the first time it is needed and its value kept in the environment entry
+    /// `slot` (see `compile`).
+    Shared {
+        slot: u32,
+        body: u32,
+    },
 }
 
 #[derive(Debug)]
@@ -91,6 +99,9 @@ struct CompiledEq {
     lhs: Pattern,
     rhs: u32,
     cond: Option<u32>,
+    /// Environment entries an application needs: the variables, then the slots of shared
+    /// nodes.
+    width: u32,
     /// Set when the right side or condition uses a variable the left side does not bind.
     invalid: Option<String>,
 }
@@ -194,6 +205,18 @@ enum Frame {
         op: OpId,
         key: u64,
     },
+    /// The existing, not normal term `term` is being normalised; its normal form goes to
+    /// `Engine::nf`.
+    Remember {
+        term: TermId,
+    },
+    /// The body of the shared node `node` is being normalised under `env`; its value goes
+    /// to the node's slot.
+    Fill {
+        node: u32,
+        env: u32,
+        owner: bool,
+    },
 }
 
 /// `env` is the start of the variable values on `Engine::envs`; the `owner` task
@@ -214,40 +237,6 @@ enum BuiltinError {
 fn bit(bits: &[u64], t: TermId) -> bool {
     let i = t.index();
     bits.get(i >> 6).is_some_and(|w| (w >> (i & 63)) & 1 != 0)
-}
-
-fn is_ground(p: &Pat) -> bool {
-    match p {
-        Pat::Var(_) => false,
-        Pat::Int(_) => true,
-        Pat::App(_, args) => args.iter().all(is_ground),
-    }
-}
-
-fn compile_node(store: &mut TermStore, nodes: &mut Vec<Node>, kids: &mut Vec<u32>, p: &Pat) -> u32 {
-    let node = if is_ground(p) {
-        Node::Term(build_ground(store, p))
-    } else {
-        match p {
-            Pat::Var(v) => Node::Var(*v),
-            Pat::App(op, args) => {
-                let ids: Vec<u32> = args
-                    .iter()
-                    .map(|a| compile_node(store, nodes, kids, a))
-                    .collect();
-                let k = kids.len() as u32;
-                kids.extend(ids);
-                Node::App {
-                    op: *op,
-                    kids: k,
-                    n: args.len() as u32,
-                }
-            }
-            Pat::Int(_) => unreachable!("integers are ground"),
-        }
-    };
-    nodes.push(node);
-    (nodes.len() - 1) as u32
 }
 
 fn unbound_var(p: &Pat, bound: &[bool]) -> Option<u32> {
@@ -282,6 +271,12 @@ pub struct Engine {
     memo: Vec<FxHashMap<TermId, TermId>>,
     /// Memo tables of the memo-pair operators, keyed by [`pair_key`] of the arguments.
     memo2: Vec<FxHashMap<u64, TermId>>,
+    /// The normal forms of hash-consed terms that were not normal (a ground subterm of a
+    /// right-hand side, a term typed by the user, their subterms): the same redex met
+    /// again costs a lookup, and one met again while it is being reduced (`IN_PROGRESS`) is
+    /// a loop, reported at once. A cache: emptied by garbage collection and program
+    /// changes.
+    nf: FxHashMap<TermId, TermId>,
     memo_total: usize,
     ops: Vec<OpRt>,
     eqs: Vec<CompiledEq>,
@@ -325,6 +320,7 @@ impl Engine {
             normal: Vec::new(),
             memo: Vec::new(),
             memo2: Vec::new(),
+            nf: FxHashMap::default(),
             memo_total: 0,
             ops: Vec::new(),
             eqs: Vec::new(),
@@ -363,6 +359,7 @@ impl Engine {
         self.normal.clear();
         self.memo = vec![FxHashMap::default(); sig.ops.len()];
         self.memo2 = vec![FxHashMap::default(); sig.ops.len()];
+        self.nf = FxHashMap::default();
         self.memo_total = 0;
         self.frames.clear();
         self.vals.clear();
@@ -401,12 +398,18 @@ impl Engine {
         self.kids.clear();
         let mut eqs = Vec::with_capacity(program.equations.len());
         for eq in &program.equations {
-            let (lhs, bound) = Pattern::compile_with_bound(&eq.lhs, &eq.vars, &mut self.store);
-            let rhs = compile_node(&mut self.store, &mut self.nodes, &mut self.kids, &eq.rhs);
-            let cond = eq
-                .cond
-                .as_ref()
-                .map(|c| compile_node(&mut self.store, &mut self.nodes, &mut self.kids, c));
+            let wanted = compile::rhs_subpatterns(&eq.rhs, eq.cond.as_ref());
+            let compiled = Pattern::compile_lhs(&eq.lhs, &eq.vars, &mut self.store, &wanted);
+            let (lhs, bound) = (compiled.pattern, compiled.bound);
+            let mut rc = compile::RhsCompiler::new(
+                &mut self.store,
+                &mut self.nodes,
+                &mut self.kids,
+                lhs.nvars() as u32,
+            );
+            let rhs = rc.compile(&eq.rhs, &compiled.aliases);
+            let cond = eq.cond.as_ref().map(|c| rc.compile(c, &compiled.aliases));
+            let width = rc.width();
             let unbound = unbound_var(&eq.rhs, &bound)
                 .or_else(|| eq.cond.as_ref().and_then(|c| unbound_var(c, &bound)));
             let invalid = unbound.map(|v| {
@@ -420,6 +423,7 @@ impl Engine {
                 lhs,
                 rhs,
                 cond,
+                width,
                 invalid,
             });
         }
@@ -657,6 +661,10 @@ impl Engine {
         match self.nodes[node as usize] {
             Node::Term(t) => t,
             Node::Var(v) => self.envs.get((env + v) as usize).copied().unwrap_or(NONE),
+            Node::Shared { slot, body } => match self.envs.get((env + slot) as usize).copied() {
+                Some(x) if x != NONE => x,
+                _ => self.instantiate(body, env),
+            },
             Node::App { op, kids, n } => {
                 let mut args: SmallVec<[TermId; 8]> = SmallVec::new();
                 for i in 0..n {
@@ -673,10 +681,13 @@ impl Engine {
 
     fn frame_term(&mut self, f: Frame) -> TermId {
         match f {
-            Frame::Args { term, .. } | Frame::Lazy { term } | Frame::Memo { term } => term,
-            Frame::BArgs { node, env, .. } | Frame::BLazy { node, env, .. } => {
-                self.instantiate(node, env)
-            }
+            Frame::Args { term, .. }
+            | Frame::Lazy { term }
+            | Frame::Memo { term }
+            | Frame::Remember { term } => term,
+            Frame::BArgs { node, env, .. }
+            | Frame::BLazy { node, env, .. }
+            | Frame::Fill { node, env, .. } => self.instantiate(node, env),
             Frame::Cond { subj, .. } => self.subj_term(subj),
             Frame::Memo2 { op, key } => {
                 let args = self.pair_args(op, key);
@@ -704,6 +715,17 @@ impl Engine {
             return Ok(Task::Return(t));
         };
         let nargs = args.len();
+        let rt = &self.ops[op.0 as usize];
+        if !rt.memo {
+            match self.nf.get(&t) {
+                // Reducing `t` reached `t` again: deterministic rewriting would loop.
+                Some(&v) if v == IN_PROGRESS => return Err(RuntimeError::Cycle { term: t }),
+                Some(&v) => return Ok(Task::Return(v)),
+                None => {}
+            }
+            self.push(Frame::Remember { term: t })?;
+            self.nf.insert(t, IN_PROGRESS);
+        }
         let rt = &self.ops[op.0 as usize];
         if rt.lazy {
             let want = lazy_arity(rt.builtin);
@@ -761,6 +783,21 @@ impl Engine {
                 }
                 Ok(Task::Eval(x))
             }
+            Node::Shared { slot, body } => {
+                let x = self.envs[(env + slot) as usize];
+                if x != NONE {
+                    if owner {
+                        self.envs.truncate(env as usize);
+                    }
+                    return Ok(Task::Return(x));
+                }
+                self.push(Frame::Fill { node, env, owner })?;
+                Ok(Task::Build {
+                    node: body,
+                    env,
+                    owner: false,
+                })
+            }
             Node::App { op, kids, n } => {
                 let rt = &self.ops[op.0 as usize];
                 if rt.lazy {
@@ -804,7 +841,7 @@ impl Engine {
                     bit(&self.normal, x).then_some(x)
                 }
                 Node::Term(t) => bit(&self.normal, t).then_some(t),
-                Node::App { .. } => self.quick(child, env, QUICK_DEPTH),
+                Node::App { .. } | Node::Shared { .. } => self.quick(child, env, QUICK_DEPTH),
             };
             match ready {
                 Some(x) => {
@@ -1053,6 +1090,20 @@ impl Engine {
                 }
                 Ok(Task::Return(v))
             }
+            Frame::Remember { term } => {
+                self.nf.insert(term, v);
+                Ok(Task::Return(v))
+            }
+            Frame::Fill { node, env, owner } => {
+                let Node::Shared { slot, .. } = self.nodes[node as usize] else {
+                    unreachable!("shared node")
+                };
+                self.envs[(env + slot) as usize] = v;
+                if owner {
+                    self.envs.truncate(env as usize);
+                }
+                Ok(Task::Return(v))
+            }
             Frame::Memo2 { op, key } => {
                 self.memo2[op.0 as usize].insert(key, v);
                 if self.shared.is_some() {
@@ -1099,6 +1150,9 @@ impl Engine {
                 .iter()
                 .map(|x| x.unwrap_or(NONE)),
         );
+        // The slots of shared nodes, empty until first needed.
+        self.envs
+            .resize(env as usize + self.eqs[ei].width as usize, NONE);
         for k in 0..self.eqs[ei].lhs.rest_vars().len() {
             let v = self.eqs[ei].lhs.rest_vars()[k];
             let x = self.envs[env as usize + v as usize];
@@ -1378,6 +1432,15 @@ impl Engine {
                 bit(&self.normal, x).then_some(x)
             }
             Node::Term(t) => bit(&self.normal, t).then_some(t),
+            Node::Shared { slot, body } => {
+                let x = self.envs[(env + slot) as usize];
+                if x != NONE {
+                    return Some(x);
+                }
+                let x = self.quick(body, env, depth)?;
+                self.envs[(env + slot) as usize] = x;
+                Some(x)
+            }
             Node::App { op, kids, n } => {
                 if depth == 0 || n > 3 {
                     return None;
@@ -1624,6 +1687,8 @@ impl Engine {
                         _ => false,
                     }
                 }
+                // The term's (or shared subterm's) own frames say where it is.
+                Frame::Fill { .. } | Frame::Remember { .. } => false,
             };
             if !keep {
                 continue;
@@ -1647,6 +1712,9 @@ impl Engine {
                             self.memo_total -= 1;
                         }
                     }
+                }
+                Frame::Remember { term } => {
+                    self.nf.remove(&term);
                 }
                 Frame::Memo2 { op, key }
                     if self.memo2[op.0 as usize].get(&key) == Some(&IN_PROGRESS) =>

@@ -51,6 +51,10 @@ enum Step {
     Bind { reg: u32, var: u32, sort: SortId },
     /// Repeated occurrence: must equal the binding.
     Check { reg: u32, var: u32 },
+    /// `regs[reg]` (a subterm of the subject that a non-variable sub-pattern matched) is
+    /// also the value of the hidden variable `var`: a right-hand side that writes the same
+    /// sub-pattern again reads it instead of rebuilding it.
+    Alias { reg: u32, var: u32 },
     /// `regs[reg]` must be `op(a1..an)`: `regs[out + i] = ai`.
     Free {
         reg: u32,
@@ -97,6 +101,15 @@ enum Step {
     },
 }
 
+/// What [`Pattern::compile_lhs`] gives.
+pub(crate) struct CompiledLhs<'p> {
+    pub pattern: Pattern,
+    /// Which variables (declared and hidden) the pattern binds.
+    pub bound: Vec<bool>,
+    /// The hidden variables: a sub-pattern and the variable its subject subterm is bound to.
+    pub aliases: Vec<(&'p Pat, u32)>,
+}
+
 /// A compiled left-hand side (or any pattern to match against ground terms).
 #[derive(Clone, Debug)]
 pub struct Pattern {
@@ -111,9 +124,12 @@ pub struct Pattern {
     rest_vars: Vec<u32>,
 }
 
-struct Compiler<'a> {
+struct Compiler<'a, 'p> {
     store: &'a mut TermStore,
     vars: &'a [VarInfo],
+    /// Sub-patterns to bind to hidden variables (see `Step::Alias`), and those bound.
+    wanted: &'a FxHashSet<&'p Pat>,
+    aliases: Vec<(&'p Pat, u32)>,
     steps: Vec<Step>,
     bound: Vec<bool>,
     nregs: u32,
@@ -143,7 +159,7 @@ pub(crate) fn build_ground(store: &mut TermStore, p: &Pat) -> TermId {
     }
 }
 
-impl Compiler<'_> {
+impl<'p> Compiler<'_, 'p> {
     fn reg(&mut self, n: u32) -> u32 {
         let r = self.nregs;
         self.nregs += n;
@@ -154,7 +170,7 @@ impl Compiler<'_> {
         self.vars[v as usize].sort
     }
 
-    fn flatten<'p>(&self, op: OpId, pats: &'p [Pat], out: &mut Vec<&'p Pat>) {
+    fn flatten(&self, op: OpId, pats: &'p [Pat], out: &mut Vec<&'p Pat>) {
         let id = self.store.identity(op);
         for p in pats {
             match p {
@@ -188,7 +204,14 @@ impl Compiler<'_> {
         }
     }
 
-    fn node(&mut self, p: &Pat, reg: u32) {
+    fn node(&mut self, p: &'p Pat, reg: u32) {
+        // Below the top, every register holds an existing subterm of the subject.
+        if reg != 0 && self.wanted.contains(p) && !self.aliases.iter().any(|(q, _)| *q == p) {
+            let var = self.bound.len() as u32;
+            self.bound.push(true);
+            self.aliases.push((p, var));
+            self.steps.push(Step::Alias { reg, var });
+        }
         // The top of a free pattern is always a `Free` step, even when ground, so that
         // `Matcher::first_args` can match a subject given as operator + arguments.
         let free_top = reg == 0
@@ -235,7 +258,7 @@ impl Compiler<'_> {
         }
     }
 
-    fn ac(&mut self, op: OpId, children: &[&Pat], reg: u32) {
+    fn ac(&mut self, op: OpId, children: &[&'p Pat], reg: u32) {
         let frame = self.nframes;
         self.nframes += 1;
         let start = self.steps.len();
@@ -322,7 +345,7 @@ impl Compiler<'_> {
         };
     }
 
-    fn list(&mut self, op: OpId, children: &[&Pat], reg: u32) {
+    fn list(&mut self, op: OpId, children: &[&'p Pat], reg: u32) {
         let frame = self.nframes;
         self.nframes += 1;
         let slot = self.nslots;
@@ -364,19 +387,24 @@ impl Pattern {
     /// Compile `pat` (whose variables are described by `vars`) against the operators known
     /// to `store`. Ground sub-patterns are built once, as terms, and matched by id.
     pub fn compile(pat: &Pat, vars: &[VarInfo], store: &mut TermStore) -> Pattern {
-        Self::compile_with_bound(pat, vars, store).0
+        Self::compile_lhs(pat, vars, store, &FxHashSet::default()).pattern
     }
 
-    /// Like [`Pattern::compile`], also returning which variables the pattern binds.
-    pub(crate) fn compile_with_bound(
-        pat: &Pat,
+    /// Compile the left-hand side of an equation: like [`Pattern::compile`], also saying
+    /// which variables it binds, and binding each sub-pattern in `wanted` (below the top)
+    /// to a hidden variable numbered after the declared ones (see `Step::Alias`).
+    pub(crate) fn compile_lhs<'p>(
+        pat: &'p Pat,
         vars: &[VarInfo],
         store: &mut TermStore,
-    ) -> (Pattern, Vec<bool>) {
+        wanted: &FxHashSet<&'p Pat>,
+    ) -> CompiledLhs<'p> {
         let nvars = vars.len().max(max_var(pat).map_or(0, |v| v as usize + 1));
         let mut c = Compiler {
             store,
             vars,
+            wanted,
+            aliases: Vec::new(),
             steps: Vec::new(),
             bound: vec![false; nvars],
             nregs: 1,
@@ -389,16 +417,20 @@ impl Pattern {
             Pat::App(op, _) => Some(*op),
             _ => None,
         };
-        let p = Pattern {
+        let pattern = Pattern {
             steps: c.steps,
             nregs: c.nregs,
             nframes: c.nframes,
             nslots: c.nslots,
-            nvars: nvars as u32,
+            nvars: c.bound.len() as u32,
             top,
             rest_vars: c.rest_vars,
         };
-        (p, c.bound)
+        CompiledLhs {
+            pattern,
+            bound: c.bound,
+            aliases: c.aliases,
+        }
     }
 
     /// Number of variable slots of a substitution for this pattern.
@@ -626,6 +658,10 @@ impl Matcher {
                 true
             }
             Step::Check { reg, var } => self.subst[*var as usize] == Some(self.regs[*reg as usize]),
+            Step::Alias { reg, var } => {
+                self.subst[*var as usize] = Some(self.regs[*reg as usize]);
+                true
+            }
             Step::Free {
                 reg,
                 op,
@@ -758,6 +794,7 @@ impl Matcher {
         match &p.steps[pc] {
             Step::Ground { .. }
             | Step::Bind { .. }
+            | Step::Alias { .. }
             | Step::Check { .. }
             | Step::Free { .. }
             | Step::AcStart { .. } => false,

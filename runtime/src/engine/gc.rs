@@ -26,6 +26,8 @@ impl Engine {
     pub fn collect_garbage(&mut self, roots: &[TermId]) -> usize {
         // Compiled grid actions and goals are keyed by term ids, which may be reused.
         self.grid_cache.clear();
+        // A cache, like the grid's: its terms need not stay alive.
+        self.nf = Default::default();
         let cap = self.store.capacity();
         let mut marks = vec![0u64; cap.div_ceil(64) + 1];
         let mut all: Vec<TermId> = roots.to_vec();

@@ -1,0 +1,159 @@
+//! Right-hand sides and conditions compiled to DAGs of [`Node`]s.
+//!
+//! A right-hand side is not a tree but a DAG, as in Maude: a subterm written more than once
+//! (`node(f(build(N, M)), g(build(N, M)), build(N, M), build(N, M))`) is compiled to one
+//! [`Node::Shared`] node that all its occurrences point to. A shared node owns a *slot* in
+//! the equation's environment, after the variables: the first time the node is needed its
+//! instance is normalised and the value stored in the slot; every later use reads the slot.
+//! So the shared subterm is reduced once per application of the equation, however often it
+//! is written, and a program whose equations repeat a recursive call is linear where a
+//! tree-walking interpreter is exponential.
+//!
+//! A slot is filled when the node is first *demanded*, never in advance, so sharing keeps
+//! the laziness of `if_then_else_fi`, `and-then` and `or-else`: a subterm written in both
+//! branches of a conditional is reduced only in the branch taken.
+
+use super::Node;
+use crate::matching::build_ground;
+use crate::term::TermStore;
+use gamelang_lang::program::Pat;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Compiles the right-hand side and condition of one equation into the engine's node
+/// arrays. Slots of shared nodes are numbered from `first_slot` (the number of variables of
+/// the left-hand side) on; [`RhsCompiler::width`] is the environment size the equation
+/// needs.
+pub(super) struct RhsCompiler<'a> {
+    store: &'a mut TermStore,
+    nodes: &'a mut Vec<Node>,
+    kids: &'a mut Vec<u32>,
+    next_slot: u32,
+}
+
+impl<'a> RhsCompiler<'a> {
+    pub(super) fn new(
+        store: &'a mut TermStore,
+        nodes: &'a mut Vec<Node>,
+        kids: &'a mut Vec<u32>,
+        first_slot: u32,
+    ) -> RhsCompiler<'a> {
+        RhsCompiler {
+            store,
+            nodes,
+            kids,
+            next_slot: first_slot,
+        }
+    }
+
+    /// Compile `p` (a right-hand side or a condition) and return its root node. Subterms
+    /// written more than once in `p` are shared; a right-hand side and a condition are
+    /// compiled separately (the environment is made anew between them).
+    ///
+    /// `aliases` are the sub-patterns of the left-hand side bound to hidden variables:
+    /// where `p` writes one of them again, it reads the variable (the subject's own
+    /// subterm) instead of rebuilding and re-interning the term.
+    pub(super) fn compile<'p>(&mut self, p: &'p Pat, aliases: &[(&'p Pat, u32)]) -> u32 {
+        let mut uses: FxHashMap<&Pat, u32> = FxHashMap::default();
+        count_uses(p, &mut uses);
+        let mut done: FxHashMap<&Pat, u32> = FxHashMap::default();
+        for &(q, var) in aliases {
+            if uses.contains_key(q) {
+                let n = self.push(Node::Var(var));
+                done.insert(q, n);
+            }
+        }
+        self.node(p, &uses, &mut done)
+    }
+
+    /// The number of environment entries (variables and slots) the equation needs.
+    pub(super) fn width(&self) -> u32 {
+        self.next_slot
+    }
+
+    fn node<'p>(
+        &mut self,
+        p: &'p Pat,
+        uses: &FxHashMap<&'p Pat, u32>,
+        done: &mut FxHashMap<&'p Pat, u32>,
+    ) -> u32 {
+        if let Some(&n) = done.get(p) {
+            return n;
+        }
+        let body = if is_ground(p) {
+            let t = build_ground(self.store, p);
+            self.push(Node::Term(t))
+        } else {
+            match p {
+                Pat::Var(v) => self.push(Node::Var(*v)),
+                Pat::App(op, args) => {
+                    let ids: Vec<u32> = args.iter().map(|a| self.node(a, uses, done)).collect();
+                    let k = self.kids.len() as u32;
+                    self.kids.extend(ids);
+                    self.push(Node::App {
+                        op: *op,
+                        kids: k,
+                        n: args.len() as u32,
+                    })
+                }
+                Pat::Int(_) => unreachable!("integers are ground"),
+            }
+        };
+        let shared = matches!(p, Pat::App(..)) && uses.get(p).is_some_and(|&n| n > 1);
+        let id = if shared {
+            let slot = self.next_slot;
+            self.next_slot += 1;
+            self.push(Node::Shared { slot, body })
+        } else {
+            body
+        };
+        done.insert(p, id);
+        id
+    }
+
+    fn push(&mut self, n: Node) -> u32 {
+        self.nodes.push(n);
+        (self.nodes.len() - 1) as u32
+    }
+}
+
+/// The sub-patterns of a right-hand side and condition worth taking from the left-hand
+/// side when it has them too: applications that are not ground (a ground one is prebuilt).
+pub(super) fn rhs_subpatterns<'p>(rhs: &'p Pat, cond: Option<&'p Pat>) -> FxHashSet<&'p Pat> {
+    fn walk<'p>(p: &'p Pat, out: &mut FxHashSet<&'p Pat>) {
+        if let Pat::App(_, args) = p {
+            if !is_ground(p) && out.insert(p) {
+                for a in args {
+                    walk(a, out);
+                }
+            }
+        }
+    }
+    let mut out = FxHashSet::default();
+    walk(rhs, &mut out);
+    if let Some(c) = cond {
+        walk(c, &mut out);
+    }
+    out
+}
+
+/// How many times each subterm occurs in the DAG of `p`: the occurrences inside a repeated
+/// subterm are counted once, since that subterm will be built once.
+fn count_uses<'p>(p: &'p Pat, uses: &mut FxHashMap<&'p Pat, u32>) {
+    let n = uses.entry(p).or_insert(0);
+    *n += 1;
+    if *n == 1 {
+        if let Pat::App(_, args) = p {
+            for a in args {
+                count_uses(a, uses);
+            }
+        }
+    }
+}
+
+fn is_ground(p: &Pat) -> bool {
+    match p {
+        Pat::Var(_) => false,
+        Pat::Int(_) => true,
+        Pat::App(_, args) => args.iter().all(is_ground),
+    }
+}
