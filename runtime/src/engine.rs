@@ -102,6 +102,8 @@ struct CompiledEq {
     /// Environment entries an application needs: the variables, then the slots of shared
     /// nodes.
     width: u32,
+    /// Checked before matching (see `compile::Guard`).
+    guards: SmallVec<[compile::Guard; 2]>,
     /// Set when the right side or condition uses a variable the left side does not bind.
     invalid: Option<String>,
 }
@@ -419,11 +421,13 @@ impl Engine {
                     eq.module
                 )
             });
+            let guards = compile::guards(&eq.lhs, &mut self.store);
             eqs.push(CompiledEq {
                 lhs,
                 rhs,
                 cond,
                 width,
+                guards,
                 invalid,
             });
         }
@@ -1336,6 +1340,18 @@ impl Engine {
                 return self.no_equation(subj);
             };
             let eq = &self.eqs[ei as usize];
+            if !eq.guards.is_empty() {
+                let args = if subj.is_open() {
+                    let b = subj.base as usize;
+                    &self.vals[b..b + subj.n as usize]
+                } else {
+                    self.store.args(subj.term)
+                };
+                if !eq.guards.iter().all(|g| g.admits(args, &self.store)) {
+                    pos += 1;
+                    continue;
+                }
+            }
             let m = &mut self.matchers[slot];
             let matched = if subj.is_open() {
                 let b = subj.base as usize;

@@ -205,6 +205,12 @@ pub struct TermStore {
     /// Open addressing (linear probing) table: `hash << 32 | id`, `EMPTY` for a free slot.
     /// Keeping the hash next to the id makes a miss cost one cache line of the table.
     table: Vec<u64>,
+    /// Entries in `table`.
+    in_table: usize,
+    /// For each term, the first two applications built with it as their *anchor* (their
+    /// argument with the largest id): `NO_PARENT` where there is none yet, `SEE_TABLE` where
+    /// one was freed. See [`TermStore::intern_app`].
+    first_parent: Vec<[u32; 2]>,
     /// Ids freed by [`TermStore::sweep`], reused first.
     free: Vec<u32>,
     segs: Vec<Seg>,
@@ -226,6 +232,11 @@ const SMALL_LO: i64 = -1024;
 const SMALL_HI: i64 = 1 << 16;
 const NO_TERM: TermId = TermId(u32::MAX);
 
+/// `first_parent` of a term no application has been anchored at.
+const NO_PARENT: u32 = u32::MAX;
+/// `first_parent` of a term whose first anchored application was freed: look in the table.
+const SEE_TABLE: u32 = u32::MAX - 1;
+
 /// A freed slot (never in the table).
 const DEAD: TermData = TermData::Int(i64::MIN);
 
@@ -235,6 +246,8 @@ impl TermStore {
         let mut store = TermStore {
             terms: Vec::new(),
             table: vec![EMPTY; 1024],
+            in_table: 0,
+            first_parent: Vec::new(),
             free: Vec::new(),
             segs: Vec::new(),
             free_segs: Vec::new(),
@@ -371,6 +384,11 @@ impl TermStore {
     #[inline]
     pub fn is_comm(&self, op: OpId) -> bool {
         self.ops[op.0 as usize].comm
+    }
+
+    /// Does `op` have no equational attribute (its applications are stored as written)?
+    pub fn is_free(&self, op: OpId) -> bool {
+        !self.ops[op.0 as usize].norm
     }
 
     /// The declared result sort of an operator.
@@ -763,7 +781,35 @@ impl TermStore {
     }
 
     /// Hash-cons `op(args)` exactly as given (no normalisation).
+    ///
+    /// An application is found either as the *first parent* of its anchor (the argument
+    /// with the largest id) or in the hash table; every application is in exactly one of
+    /// the two. Building a new term over a new one (`s(N plus M)`, `cons(x, L)` with `L`
+    /// just built) thus costs no hash-table probe: the new argument has no parent yet, so
+    /// the application cannot exist, and it becomes that argument's first parent. The
+    /// anchor and its first parent are usually recent, hence in cache; a probe of a large
+    /// table is usually a cache miss.
     pub(crate) fn intern_app(&mut self, op: OpId, args: &[TermId]) -> TermId {
+        if let Some(anchor) = args.iter().copied().max() {
+            for k in 0..2 {
+                let fp = self.first_parent[anchor.index()][k];
+                if fp == NO_PARENT {
+                    let id = self.alloc(TermData::App {
+                        op,
+                        args: SmallVec::from_slice(args),
+                    });
+                    self.first_parent[anchor.index()][k] = id.0;
+                    return id;
+                }
+                if fp != SEE_TABLE {
+                    if let TermData::App { op: o, args: a } = &self.terms[fp as usize] {
+                        if *o == op && a.as_slice() == args {
+                            return TermId(fp);
+                        }
+                    }
+                }
+            }
+        }
         let h = hash_app(op, args);
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
@@ -953,24 +999,32 @@ impl TermStore {
         }
     }
 
-    fn insert_at(&mut self, slot: usize, h: u32, data: TermData) -> TermId {
-        let id = match self.free.pop() {
+    /// A new term, not yet findable (the caller records it in the table or as a first
+    /// parent).
+    fn alloc(&mut self, data: TermData) -> TermId {
+        match self.free.pop() {
             Some(id) => {
                 self.terms[id as usize] = data;
-                id as usize
+                TermId(id)
             }
             None => {
                 let id = self.terms.len();
-                assert!(id < u32::MAX as usize, "term store overflow (2^32 terms)");
+                assert!(id < SEE_TABLE as usize, "term store overflow (2^32 terms)");
                 self.terms.push(data);
-                id
+                self.first_parent.push([NO_PARENT; 2]);
+                TermId(id as u32)
             }
-        };
-        self.table[slot] = (h as u64) << 32 | id as u64;
-        if self.len() * 2 > self.table.len() {
+        }
+    }
+
+    fn insert_at(&mut self, slot: usize, h: u32, data: TermData) -> TermId {
+        let id = self.alloc(data);
+        self.table[slot] = (h as u64) << 32 | id.0 as u64;
+        self.in_table += 1;
+        if self.in_table * 2 > self.table.len() {
             self.grow();
         }
-        TermId(id as u32)
+        id
     }
 
     fn grow(&mut self) {
@@ -982,10 +1036,12 @@ impl TermStore {
     fn rehash(&mut self, size: usize, keep: impl Fn(u32) -> bool) {
         let mask = size - 1;
         let mut table = vec![EMPTY; size];
+        self.in_table = 0;
         for &entry in self.table.iter().filter(|e| **e != EMPTY) {
             if !keep(entry as u32) {
                 continue;
             }
+            self.in_table += 1;
             let mut i = (entry >> 32) as usize & mask;
             while table[i] != EMPTY {
                 i = (i + 1) & mask;
@@ -1043,6 +1099,18 @@ impl TermStore {
                 freed(TermId(i as u32));
             }
         }
+        // A live term whose first parent died keeps its other parents in the table; a freed
+        // id is a new term when it is reused.
+        for i in 0..self.first_parent.len() {
+            for k in 0..2 {
+                let fp = self.first_parent[i][k];
+                if !live(i) {
+                    self.first_parent[i][k] = NO_PARENT;
+                } else if fp < SEE_TABLE && !live(fp as usize) {
+                    self.first_parent[i][k] = SEE_TABLE;
+                }
+            }
+        }
         // Reuse low ids first (keeps per-id tables dense).
         self.free.sort_unstable_by(|a, b| b.cmp(a));
         let mut was_free_seg = vec![false; self.segs.len()];
@@ -1058,7 +1126,12 @@ impl TermStore {
         }
         // Room for the live terms to double before the next collection: a table no larger
         // than needed keeps lookups in cache.
-        let size = (self.len() * 4).next_power_of_two().max(1024);
+        let in_table = self
+            .table
+            .iter()
+            .filter(|e| **e != EMPTY && live(**e as u32 as usize))
+            .count();
+        let size = (in_table * 4).next_power_of_two().max(1024);
         self.rehash(size, |id| live(id as usize));
     }
 }

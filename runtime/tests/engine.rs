@@ -555,3 +555,47 @@ fn ill_sorted_set_element() {
     ));
     assert_eq!(red(&s, &mut e, "[_,_ 1 [_-_ 3 1]]"), "1, 2");
 }
+
+/// Equations are skipped without matching when an argument's operator or value cannot
+/// match (`compile::Guard`): every combination of constructor and literal arguments must
+/// still pick the equation that matches, in order, and fall to `owise` otherwise.
+#[test]
+fn argument_guards_choose_the_same_equation_as_matching() {
+    let mut s = Spec::new();
+    s.op("e", &[], "Bin", "ctor");
+    s.op("o", &["Bin"], "Bin", "ctor");
+    s.op("i", &["Bin"], "Bin", "ctor");
+    s.op("k", &["Bin", "Int"], "Int", "");
+    s.eq("", "[k e 0]", "100");
+    s.eq("a:Bin", "[k [o a] 0]", "200");
+    s.eq("a:Bin b:Int", "[k [o [i a]] b]", "300");
+    s.eq("a:Bin", "[k [i a] 1]", "400");
+    s.eq("a:Bin", "[k a 7]", "500");
+    s.owise("a:Bin b:Int", "[k a b]", "[_+_ b 1000]");
+    let mut e = s.engine();
+    // Independent: the equations above, read in order.
+    let want = |x: &str, n: i64| -> i64 {
+        if x == "e" && n == 0 {
+            100
+        } else if x.starts_with("[o") && n == 0 {
+            200
+        } else if x.starts_with("[o [i") {
+            300
+        } else if x.starts_with("[i") && n == 1 {
+            400
+        } else if n == 7 {
+            500
+        } else {
+            n + 1000
+        }
+    };
+    for x in ["e", "[o e]", "[i e]", "[o [i e]]", "[i [o e]]", "[o [o e]]"] {
+        for n in [0, 1, 7, 9] {
+            assert_eq!(
+                red(&s, &mut e, &format!("[k {x} {n}]")),
+                want(x, n).to_string(),
+                "k({x}, {n})"
+            );
+        }
+    }
+}

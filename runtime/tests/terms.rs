@@ -148,3 +148,109 @@ fn store_data_and_sorts() {
     assert_eq!(st.args(set), &[m, p]);
     assert_eq!(st.int(m), Some(-4));
 }
+
+/// A tiny deterministic generator (the test must not depend on a crate's RNG).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// A term described structurally, independently of the store.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Shape {
+    Leaf(i64),
+    F(Box<Shape>),
+    G(Box<Shape>),
+    H(Box<Shape>, Box<Shape>),
+}
+
+/// Hash-consing stays exact when applications are found through their anchor's first
+/// parents instead of the table, and across collections that free first parents while
+/// other parents of the same anchor live on: equal shapes always get equal ids, different
+/// shapes different ids.
+#[test]
+fn hash_consing_is_exact_across_collections() {
+    let mut s = Spec::new();
+    s.op("f", &["Nat"], "Nat", "ctor");
+    s.op("g", &["Nat"], "Nat", "ctor");
+    s.op("h", &["Nat", "Nat"], "Nat", "ctor");
+    let (f, g, h) = (s.id("f"), s.id("g"), s.id("h"));
+    let mut e = s.engine();
+    let mut rng = Lcg(7);
+    let mut pool: Vec<Shape> = vec![Shape::Leaf(0), Shape::Leaf(1)];
+    fn build(
+        e: &mut gamelang_runtime::Engine,
+        ops: (
+            gamelang_lang::program::OpId,
+            gamelang_lang::program::OpId,
+            gamelang_lang::program::OpId,
+        ),
+        sh: &Shape,
+    ) -> gamelang_runtime::TermId {
+        match sh {
+            Shape::Leaf(v) => e.mk_int(*v),
+            Shape::F(a) => {
+                let a = build(e, ops, a);
+                e.mk_app(ops.0, &[a])
+            }
+            Shape::G(a) => {
+                let a = build(e, ops, a);
+                e.mk_app(ops.1, &[a])
+            }
+            Shape::H(a, b) => {
+                let (a, b) = (build(e, ops, a), build(e, ops, b));
+                e.mk_app(ops.2, &[a, b])
+            }
+        }
+    }
+    for round in 0..40 {
+        // Grow the pool with new shapes over old ones (sharing their subterms).
+        for _ in 0..300 {
+            let a = pool[rng.next(pool.len() as u64) as usize].clone();
+            let b = pool[rng.next(pool.len() as u64) as usize].clone();
+            let sh = match rng.next(4) {
+                0 => Shape::F(Box::new(a)),
+                1 => Shape::G(Box::new(a)),
+                2 => Shape::H(Box::new(a), Box::new(b)),
+                _ => Shape::Leaf(rng.next(100_000) as i64),
+            };
+            pool.push(sh);
+        }
+        // Build every shape (in a shuffled order) and compare ids with the structure.
+        let mut ids: std::collections::HashMap<Shape, gamelang_runtime::TermId> =
+            Default::default();
+        let mut by_id: std::collections::HashMap<gamelang_runtime::TermId, Shape> =
+            Default::default();
+        let mut order: Vec<usize> = (0..pool.len()).collect();
+        for k in (1..order.len()).rev() {
+            order.swap(k, rng.next(k as u64 + 1) as usize);
+        }
+        for k in order {
+            let sh = pool[k].clone();
+            let id = build(&mut e, (f, g, h), &sh);
+            if let Some(prev) = ids.get(&sh) {
+                assert_eq!(*prev, id, "round {round}: {sh:?} got two ids");
+            }
+            if let Some(other) = by_id.get(&id) {
+                assert_eq!(*other, sh, "round {round}: two shapes share id {id:?}");
+            }
+            ids.insert(sh.clone(), id);
+            by_id.insert(id, sh);
+        }
+        // Keep a random third of the pool alive; collect the rest.
+        pool.retain(|_| rng.next(3) == 0);
+        pool.push(Shape::Leaf(0));
+        let roots: Vec<_> = pool.iter().map(|sh| ids[sh]).collect();
+        e.collect_garbage(&roots);
+        for (sh, id) in pool.iter().zip(&roots) {
+            assert_eq!(build(&mut e, (f, g, h), sh), *id, "a root moved");
+        }
+    }
+}

@@ -15,9 +15,59 @@
 
 use super::Node;
 use crate::matching::build_ground;
-use crate::term::TermStore;
-use gamelang_lang::program::Pat;
+use crate::term::{TermId, TermStore};
+use gamelang_lang::program::{OpId, Pat};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
+
+/// A necessary condition for a left-hand side to match, on one argument of the subject,
+/// checked before the matcher is set up: of the seven equations of `add` on bit lists,
+/// `add(i(A), o(B))` is tried only on subjects whose arguments are headed by `i` and `o`.
+/// (The discrimination a matching automaton would do, for the common case of free
+/// constructors and literals directly under a free operator.)
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Guard {
+    /// Argument `arg` is an application of `op`.
+    Head { arg: u32, op: OpId },
+    /// Argument `arg` is the term `term` (a ground pattern: a literal, a constant).
+    Exact { arg: u32, term: TermId },
+}
+
+impl Guard {
+    #[inline]
+    pub(super) fn admits(self, args: &[TermId], store: &TermStore) -> bool {
+        match self {
+            Guard::Head { arg, op } => args
+                .get(arg as usize)
+                .is_some_and(|&a| store.op(a) == Some(op)),
+            Guard::Exact { arg, term } => args.get(arg as usize) == Some(&term),
+        }
+    }
+}
+
+/// The guards of the left-hand side `lhs`: for each argument of a free top operator that
+/// is a ground term, or an application of a free operator.
+pub(super) fn guards(lhs: &Pat, store: &mut TermStore) -> SmallVec<[Guard; 2]> {
+    let mut out = SmallVec::new();
+    let Pat::App(top, args) = lhs else {
+        return out;
+    };
+    if !store.is_free(*top) {
+        return out;
+    }
+    for (i, a) in args.iter().enumerate() {
+        let arg = i as u32;
+        if is_ground(a) {
+            let term = build_ground(store, a);
+            out.push(Guard::Exact { arg, term });
+        } else if let Pat::App(op, _) = a {
+            if store.is_free(*op) {
+                out.push(Guard::Head { arg, op: *op });
+            }
+        }
+    }
+    out
+}
 
 /// Compiles the right-hand side and condition of one equation into the engine's node
 /// arrays. Slots of shared nodes are numbered from `first_slot` (the number of variables of
