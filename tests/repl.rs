@@ -552,3 +552,26 @@ fn parameters_values_and_bounded_play_at_the_prompt() {
         stderr(&o)
     );
 }
+
+/// Issue 11: an inline variable (`S:Nat`) used again without its sort in an equation typed
+/// at a `WINS{…}` prompt is that variable, not the `var S` that the standard library's
+/// `WINS` declares (library variables never leak into what the user writes).
+#[test]
+fn inline_variable_reused_bare_is_not_a_library_variable() {
+    let o = repl(
+        &["examples/heaps.game"],
+        "op twice : Nat -> Nat .\neq twice(S:Nat) = S + S .\ntwice(21)\n\
+         op first : Nat Nat -> Nat .\neq first(S:Nat, c:Nat) = S .\nfirst(7, 8)\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(results, ["result Nat: 42", "result Nat: 7"], "{out}");
+    // The library's own equations still use its variables: w still works.
+    let o = repl(&["examples/heaps.game"], "w(R, (2 5))\n");
+    assert!(
+        stdout(&o).starts_with("result Bool: true"),
+        "{}",
+        stdout(&o)
+    );
+}
