@@ -1451,7 +1451,9 @@ impl Session {
                 let eq = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 if let Some(eq) = eq.filter(|_| executable) {
+                    let extended = ac_extension(&self.program.sig, &eq);
                     self.program.equations.push(eq);
+                    self.program.equations.extend(extended);
                 }
                 Ok(())
             }
@@ -2226,6 +2228,32 @@ impl Session {
             .copied()
             .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2))
     }
+}
+
+/// For an equation whose left-hand side is headed by an `assoc comm` operator, `f(p1, …,
+/// pn)`, the same equation applied to part of a larger term, as Maude matches it (with an
+/// *extension*): `f(p1, …, pn, E) = f(R, E)` for a fresh variable `E` of the operator's
+/// result sort. Without it, `eq N ; N = N .` would only rewrite a multiset of exactly two
+/// elements. The extended equation is tried after the original.
+fn ac_extension(sig: &crate::program::Signature, eq: &Equation) -> Option<Equation> {
+    let Pat::App(op, args) = &eq.lhs else {
+        return None;
+    };
+    let info = sig.op(*op);
+    if !(info.attrs.assoc && info.attrs.comm) || args.len() < 2 {
+        return None;
+    }
+    let mut e = eq.clone();
+    let v = Pat::Var(e.vars.len() as u32);
+    e.vars.push(VarInfo {
+        name: "%extension".into(),
+        sort: info.result,
+    });
+    let mut lhs_args = args.clone();
+    lhs_args.push(v.clone());
+    e.lhs = Pat::App(*op, lhs_args);
+    e.rhs = Pat::App(*op, vec![eq.rhs.clone(), v]);
+    Some(e)
 }
 
 /// How a failed by-name mapping is reported: as an implicit view (a module or sort given
