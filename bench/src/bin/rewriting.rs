@@ -306,14 +306,14 @@ fn main() -> ExitCode {
                 if mc > 0.1 {
                     ratios.push(r);
                     if r < 1.0 {
-                        slower.push((p.name.clone(), 1.0 / r));
+                        slower.push((p.name.clone(), 1.0 / r, ""));
                     }
                 }
                 format!("{r:.2}")
             }
             (Some(mc), None, Outcome::Timeout(s)) => {
                 if mc > 0.1 {
-                    slower.push((p.name.clone(), s / mc.max(1e-3)));
+                    slower.push((p.name.clone(), s / mc.max(1e-3), "> "));
                 }
                 format!("< {:.3}", mc / s)
             }
@@ -337,7 +337,7 @@ fn main() -> ExitCode {
             let geo = (ratios.iter().map(|r| r.ln()).sum::<f64>() / ratios.len() as f64).exp();
             println!(
                 "\ngeometric mean of Maude / gamelang over the {} programs where Maude takes > 0.1 s \
-                 (a timeout left out): {geo:.2} ({})",
+                 (timeouts left out): {geo:.2} ({})",
                 ratios.len(),
                 if geo >= 1.0 {
                     format!("gamelang {geo:.2}x faster")
@@ -348,7 +348,10 @@ fn main() -> ExitCode {
         }
         slower.sort_by(|a, b| b.1.total_cmp(&a.1));
         if !slower.is_empty() {
-            let list: Vec<String> = slower.iter().map(|(n, f)| format!("{n} {f:.1}x")).collect();
+            let list: Vec<String> = slower
+                .iter()
+                .map(|(n, f, bound)| format!("{n} {bound}{f:.1}x"))
+                .collect();
             println!(
                 "gamelang slower than Maude (Maude > 0.1 s): {}",
                 list.join(", ")
