@@ -329,7 +329,10 @@ fn deep_recursion_without_memo() {
     let v = e.reduce(deep).unwrap();
     // Printed in full (issue 11: normal forms are no longer cut), or cut on request.
     let shown = e.show(v);
-    assert_eq!(shown, format!("{}z{}", "s(".repeat(100_000), ")".repeat(100_000)));
+    assert_eq!(
+        shown,
+        format!("{}z{}", "s(".repeat(100_000), ")".repeat(100_000))
+    );
     let cut = e.show_limited(v, 10_000);
     assert!(cut.starts_with("s(s(s(") && cut.ends_with('…') && cut.len() < 10_010);
 }
