@@ -5,6 +5,7 @@ mod bddl;
 mod lower;
 mod play;
 mod qbf;
+mod reduce;
 mod repl;
 mod solve;
 mod sweep;
@@ -31,6 +32,9 @@ struct Cli {
 enum Command {
     /// Solve a game: who wins from a configuration, the winning move and the principal line.
     Solve(solve::SolveArgs),
+    /// Reduce terms: run a file's `reduce TERM .` commands (Maude's), or reduce one TERM,
+    /// printing each normal form in full.
+    Reduce(reduce::ReduceArgs),
     /// Explore a game interactively: reduce terms, list moves, ask who wins, play.
     Repl(repl::ReplArgs),
     /// Evaluate who wins (or any term) over a grid of parameters, in parallel.
@@ -55,6 +59,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Reduce(args) => reduce::run(args),
         Command::Repl(args) => repl::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Bddl(cmd) => bddl::run(cmd),

@@ -552,3 +552,46 @@ fn parameters_values_and_bounded_play_at_the_prompt() {
         stderr(&o)
     );
 }
+
+/// Issue 11: an inline variable (`S:Nat`) used again without its sort in an equation typed
+/// at a `WINS{…}` prompt is that variable, not the `var S` that the standard library's
+/// `WINS` declares (library variables never leak into what the user writes).
+#[test]
+fn inline_variable_reused_bare_is_not_a_library_variable() {
+    let o = repl(
+        &["examples/heaps.game"],
+        "op twice : Nat -> Nat .\neq twice(S:Nat) = S + S .\ntwice(21)\n\
+         op first : Nat Nat -> Nat .\neq first(S:Nat, c:Nat) = S .\nfirst(7, 8)\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(results, ["result Nat: 42", "result Nat: 7"], "{out}");
+    // The library's own equations still use its variables: w still works.
+    let o = repl(&["examples/heaps.game"], "w(R, (2 5))\n");
+    assert!(
+        stdout(&o).starts_with("result Bool: true"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+/// A normal form is printed in full by default, however long; `set print-limit N` cuts it.
+#[test]
+fn normal_forms_are_printed_in_full_unless_print_limit_is_set() {
+    let o = repl(
+        &["examples/heaps.game"],
+        "next-heaps((2 3000))\nset print-limit 40\nnext-heaps((2 3000))\nset\nset print-limit 0\nnext-heaps((2 3000))\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(results.len(), 3, "{out}");
+    // Some 1,500 pairs, far past the old cut of 10,000 characters.
+    assert!(results[0].len() > 12_000, "{}", results[0].len());
+    assert!(results[0].ends_with(')') && !results[0].contains('…'));
+    assert!(results[1].ends_with('…'), "{}", results[1]);
+    assert!(results[1].len() < 80, "{}", results[1]);
+    assert!(out.contains("print-limit 40\n"), "{out}");
+    assert_eq!(results[2], results[0]);
+}

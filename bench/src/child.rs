@@ -4,15 +4,20 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A finished (or stopped) child process: its wall time, peak memory and standard output.
+/// A finished (or stopped) child process: its wall time, CPU time (user + system), peak
+/// memory and standard output.
 pub struct Run {
     pub secs: f64,
+    /// User + system CPU time (read by the rewriting benchmark only).
+    #[allow(dead_code)]
+    pub cpu: f64,
     pub mib: f64,
     pub stdout: String,
     pub stopped: bool,
 }
 
-/// Run `cmd` with a time limit; wall time and peak resident memory from `wait4`.
+/// Run `cmd` with a time limit; wall time, CPU time and peak resident memory from `wait4`.
+/// Standard input is whatever `cmd` was given (inherited by default).
 pub fn timed(cmd: &mut Command, limit: Duration) -> Result<Run, String> {
     let out = std::env::temp_dir().join(format!("gamelang-bench-{}.out", std::process::id()));
     let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
@@ -49,8 +54,10 @@ pub fn timed(cmd: &mut Command, limit: Duration) -> Result<Run, String> {
         return Err(format!("{:?} failed (status {status})", cmd.get_program()));
     }
     // ru_maxrss is in KiB on Linux.
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     Ok(Run {
         secs,
+        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         mib: usage.ru_maxrss as f64 / 1024.0,
         stdout,
         stopped,

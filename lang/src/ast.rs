@@ -35,6 +35,17 @@ pub enum Item {
     Module(ModuleDecl),
     View(ViewDecl),
     Game(GameDecl),
+    /// Maude's `reduce TERM .` (`red`), or `reduce in MODULE : TERM .`, between modules.
+    Reduce(ReduceDecl),
+}
+
+/// `reduce [in MODULE :] TERM .`: reduce `TERM` in `MODULE`, or in the last module declared
+/// before it in the file (as Maude does). `gamelang reduce FILE` runs these.
+#[derive(Clone, Debug)]
+pub struct ReduceDecl {
+    pub module: Option<Ident>,
+    pub term: TokenRun,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

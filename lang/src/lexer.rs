@@ -30,6 +30,9 @@ macro_rules! tokens {
             )*
             /// Any other word.
             Word(String),
+            /// `reduce` or `red` where a module, view or game may start: Maude's command
+            /// (see [`mark_commands`]); elsewhere these are words.
+            Reduce,
         }
 
         impl Tok {
@@ -48,6 +51,7 @@ macro_rules! tokens {
                 match self {
                     $(Tok::$variant => $text,)*
                     Tok::Word(word) => word,
+                    Tok::Reduce => "reduce",
                 }
             }
 
@@ -146,6 +150,29 @@ enum Raw {
     // it wins over a word of the same length.
     #[regex(r#""([^"\\\n]|\\.)*""#, priority = 10)]
     Str,
+}
+
+/// Marks Maude's `reduce` (`red`) commands: a word `reduce` or `red` that stands where an
+/// item (module, theory, view, game) may start becomes [`Tok::Reduce`]. Everywhere else,
+/// inside modules and terms, the two are ordinary words (an operator may be called `red`).
+pub fn mark_commands(tokens: &mut [(usize, Tok, usize)]) {
+    let mut at_top = true;
+    let mut in_command = false;
+    for (_, tok, _) in tokens.iter_mut() {
+        if in_command {
+            in_command = *tok != Tok::Dot;
+            continue;
+        }
+        match tok {
+            Tok::Word(w) if at_top && (w == "reduce" || w == "red") => {
+                *tok = Tok::Reduce;
+                in_command = true;
+            }
+            Tok::Fmod | Tok::Fth | Tok::View | Tok::Game => at_top = false,
+            Tok::Endfm | Tok::Endfth | Tok::Endv | Tok::Endgame => at_top = true,
+            _ => {}
+        }
+    }
 }
 
 /// Splits `src` into tokens with their byte offsets (`(start, token, end)`, the triple

@@ -13,18 +13,16 @@
 //! * an argument in an enclosed hole is parenthesised only when it is headed by an open
 //!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`.
 //!
-//! Output is capped (see [`print_term`]); nesting deeper than [`MAX_DEPTH`] is elided.
+//! [`Engine::show`] prints a term in full, however large or deep (the printer keeps its
+//! own stack, so a term nested 100,000 deep prints without overflowing the thread's);
+//! [`Engine::show_limited`] cuts the output with `…` after about `max_chars` bytes.
 
 use crate::engine::Engine;
 use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{OpId, PatPiece, Signature};
 
-/// Default cap on the length of [`Engine::show`]'s output, in bytes.
-pub const MAX_CHARS: usize = 10_000;
-/// Nesting deeper than this is printed as `…`.
-pub const MAX_DEPTH: usize = 500;
-
-/// Print `t` in concrete syntax, eliding with `…` beyond about `max_chars` bytes.
+/// Print `t` in concrete syntax, eliding with `…` beyond about `max_chars` bytes
+/// (`usize::MAX`: in full).
 pub fn print_term(sig: &Signature, store: &TermStore, t: TermId, max_chars: usize) -> String {
     let mut p = Printer {
         sig,
@@ -33,7 +31,7 @@ pub fn print_term(sig: &Signature, store: &TermStore, t: TermId, max_chars: usiz
         max: max_chars,
         full: false,
     };
-    p.term(t, 0);
+    p.run(t);
     if p.full {
         p.out.push('…');
     }
@@ -41,12 +39,12 @@ pub fn print_term(sig: &Signature, store: &TermStore, t: TermId, max_chars: usiz
 }
 
 impl Engine {
-    /// `t` in concrete syntax (parses back to `t`), capped at [`MAX_CHARS`].
+    /// `t` in concrete syntax, in full (parses back to `t`).
     pub fn show(&self, t: TermId) -> String {
-        print_term(&self.program().sig, self.store(), t, MAX_CHARS)
+        print_term(&self.program().sig, self.store(), t, usize::MAX)
     }
 
-    /// `t` in concrete syntax, capped at about `max_chars` bytes.
+    /// `t` in concrete syntax, cut with `…` after about `max_chars` bytes.
     pub fn show_limited(&self, t: TermId, max_chars: usize) -> String {
         print_term(&self.program().sig, self.store(), t, max_chars)
     }
@@ -56,6 +54,15 @@ impl Engine {
 enum Item<'a> {
     Lit(&'a str),
     Arg,
+}
+
+/// What is left to print, innermost last: the printer's explicit stack.
+enum Task<'a> {
+    Text(&'a str),
+    Owned(String),
+    Term(TermId),
+    /// An argument of an operator: parenthesised or not (see [`Printer::arg`]).
+    Arg(TermId, OpId, Option<(&'a str, &'a str)>),
 }
 
 struct Printer<'a> {
@@ -92,12 +99,27 @@ fn is_open(form: &[PatPiece]) -> bool {
     matches!(form.first(), Some(PatPiece::Hole)) || matches!(form.last(), Some(PatPiece::Hole))
 }
 
-impl Printer<'_> {
+/// The pieces of one term, in order, before they go on the stack.
+struct Pieces<'a> {
+    items: Vec<Task<'a>>,
+}
+
+impl<'a> Pieces<'a> {
+    fn sep(&mut self, prev: Option<Item<'_>>, next: Item<'_>) {
+        if let Some(prev) = prev {
+            if space_between(prev, next) {
+                self.items.push(Task::Text(" "));
+            }
+        }
+    }
+}
+
+impl<'a> Printer<'a> {
     fn push(&mut self, s: &str) {
         if self.full {
             return;
         }
-        if self.out.len() + s.len() > self.max {
+        if self.out.len().saturating_add(s.len()) > self.max {
             let mut cut = self.max.saturating_sub(self.out.len()).min(s.len());
             while !s.is_char_boundary(cut) {
                 cut -= 1;
@@ -109,32 +131,43 @@ impl Printer<'_> {
         }
     }
 
-    fn sep(&mut self, prev: Option<Item<'_>>, next: Item<'_>) {
-        if let Some(prev) = prev {
-            if space_between(prev, next) {
-                self.push(" ");
+    fn run(&mut self, t: TermId) {
+        let mut stack = vec![Task::Term(t)];
+        while let Some(task) = stack.pop() {
+            if self.full {
+                return;
             }
+            let pieces = match task {
+                Task::Text(s) => {
+                    self.push(s);
+                    continue;
+                }
+                Task::Owned(s) => {
+                    self.push(&s);
+                    continue;
+                }
+                Task::Term(t) => self.term(t),
+                Task::Arg(a, parent, enclosed) => self.arg(a, parent, enclosed),
+            };
+            stack.extend(pieces.items.into_iter().rev());
         }
     }
 
-    fn term(&mut self, t: TermId, depth: usize) {
-        if self.full {
-            return;
-        }
-        if depth > MAX_DEPTH {
-            self.push("…");
-            return;
-        }
+    /// The pieces of `t`: literal text, and its arguments still to print.
+    fn term(&self, t: TermId) -> Pieces<'a> {
+        let mut p = Pieces { items: Vec::new() };
         let Some((op, args)) = self.store.app(t) else {
             let v = self.store.int(t).unwrap_or_default();
-            self.push(&v.to_string());
-            return;
+            p.items.push(Task::Owned(v.to_string()));
+            return p;
         };
-        let info = self.sig.op(op);
+        let sig: &'a Signature = self.sig;
+        let info = sig.op(op);
         if info.attrs.builtin == Some(gamelang_lang::program::Builtin::GridPacked) {
             if let Some(b) = crate::grid::Board::from_term(self.store, op, t) {
-                self.push(&format!("board(\"{}\")", b.compact()));
-                return;
+                p.items
+                    .push(Task::Owned(format!("board(\"{}\")", b.compact())));
+                return p;
             }
         }
         let form = info.form.as_slice();
@@ -142,16 +175,16 @@ impl Printer<'_> {
         if args.is_empty() && holes == 0 {
             let mut prev = None;
             if form.is_empty() {
-                self.push(&info.name);
+                p.items.push(Task::Text(&info.name));
             }
             for piece in form {
                 if let PatPiece::Lit(s) = piece {
-                    self.sep(prev, Item::Lit(s));
-                    self.push(s);
+                    p.sep(prev, Item::Lit(s));
+                    p.items.push(Task::Text(s));
                     prev = Some(Item::Lit(s));
                 }
             }
-            return;
+            return p;
         }
         // Flattened assoc term with a binary infix form `_ sep… _`.
         let infix = holes == 2
@@ -166,37 +199,37 @@ impl Printer<'_> {
                     prev = Some(Item::Arg);
                     for piece in seps {
                         if let PatPiece::Lit(s) = piece {
-                            self.sep(prev, Item::Lit(s));
-                            self.push(s);
+                            p.sep(prev, Item::Lit(s));
+                            p.items.push(Task::Text(s));
                             prev = Some(Item::Lit(s));
                         }
                     }
                 }
-                self.sep(prev, Item::Arg);
-                self.arg(a, op, None, depth);
+                p.sep(prev, Item::Arg);
+                p.items.push(Task::Arg(a, op, None));
             }
-            return;
+            return p;
         }
         if holes != args.len() {
             // No usable form: prefix notation with the declared name.
-            self.push(&info.name);
-            self.push("(");
+            p.items.push(Task::Text(&info.name));
+            p.items.push(Task::Text("("));
             for (i, &a) in args.iter().enumerate() {
                 if i > 0 {
-                    self.push(", ");
+                    p.items.push(Task::Text(", "));
                 }
-                self.term(a, depth + 1);
+                p.items.push(Task::Term(a));
             }
-            self.push(")");
-            return;
+            p.items.push(Task::Text(")"));
+            return p;
         }
         let mut prev: Option<Item<'_>> = None;
         let mut next_arg = 0;
         for (j, piece) in form.iter().enumerate() {
             match piece {
                 PatPiece::Lit(s) => {
-                    self.sep(prev, Item::Lit(s));
-                    self.push(s);
+                    p.sep(prev, Item::Lit(s));
+                    p.items.push(Task::Text(s));
                     prev = Some(Item::Lit(s));
                 }
                 PatPiece::Hole => {
@@ -207,18 +240,20 @@ impl Printer<'_> {
                             }
                             _ => (None, None),
                         };
-                    self.sep(prev, Item::Arg);
-                    self.arg(args[next_arg], op, before.zip(after), depth);
+                    p.sep(prev, Item::Arg);
+                    p.items
+                        .push(Task::Arg(args[next_arg], op, before.zip(after)));
                     next_arg += 1;
                     prev = Some(Item::Arg);
                 }
             }
         }
+        p
     }
 
-    /// Print an argument of `parent`. `enclosed` gives the literal pieces around its hole
-    /// when both are literals.
-    fn arg(&mut self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>, depth: usize) {
+    /// An argument of `parent`. `enclosed` gives the literal pieces around its hole when
+    /// both are literals.
+    fn arg(&self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>) -> Pieces<'a> {
         let parens = match self.store.op(a) {
             Some(op) if op != parent || !self.sig.op(parent).attrs.assoc => {
                 let info = self.sig.op(op);
@@ -235,12 +270,14 @@ impl Printer<'_> {
             }
             _ => false,
         };
+        let mut p = Pieces { items: Vec::new() };
         if parens {
-            self.push("(");
-            self.term(a, depth + 1);
-            self.push(")");
+            p.items.push(Task::Text("("));
+            p.items.push(Task::Term(a));
+            p.items.push(Task::Text(")"));
         } else {
-            self.term(a, depth + 1);
+            p.items.push(Task::Term(a));
         }
+        p
     }
 }

@@ -70,13 +70,33 @@ fn printer_forms() {
 }
 
 #[test]
-fn printer_caps_huge_terms() {
+fn printer_prints_huge_and_deep_terms_in_full_unless_limited() {
     let s = spec();
     let mut e = s.engine();
     let set = s.id("_;_");
     let elems: Vec<_> = (0..100_000).map(|i| e.mk_int(i)).collect();
     let t = e.mk_app(set, &elems);
     let out = e.show(t);
-    assert!(out.len() <= 10_010 && out.ends_with('…'), "{}", out.len());
-    assert!(e.show_limited(t, 20).starts_with("0 ; 1 ; 2"));
+    assert!(!out.contains('…'), "{}", out.len());
+    assert_eq!(out.split(" ; ").count(), 100_000);
+    assert!(out.ends_with("99998 ; 99999"));
+    let cut = e.show_limited(t, 20);
+    assert!(cut.starts_with("0 ; 1 ; 2") && cut.ends_with('…'), "{cut}");
+    assert!(cut.len() <= 20 + '…'.len_utf8());
+}
+
+#[test]
+fn printer_prints_a_term_nested_200000_deep() {
+    let s = spec();
+    let mut e = s.engine();
+    let g = s.id("<_>");
+    let mut t = e.mk_int(7);
+    for _ in 0..200_000 {
+        t = e.mk_app(g, &[t]);
+    }
+    let out = e.show(t);
+    assert_eq!(
+        out,
+        format!("{}7{}", "< ".repeat(200_000), " >".repeat(200_000))
+    );
 }

@@ -168,10 +168,12 @@ pub const COMMANDS: &[CommandInfo] = &[
         aliases: &[],
         args: "[SETTING N]",
         options: &[],
-        summary: "show or change a limit (max-steps, max-nesting) or a game parameter",
+        summary: "show or change a limit (max-steps, max-nesting, print-limit) or a game parameter",
         details: "max-steps: rewrites one command may take before it stops with an error\n\
                   (as `--max-steps`). max-nesting: pending nested reductions before it stops\n\
-                  with a \"recursion too deep\" error. `set` alone shows both.",
+                  with a \"recursion too deep\" error. print-limit: cut a printed normal form\n\
+                  with `…` after about N characters (0, the default: print it in full).\n\
+                  `set` alone shows all three.",
     },
     CommandInfo {
         cmd: Cmd::Help,
@@ -210,7 +212,7 @@ pub const ITEM_KEYWORDS: &[&str] = &["fmod", "fth", "view", "game"];
 pub const SHOWABLE: &[&str] = &["modules", "sorts", "ops"];
 
 /// Settings of `set`.
-pub const SETTINGS: &[&str] = &["max-steps", "max-nesting"];
+pub const SETTINGS: &[&str] = &["max-steps", "max-nesting", "print-limit"];
 
 /// How an option's value is shown in help.
 fn option_value(option: &str) -> &'static str {

@@ -48,6 +48,10 @@ pub struct Module {
     /// Parameter operators mapped to terms, visible only inside this instance.
     macros: Vec<Sym>,
     pub vars: FxHashMap<String, SortId>,
+    /// The variables of [`Module::vars`] declared in the standard library's source (a
+    /// library module or an instance of one): equations written by the user (a prompt
+    /// declaration added to an instance of `WINS`) never see them.
+    library_vars: FxHashSet<String>,
     /// Sorts and operators declared by this module itself (for listings).
     pub own_sorts: Vec<SortId>,
     pub own_ops: Vec<OpId>,
@@ -170,6 +174,8 @@ pub struct Session {
     /// `_==_` and `_and-then_`, used to elaborate conditions `t = u /\ C`.
     equal_op: Option<OpId>,
     and_then_op: Option<OpId>,
+    /// The files of the standard library (loaded by [`Session::new`]).
+    library_files: FxHashSet<FileId>,
 }
 
 /// The outcome of loading one file: what it declared.
@@ -177,6 +183,17 @@ pub struct Session {
 pub struct Loaded {
     pub modules: Vec<ModuleId>,
     pub games: Vec<usize>,
+    /// The file's `reduce` commands, in order.
+    pub reductions: Vec<Reduction>,
+}
+
+/// A `reduce TERM .` of a file: the term, not yet parsed, and the module to parse and
+/// reduce it in (see [`Session::reduction_term`]).
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    pub module: ModuleId,
+    pub term: TokenRun,
+    pub span: Span,
 }
 
 impl Session {
@@ -197,6 +214,7 @@ impl Session {
             bool_module: None,
             equal_op: None,
             and_then_op: None,
+            library_files: FxHashSet::default(),
         };
         let universal = s.program.sig.add_sort("Universal".into(), None);
         s.program.sig.universal_sort = Some(universal);
@@ -204,6 +222,10 @@ impl Session {
             if let Err(e) = s.load_source(name, text) {
                 return Err(crate::diag::render_all(&e, &s.sources, false));
             }
+        }
+        // Each file loaded above added exactly one source, in order, from id 0.
+        for i in 0..gamelang_stdlib::FILES.len() {
+            s.library_files.insert(FileId(i));
         }
         Ok(s)
     }
@@ -231,9 +253,15 @@ impl Session {
         let mut params = Vec::new();
         let mut views = Vec::new();
         let mut games = Vec::new();
+        // `reduce` commands with the module they name or follow (`None`: no module before).
+        let mut reductions: Vec<(Option<Ident>, ast::ReduceDecl)> = Vec::new();
+        let mut last_module: Option<Ident> = None;
         for item in ast.items {
             match item {
                 Item::Module(m) => {
+                    if m.kind == ModuleKind::Module {
+                        last_module = Some(m.name.clone());
+                    }
                     if let Some(old) = self.templates.get(&m.name.name) {
                         let d = Diag::at(
                             m.name.span,
@@ -268,6 +296,10 @@ impl Session {
                     views.push(v);
                 }
                 Item::Game(g) => games.push(g),
+                Item::Reduce(r) => {
+                    let module = r.module.clone().or_else(|| last_module.clone());
+                    reductions.push((module, r));
+                }
             }
         }
         for m in plain {
@@ -300,12 +332,44 @@ impl Session {
                 Err(d) => self.errors.push(d),
             }
         }
+        for (module, r) in reductions {
+            let Some(name) = module else {
+                self.errors.push(Diag::at(
+                    r.span,
+                    "a `reduce` needs a module: write it after an `fmod`, or `reduce in MODULE : TERM .`",
+                    "no module before this",
+                ));
+                continue;
+            };
+            let expr = ModExpr {
+                span: name.span,
+                name,
+                args: Vec::new(),
+            };
+            match self.module_expr(&expr, None) {
+                Ok(m) => loaded.reductions.push(Reduction {
+                    module: m,
+                    term: r.term,
+                    span: r.span,
+                }),
+                Err(d) => self.errors.push(d),
+            }
+        }
         self.program.index();
         if self.errors.is_empty() {
             Ok(loaded)
         } else {
             Err(std::mem::take(&mut self.errors))
         }
+    }
+
+    /// The term of a file's `reduce` command, parsed in its module.
+    pub fn reduction_term(&mut self, r: &Reduction) -> Result<Pat, Diag> {
+        self.intern_strings(&r.term, Some(r.module));
+        let grammar = self.grammar(r.module);
+        let mut vars = mixfix::NoVars;
+        let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &r.term, &mut vars, None)?;
+        Ok(pat)
     }
 
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
@@ -1084,6 +1148,7 @@ impl Session {
             op_set: FxHashSet::default(),
             macros: Vec::new(),
             vars: FxHashMap::default(),
+            library_vars: FxHashSet::default(),
             own_sorts: Vec::new(),
             own_ops: Vec::new(),
             params: Vec::new(),
@@ -1362,10 +1427,17 @@ impl Session {
                 }
                 Ok(())
             }
-            Decl::Vars { names, sort, .. } => {
+            Decl::Vars { names, sort, span } => {
                 let s = self.sort(m, sort)?;
+                let library = self.library_files.contains(&span.file);
                 for n in names {
-                    self.modules[m].vars.insert(n.name.clone(), s);
+                    let module = &mut self.modules[m];
+                    module.vars.insert(n.name.clone(), s);
+                    if library {
+                        module.library_vars.insert(n.name.clone());
+                    } else {
+                        module.library_vars.remove(&n.name);
+                    }
                 }
                 Ok(())
             }
@@ -1379,7 +1451,9 @@ impl Session {
                 let eq = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 if let Some(eq) = eq.filter(|_| executable) {
+                    let extended = ac_extension(&self.program.sig, &eq);
                     self.program.equations.push(eq);
+                    self.program.equations.extend(extended);
                 }
                 Ok(())
             }
@@ -1584,6 +1658,7 @@ impl Session {
         let sig = &self.program.sig;
         let mut vars = EqVars {
             module: &self.modules[m],
+            user: !self.library_files.contains(&span.file),
             table: Vec::new(),
             spans: Vec::new(),
         };
@@ -2055,6 +2130,7 @@ impl Session {
                     }
                 }
                 Item::Game(g) => runs.extend(g.fields.iter().map(|f| &f.value)),
+                Item::Reduce(r) => runs.push(&r.term),
             }
         }
         let toks: Vec<Token> = runs.into_iter().flatten().cloned().collect();
@@ -2154,6 +2230,32 @@ impl Session {
     }
 }
 
+/// For an equation whose left-hand side is headed by an `assoc comm` operator, `f(p1, …,
+/// pn)`, the same equation applied to part of a larger term, as Maude matches it (with an
+/// *extension*): `f(p1, …, pn, E) = f(R, E)` for a fresh variable `E` of the operator's
+/// result sort. Without it, `eq N ; N = N .` would only rewrite a multiset of exactly two
+/// elements. The extended equation is tried after the original.
+fn ac_extension(sig: &crate::program::Signature, eq: &Equation) -> Option<Equation> {
+    let Pat::App(op, args) = &eq.lhs else {
+        return None;
+    };
+    let info = sig.op(*op);
+    if !(info.attrs.assoc && info.attrs.comm) || args.len() < 2 {
+        return None;
+    }
+    let mut e = eq.clone();
+    let v = Pat::Var(e.vars.len() as u32);
+    e.vars.push(VarInfo {
+        name: "%extension".into(),
+        sort: info.result,
+    });
+    let mut lhs_args = args.clone();
+    lhs_args.push(v.clone());
+    e.lhs = Pat::App(*op, lhs_args);
+    e.rhs = Pat::App(*op, vec![eq.rhs.clone(), v]);
+    Some(e)
+}
+
 /// How a failed by-name mapping is reported: as an implicit view (a module or sort given
 /// as an argument) or as a symbol a written view leaves unmapped.
 #[derive(Clone, Copy)]
@@ -2166,6 +2268,9 @@ enum Wording {
 /// (`c:Config`), numbered in order of first occurrence.
 struct EqVars<'a> {
     module: &'a Module,
+    /// The equation is the user's (not the standard library's): the module's library
+    /// variables are not in scope.
+    user: bool,
     table: Vec<VarInfo>,
     spans: Vec<Span>,
 }
@@ -2191,7 +2296,9 @@ impl EqVars<'_> {
 impl VarScope for EqVars<'_> {
     fn declared(&mut self, name: &str) -> Option<(u32, SortId)> {
         if let Some(&s) = self.module.vars.get(name) {
-            return Some((self.index(name, s), s));
+            if !(self.user && self.module.library_vars.contains(name)) {
+                return Some((self.index(name, s), s));
+            }
         }
         // An inline variable used again without its sort.
         let v = self.table.iter().position(|v| v.name == name)?;
@@ -2202,7 +2309,12 @@ impl VarScope for EqVars<'_> {
         Some((self.index(name, s), s))
     }
     fn names(&self) -> Vec<String> {
-        self.module.vars.keys().cloned().collect()
+        self.module
+            .vars
+            .keys()
+            .filter(|n| !(self.user && self.module.library_vars.contains(*n)))
+            .cloned()
+            .collect()
     }
     fn sort_names(&self) -> Vec<String> {
         self.module.sorts.keys().cloned().collect()

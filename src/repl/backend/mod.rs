@@ -122,6 +122,8 @@ pub struct Backend {
     /// Render diagnostics with ANSI colours.
     pub color: bool,
     inputs: usize,
+    /// `set print-limit N`: cut printed normal forms after about N bytes (0: in full).
+    print_limit: usize,
     /// Some input failed (a script's exit status).
     pub failed: bool,
 }
@@ -142,6 +144,7 @@ impl Backend {
             limits,
             color: false,
             inputs: 0,
+            print_limit: 0,
             failed: false,
         })
     }
@@ -572,7 +575,11 @@ impl Backend {
             .sorts
             .get(sort.0 as usize)
             .map_or("?", |s| s.name.as_str());
-        r.out(format!("result {sort}: {}\n", self.engine.show(v)));
+        let shown = match self.print_limit {
+            0 => self.engine.show(v),
+            n => self.engine.show_limited(v, n),
+        };
+        r.out(format!("result {sort}: {shown}\n"));
         r.out(format!(
             "rewrites: {}   time: {:.3} ms\n",
             self.engine.steps() - steps,
@@ -727,8 +734,8 @@ impl Backend {
         match words.as_slice() {
             [] => {
                 r.out(format!(
-                    "max-steps {}\nmax-nesting {}\n",
-                    self.limits.max_steps, self.limits.max_depth
+                    "max-steps {}\nmax-nesting {}\nprint-limit {}\n",
+                    self.limits.max_steps, self.limits.max_depth, self.print_limit
                 ));
                 Ok(())
             }
@@ -737,6 +744,11 @@ impl Backend {
                     Diag::error(format!("`{value}` is not a number"))
                         .note(format!("e.g. `set {name} 1000000`"))
                 })?;
+                if *name == "print-limit" {
+                    self.print_limit = usize::try_from(n).unwrap_or(usize::MAX);
+                    r.out(format!("{name} {n}\n"));
+                    return Ok(());
+                }
                 if n == 0 {
                     return Err(Diag::error(format!("{name} must be at least 1")));
                 }
@@ -768,8 +780,9 @@ impl Backend {
                     .game_named(None)
                     .map(|g| g.params.iter().map(|(p, _)| p.clone()).collect())
                     .unwrap_or_default();
-                let mut d = Diag::error(format!("cannot set `{rest}`"))
-                    .note("usage: set [max-steps N | max-nesting N | PARAMETER VALUE]");
+                let mut d = Diag::error(format!("cannot set `{rest}`")).note(
+                    "usage: set [max-steps N | max-nesting N | print-limit N | PARAMETER VALUE]",
+                );
                 if !params.is_empty() {
                     d = d.note(format!(
                         "the current game's parameters: {}",

@@ -1,0 +1,140 @@
+//! `gamelang reduce`: run the `reduce TERM .` commands of a file (Maude's), or reduce one
+//! term given on the command line, and print each normal form in full.
+
+use gamelang_lang::diag::{render_all, Diag};
+use gamelang_lang::elab::Session;
+use gamelang_runtime::game::{self as driver, SolveError};
+use gamelang_runtime::Engine;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct ReduceArgs {
+    /// A file of modules (Maude `fmod … endfm`, or a `.game` file); without TERM, its
+    /// `reduce TERM .` commands are run in order.
+    pub file: PathBuf,
+    /// Reduce this term instead, in --module or else the file's last module.
+    pub term: Option<String>,
+    /// The module TERM is parsed and reduced in.
+    #[arg(long, value_name = "NAME")]
+    pub module: Option<String>,
+    /// Give up with an error after this many rewrite steps.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    pub max_steps: u64,
+    /// Cut each printed normal form with `…` after about N characters (default: in full).
+    #[arg(long, value_name = "N")]
+    pub print_limit: Option<usize>,
+    /// Do not print the `rewrites: … time: …` line after each result.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub fn run(args: ReduceArgs) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    let mut session = match Session::new() {
+        Ok(s) => s,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            eprintln!("error: the standard library failed to load (this is a bug in gamelang)");
+            return ExitCode::from(70);
+        }
+    };
+    let loaded = match session.load_file(&args.file) {
+        Ok(l) => l,
+        Err(errors) => {
+            eprint!("{}", render_all(&errors, &session.sources, color));
+            eprintln!(
+                "error: {} could not be loaded ({} error(s))",
+                args.file.display(),
+                errors.len()
+            );
+            return ExitCode::FAILURE;
+        }
+    };
+    let fail = |session: &Session, d: Diag| {
+        eprint!("{}", d.render(&session.sources, color));
+        ExitCode::FAILURE
+    };
+    // The terms to reduce, parsed, with their modules.
+    let mut terms = Vec::new();
+    match &args.term {
+        Some(text) => {
+            let module = match &args.module {
+                Some(name) => match session.module_by_name(name) {
+                    Some(m) => m,
+                    None => {
+                        return fail(
+                            &session,
+                            Diag::error(format!("no module `{name}` is loaded")),
+                        )
+                    }
+                },
+                None => match loaded.modules.last() {
+                    Some(&m) => m,
+                    None => {
+                        let d = Diag::error(format!("{} declares no module", args.file.display()))
+                            .note("name one with --module");
+                        return fail(&session, d);
+                    }
+                },
+            };
+            match session.parse_term(module, "<term>", text, None) {
+                Ok(p) => terms.push(p),
+                Err(d) => return fail(&session, d),
+            }
+        }
+        None => {
+            if loaded.reductions.is_empty() {
+                let d = Diag::error(format!("{} has no `reduce` command", args.file.display()))
+                    .note("add `reduce TERM .` after a module, or give the term: gamelang reduce FILE TERM");
+                return fail(&session, d);
+            }
+            for r in &loaded.reductions {
+                match session.reduction_term(r) {
+                    Ok(p) => terms.push(p),
+                    Err(d) => return fail(&session, d),
+                }
+            }
+        }
+    }
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    engine.limits.max_steps = args.max_steps;
+    let interrupt = engine.interrupt.clone();
+    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    let mut out = std::io::stdout().lock();
+    for pat in &terms {
+        let t = engine.build(pat, &[]);
+        let (steps, began) = (engine.steps(), Instant::now());
+        let v = match engine.reduce(t) {
+            Ok(v) => v,
+            Err(e) => {
+                let f = SolveError::Runtime(engine.failure(e));
+                return fail(&session, driver::diagnose(&engine, &f));
+            }
+        };
+        let elapsed = began.elapsed();
+        let sig = &engine.program().sig;
+        let sort = engine.store().sort_of(v);
+        let sort = sig
+            .sorts
+            .get(sort.0 as usize)
+            .map_or("?", |s| s.name.as_str());
+        let shown = match args.print_limit {
+            Some(n) => engine.show_limited(v, n),
+            None => engine.show(v),
+        };
+        let _ = writeln!(out, "result {sort}: {shown}");
+        if !args.quiet {
+            let _ = writeln!(
+                out,
+                "rewrites: {}   time: {:.3} ms",
+                engine.steps() - steps,
+                elapsed.as_secs_f64() * 1e3
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,392 @@
+//! The programs of the engine benchmark against Maude (`bench/rewriting/*.maude`, listed in
+//! `bench/rewriting/programs.txt`), each run by `gamelang reduce FILE TERM` at its tiny
+//! input, the normal form checked against the same function computed here in plain Rust
+//! (not against Maude, which need not be installed). Also: Maude's `reduce TERM .`
+//! commands in a file, and equations headed by an `assoc comm` operator matched as Maude
+//! matches them (with an extension).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const P: i64 = 1_000_003;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `gamelang reduce ARGS…`: its standard output, after checking it succeeded.
+fn reduce(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .arg("reduce")
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run gamelang reduce");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "gamelang reduce {args:?} failed:\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The normal form of `result SORT: NF` lines.
+fn results(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("result "))
+        .map(|l| l.split_once(": ").expect("result SORT: TERM").1.to_string())
+        .collect()
+}
+
+// ----- the same functions in Rust ------------------------------------------------------
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        n
+    } else {
+        fib(n - 1) + fib(n - 2)
+    }
+}
+
+fn fact(n: u64) -> u64 {
+    (1..=n).product()
+}
+
+fn tak(x: i64, y: i64, z: i64) -> i64 {
+    if y < x {
+        tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y))
+    } else {
+        z
+    }
+}
+
+/// A number as the programs' bit lists: least significant bit outermost.
+fn bits(v: u64) -> String {
+    if v == 0 {
+        "e".into()
+    } else {
+        format!("{}({})", if v % 2 == 1 { "i" } else { "o" }, bits(v / 2))
+    }
+}
+
+/// The programs' pseudo-random numbers below 1000, from seed 1.
+fn rand_list(n: usize) -> Vec<i64> {
+    let mut r: i64 = 1;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.push(r % 1000);
+        r = (r * 1_103_515_245 + 12_345) % 2_147_483_648;
+    }
+    out
+}
+
+/// The position-weighted sum of the list programs.
+fn chk(list: &[i64]) -> i64 {
+    list.iter()
+        .enumerate()
+        .map(|(i, x)| (i as i64 + 1) * x)
+        .sum()
+}
+
+fn sorted_chk(n: usize) -> i64 {
+    let mut l = rand_list(n);
+    l.sort();
+    chk(&l)
+}
+
+fn permutations(items: &[i64]) -> Vec<Vec<i64>> {
+    if items.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for i in 0..items.len() {
+        let mut rest = items.to_vec();
+        let x = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, x);
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn hanoi(n: u32, a: i64, b: i64, c: i64, moves: &mut Vec<(i64, i64)>) {
+    if n > 0 {
+        hanoi(n - 1, a, c, b, moves);
+        moves.push((a, c));
+        hanoi(n - 1, b, a, c, moves);
+    }
+}
+
+fn dag_eval(n: u32, x: i64, w: i64) -> i64 {
+    let work = |mut v: i64| {
+        for _ in 0..w {
+            v = (3 * v + 1) % P;
+        }
+        v
+    };
+    if n == 0 {
+        return x;
+    }
+    let t = dag_eval(n - 1, x, w);
+    (work(t) + 2 * work(t + 1) + 3 * t + 5 * t) % P
+}
+
+fn tree_chk(d: u32) -> i64 {
+    let leaves: Vec<i64> = ((1i64 << d)..(1i64 << (d + 1))).rev().collect();
+    let mut s = 0;
+    for (i, k) in leaves.iter().enumerate() {
+        s = (s + k * (i as i64 + 1)) % P;
+    }
+    s + leaves.len() as i64
+}
+
+fn collatz_steps(mut n: i64) -> i64 {
+    let mut steps = 0;
+    while n != 1 {
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        steps += 1;
+    }
+    steps
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Kayles by Grundy values (Sprague–Grundy), not by search as the program does.
+fn kayles_wins(rows: &[usize]) -> bool {
+    let max = rows.iter().copied().max().unwrap_or(0);
+    let mut g = vec![0usize; max + 1];
+    for n in 1..=max {
+        let mut seen = BTreeSet::new();
+        for k in 1..=2.min(n) {
+            for a in 0..=(n - k) {
+                seen.insert(g[a] ^ g[n - k - a]);
+            }
+        }
+        g[n] = (0..).find(|v| !seen.contains(v)).expect("a mex");
+    }
+    rows.iter().fold(0, |x, &r| x ^ g[r]) != 0
+}
+
+fn queens(n: i64, placed: &mut Vec<i64>) -> u64 {
+    if placed.len() as i64 == n {
+        return 1;
+    }
+    let mut count = 0;
+    for c in 1..=n {
+        let safe = placed
+            .iter()
+            .rev()
+            .enumerate()
+            .all(|(d, &x)| c != x && (c - x).abs() != d as i64 + 1);
+        if safe {
+            placed.push(c);
+            count += queens(n, placed);
+            placed.pop();
+        }
+    }
+    count
+}
+
+/// The third derivative of (x + 1)(x + 2)…(x + n) at x = 2, modulo P, from the
+/// polynomial's coefficients.
+fn third_derivative_at_2(n: i64) -> i64 {
+    let mut coef: Vec<i64> = vec![1];
+    for k in 1..=n {
+        let mut next = vec![0; coef.len() + 1];
+        for (i, &c) in coef.iter().enumerate() {
+            next[i] = (next[i] + c * k) % P;
+            next[i + 1] = (next[i + 1] + c) % P;
+        }
+        coef = next;
+    }
+    let mut value = 0;
+    let mut power = 1; // 2^(i-3)
+    for (i, &c) in coef.iter().enumerate().skip(3) {
+        let falling = (i * (i - 1) * (i - 2)) as i64 % P;
+        value = (value + c * falling % P * power) % P;
+        power = power * 2 % P;
+    }
+    value
+}
+
+/// What `NAME` at size `size` (as written in programs.txt) reduces to.
+fn expected(name: &str, size: &str) -> String {
+    let n = || size.parse::<i64>().expect("a numeric size");
+    match name {
+        "fib-peano" | "fib-int" => fib(n() as u64).to_string(),
+        "fact-peano" => fact(n() as u64).to_string(),
+        "ackermann" => ((1i64 << (n() + 3)) - 3).to_string(),
+        "tak" => tak(3 * n(), 2 * n(), n()).to_string(),
+        "binary-add" => (n() * (n() + 1) / 2).to_string(),
+        "binary-mul" => bits(fact(n() as u64)),
+        "bubble-sort" | "insertion-sort" | "merge-sort" | "quick-sort" | "ac-sort" => {
+            sorted_chk(n() as usize).to_string()
+        }
+        // Ten reversals give the list back.
+        "nrev" => chk(&rand_list(n() as usize)).to_string(),
+        "permutations" => {
+            let items: Vec<i64> = (1..=n()).collect();
+            permutations(&items)
+                .iter()
+                .map(|p| chk(p))
+                .sum::<i64>()
+                .to_string()
+        }
+        "sieve" => (2..=n())
+            .filter(|&k| (2..k).all(|d| k % d != 0))
+            .count()
+            .to_string(),
+        "hanoi" => {
+            let mut moves = Vec::new();
+            hanoi(n() as u32, 1, 2, 3, &mut moves);
+            let mut s = 0;
+            for (k, (a, c)) in moves.iter().enumerate() {
+                s = (s + (k as i64 + 1) * (10 * a + c)) % P;
+            }
+            s.to_string()
+        }
+        "dag-eval" => format!("leaf({})", dag_eval(n() as u32, 7, 10_000)),
+        "tree-build" => tree_chk(n() as u32).to_string(),
+        "collatz" => (1..=n()).map(collatz_steps).sum::<i64>().to_string(),
+        "gcd" => {
+            let n = n();
+            let mut s = 0;
+            for i in 1..=n {
+                for j in 1..=n {
+                    s += gcd(i, j);
+                }
+            }
+            s.to_string()
+        }
+        "ac-set" => {
+            let mut seen = BTreeSet::new();
+            let mut v = 7;
+            for _ in 0..n() {
+                seen.insert(v);
+                v = (v * 1103 + 12345) % 1000;
+            }
+            seen.len().to_string()
+        }
+        "kayles" => {
+            let rows: Vec<usize> = size
+                .split(';')
+                .map(|r| r.trim().parse().expect("a row"))
+                .collect();
+            kayles_wins(&rows).to_string()
+        }
+        "nqueens" => queens(n(), &mut Vec::new()).to_string(),
+        "deriv" => third_derivative_at_2(n()).to_string(),
+        other => panic!("no Rust computation for the benchmark program `{other}`: add one"),
+    }
+}
+
+#[test]
+fn every_benchmark_program_reduces_to_the_independently_computed_normal_form() {
+    let list = std::fs::read_to_string(root().join("bench/rewriting/programs.txt")).unwrap();
+    let mut checked = 0;
+    for line in list.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let parts: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [name, template, _size, tiny] = parts.as_slice() else {
+            panic!("bad line in programs.txt: {line}");
+        };
+        let file = Path::new("bench/rewriting").join(format!("{name}.maude"));
+        let term = template.replace("{n}", tiny);
+        let out = reduce(&["--quiet", file.to_str().unwrap(), &term]);
+        assert_eq!(
+            results(&out),
+            [expected(name, tiny)],
+            "{name}: {term}\n{out}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 24, "only {checked} programs");
+}
+
+/// The Rust computations themselves, at sizes where the answer is known.
+#[test]
+fn the_rust_computations_agree_with_known_values() {
+    assert_eq!(expected("fib-int", "10"), "55");
+    assert_eq!(expected("ackermann", "2"), "29");
+    assert_eq!(expected("binary-mul", "3"), "o(i(i(e)))");
+    assert_eq!(expected("sieve", "30"), "10");
+    assert_eq!(expected("nqueens", "8"), "92");
+    // (x+1)(x+2)(x+3) = x^3 + 6x^2 + 11x + 6: the third derivative is 6.
+    assert_eq!(expected("deriv", "3"), "6");
+    // Kayles: a single row is a first-player win (take the middle), 1 ; 1 is a loss.
+    assert_eq!(expected("kayles", "7"), "true");
+    assert_eq!(expected("kayles", "1 ; 1"), "false");
+    assert_eq!(expected("kayles", "2 ; 3"), "true");
+}
+
+/// Maude's `reduce` commands in a file, in the module they follow or name, run in order by
+/// `gamelang reduce FILE`; and a normal form far longer than the REPL used to cut is printed
+/// in full.
+#[test]
+fn reduce_runs_the_files_reduce_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("peano.maude");
+    std::fs::write(
+        &file,
+        "fmod PEANO is\n  protecting INT .\n  sort Peano .\n  op z : -> Peano [ctor] .\n  op s : Peano -> Peano [ctor] .\n\
+         \x20 op _+_ : Peano Peano -> Peano .\n  vars N M : Peano .\n  eq z + M = M .\n\
+         \x20 eq s(N) + M = s(N + M) .\n  op mk : Int -> Peano .\n  eq mk(0) = z .\n\
+         \x20 eq mk(I:Int) = s(mk(I:Int - 1)) [owise] .\nendfm\n\
+         reduce s(z) + s(s(z)) .\n\
+         fmod COUNT is\n  protecting INT .\n  op upto : Int -> Int .\n\
+         \x20 eq upto(0) = 0 .\n  eq upto(N:Int) = N:Int + upto(N - 1) [owise] .\nendfm\n\
+         red upto(100) .\n\
+         reduce in PEANO : z + z .\n",
+    )
+    .unwrap();
+    let out = reduce(&["--quiet", file.to_str().unwrap()]);
+    assert_eq!(results(&out), ["s(s(s(z)))", "5050", "z"], "{out}");
+    // A term given on the command line is reduced in the file's last module instead.
+    let out = reduce(&["--quiet", file.to_str().unwrap(), "upto(3)"]);
+    assert_eq!(results(&out), ["6"]);
+    // A normal form nested 20,000 deep, printed in full, or cut with --print-limit.
+    let deep = format!("{}z", "s(".repeat(20_000)) + &")".repeat(20_000);
+    let file = file.to_str().unwrap();
+    let out = reduce(&["--quiet", "--module", "PEANO", file, "mk(20000)"]);
+    assert!(results(&out) == [deep.clone()], "not printed in full");
+    let out = reduce(&[
+        "--quiet",
+        "--print-limit",
+        "10",
+        "--module",
+        "PEANO",
+        file,
+        "mk(20000)",
+    ]);
+    assert_eq!(results(&out), ["s(s(s(s(s(…"]);
+}
+
+/// An equation headed by an `assoc comm` operator applies to part of a larger term (Maude's
+/// extension), not only to a term of exactly its size.
+#[test]
+fn ac_equations_match_with_an_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("set.maude");
+    std::fs::write(
+        &file,
+        "fmod S is\n  protecting INT .\n  sort Set .\n  subsort Int < Set .\n\
+         \x20 op none : -> Set [ctor] .\n  op _;_ : Set Set -> Set [ctor assoc comm id: none] .\n\
+         \x20 var N : Int .\n  eq N ; N = N .\nendfm\n\
+         reduce 1 ; 1 .\nreduce 1 ; 2 ; 1 .\nreduce 3 ; 1 ; 2 ; 3 ; 1 ; 3 .\n",
+    )
+    .unwrap();
+    let out = reduce(&["--quiet", file.to_str().unwrap()]);
+    assert_eq!(results(&out), ["1", "1 ; 2", "1 ; 2 ; 3"], "{out}");
+}
