@@ -102,6 +102,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     }
     let mut engine = Engine::new(Arc::new(session.program.clone()));
     engine.limits.max_steps = args.max_steps;
+    // Nothing here holds a term across a reduction but the term being reduced: the engine
+    // may collect garbage while it works, so a long reduction keeps only what it needs.
+    engine.collect_in_reduce = true;
     let interrupt = engine.interrupt.clone();
     let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
     let mut out = std::io::stdout().lock();

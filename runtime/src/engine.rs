@@ -267,6 +267,15 @@ pub struct Engine {
     /// [`RuntimeError::Interrupted`] within a few thousand steps. The engine never lowers
     /// it: reset it before reducing again.
     pub interrupt: Arc<AtomicBool>,
+    /// Collect garbage *during* [`Engine::reduce`] too, when the store has doubled, with
+    /// the pending work as roots: a long reduction then runs in the memory of what it still
+    /// needs rather than of everything it built. Off by default, because it invalidates
+    /// every term id the caller holds other than the one being reduced: only for callers
+    /// that hold none across the call (`gamelang reduce`, a term reduced at the prompt).
+    pub collect_in_reduce: bool,
+    /// Do not collect garbage (between or during reductions) before the store holds this
+    /// many terms; past it, collect when the store has doubled since the last collection.
+    pub collect_min_terms: usize,
     steps: u64,
     step_limit: u64,
     normal: Vec<u64>,
@@ -301,6 +310,7 @@ pub struct Engine {
     /// Live terms and segment elements after the last garbage collection.
     gc_live: usize,
     gc_segs: usize,
+    collections: u64,
     /// The GRID-SYNTAX operators, if the program has them, and compiled actions and goals.
     /// Shared so that a built-in can hold it while it mutates the engine (the operator maps
     /// are not copied per call).
@@ -317,6 +327,8 @@ impl Engine {
             store,
             limits: Limits::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
+            collect_in_reduce: false,
+            collect_min_terms: 1 << 18,
             steps: 0,
             step_limit: u64::MAX,
             normal: Vec::new(),
@@ -341,6 +353,7 @@ impl Engine {
             shared_stats: SharedStats::default(),
             gc_live: 0,
             gc_segs: 0,
+            collections: 0,
             grid: None,
             grid_cache: Default::default(),
         };
@@ -599,12 +612,22 @@ impl Engine {
         let mut tick: u32 = 0;
         loop {
             tick = tick.wrapping_add(1);
-            if tick & 0xFFF == 0 && self.interrupt.load(Ordering::Relaxed) {
-                let term = match task {
-                    Task::Eval(t) | Task::Return(t) => t,
-                    Task::Build { node, env, .. } => self.instantiate(node, env),
-                };
-                return Err(RuntimeError::Interrupted { term });
+            if tick & 0xFFF == 0 {
+                if self.interrupt.load(Ordering::Relaxed) {
+                    let term = match task {
+                        Task::Eval(t) | Task::Return(t) => t,
+                        Task::Build { node, env, .. } => self.instantiate(node, env),
+                    };
+                    return Err(RuntimeError::Interrupted { term });
+                }
+                if self.collect_in_reduce {
+                    let t = match task {
+                        Task::Eval(t) | Task::Return(t) => Some(t),
+                        // Its environment is on `envs`, its node's terms are roots.
+                        Task::Build { .. } => None,
+                    };
+                    self.collect_pending_if_grown(t);
+                }
             }
             task = match task {
                 Task::Eval(t) => self.eval(t)?,

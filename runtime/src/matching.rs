@@ -530,6 +530,17 @@ impl Matcher {
         &self.subst
     }
 
+    /// Every term the matcher holds (for a garbage collection while its search is
+    /// suspended). Conservative: it may name terms of an earlier search too.
+    pub(crate) fn terms(&self, out: &mut Vec<TermId>) {
+        out.extend(self.regs.iter().copied());
+        out.extend(self.subst.iter().flatten().copied());
+        for f in &self.frames {
+            out.extend(f.subject);
+            out.extend(f.list.iter().copied());
+        }
+    }
+
     /// Start a search: is there a match of `p` against `subject`? On success the
     /// substitution is [`Matcher::subst`]; [`Matcher::next`] then looks for the next one.
     pub fn first(&mut self, p: &Pattern, store: &mut TermStore, subject: TermId) -> bool {

@@ -12,12 +12,11 @@
 //! when to collect ([`Engine::collect_garbage_if_grown`] does it when the store has doubled
 //! since the last collection).
 
-use super::{Engine, Node, IN_PROGRESS};
+use super::{Engine, Frame, Node, IN_PROGRESS, NONE};
 use crate::term::TermId;
 
-/// Do not collect before the store holds this many terms …
-const MIN_TERMS: usize = 1 << 18;
-/// … or this many segment elements.
+/// Do not collect before the store holds this many segment elements (for terms, see
+/// `Engine::collect_min_terms`).
 const MIN_SEG_ELEMS: usize = 1 << 20;
 
 impl Engine {
@@ -62,6 +61,11 @@ impl Engine {
         }
         for eq in &self.eqs {
             eq.lhs.ground_terms(&mut all);
+            for g in &eq.guards {
+                if let super::compile::Guard::Exact { term, .. } = g {
+                    all.push(*term);
+                }
+            }
         }
         all.extend(self.true_t);
         all.extend(self.false_t);
@@ -84,7 +88,50 @@ impl Engine {
         debug_assert!(self.store.len() <= before);
         self.gc_live = self.store.len();
         self.gc_segs = self.store.segment_elements();
+        self.collections += 1;
         before - self.gc_live
+    }
+
+    /// How many garbage collections the engine has done.
+    pub fn collections(&self) -> u64 {
+        self.collections
+    }
+
+    /// During a reduction (see [`Engine::collect_in_reduce`]): collect if the store has
+    /// grown, with every term the pending work holds as a root — `task` (the term being
+    /// evaluated or returned), the frames, the value and environment stacks, and the
+    /// matchers suspended while conditions are evaluated.
+    pub(super) fn collect_pending_if_grown(&mut self, task: Option<TermId>) {
+        let terms = self.store.len();
+        let segs = self.store.segment_elements();
+        if terms <= self.collect_min_terms.max(2 * self.gc_live)
+            && segs <= MIN_SEG_ELEMS.max(2 * self.gc_segs)
+        {
+            return;
+        }
+        let mut roots: Vec<TermId> = task.into_iter().collect();
+        for f in &self.frames {
+            match *f {
+                Frame::Args { term, .. }
+                | Frame::Lazy { term }
+                | Frame::Memo { term }
+                | Frame::Remember { term } => roots.push(term),
+                Frame::Cond { subj, .. } if !subj.is_open() => roots.push(subj.term),
+                // An open subject's values are on `vals`; a memo-pair key is a memo-table
+                // key; nodes refer to `envs` and to terms that are roots anyway.
+                Frame::Cond { .. }
+                | Frame::Memo2 { .. }
+                | Frame::BArgs { .. }
+                | Frame::BLazy { .. }
+                | Frame::Fill { .. } => {}
+            }
+        }
+        roots.extend(self.vals.iter().copied());
+        roots.extend(self.envs.iter().copied().filter(|t| *t != NONE));
+        for m in &self.matchers[..self.nconds] {
+            m.terms(&mut roots);
+        }
+        self.collect_garbage(&roots);
     }
 
     /// [`Engine::collect_garbage`] if the store has grown to twice what was live after the
@@ -92,7 +139,9 @@ impl Engine {
     pub fn collect_garbage_if_grown(&mut self, roots: &[TermId]) -> bool {
         let terms = self.store.len();
         let segs = self.store.segment_elements();
-        if terms > MIN_TERMS.max(2 * self.gc_live) || segs > MIN_SEG_ELEMS.max(2 * self.gc_segs) {
+        if terms > self.collect_min_terms.max(2 * self.gc_live)
+            || segs > MIN_SEG_ELEMS.max(2 * self.gc_segs)
+        {
             self.collect_garbage(roots);
             true
         } else {
