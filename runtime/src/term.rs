@@ -207,6 +207,11 @@ pub struct TermStore {
     table: Vec<u64>,
     /// Entries in `table`.
     in_table: usize,
+    /// The table for applications of one or two arguments (the pairs and numerals games
+    /// build all the time): the key is stored in the entry, so a probe costs one cache
+    /// line, not one for the table and one for the term.
+    small: Vec<SmallEntry>,
+    in_small: usize,
     /// For each term, the first two applications built with it as their *anchor* (their
     /// argument with the largest id): `NO_PARENT` where there is none yet, `SEE_TABLE` where
     /// one was freed. See [`TermStore::intern_app`].
@@ -237,6 +242,30 @@ const NO_PARENT: u32 = u32::MAX;
 /// `first_parent` of a term whose first anchored application was freed: look in the table.
 const SEE_TABLE: u32 = u32::MAX - 1;
 
+/// An entry of `TermStore::small`: `op(a0)` (`a1 = u32::MAX`) or `op(a0, a1)` is term `id`.
+#[derive(Clone, Copy, Debug)]
+struct SmallEntry {
+    op: u32,
+    a0: u32,
+    a1: u32,
+    id: u32,
+}
+
+const SMALL_EMPTY: SmallEntry = SmallEntry {
+    op: 0,
+    a0: 0,
+    a1: 0,
+    id: u32::MAX,
+};
+
+#[inline]
+fn hash_small(op: u32, a0: u32, a1: u32) -> u32 {
+    finish(mix(
+        mix(mix(0x4528_21e6_38d0_1377, op as u64), a0 as u64),
+        a1 as u64,
+    ))
+}
+
 /// A freed slot (never in the table).
 const DEAD: TermData = TermData::Int(i64::MIN);
 
@@ -247,6 +276,8 @@ impl TermStore {
             terms: Vec::new(),
             table: vec![EMPTY; 1024],
             in_table: 0,
+            small: vec![SMALL_EMPTY; 1024],
+            in_small: 0,
             first_parent: Vec::new(),
             free: Vec::new(),
             segs: Vec::new(),
@@ -810,6 +841,36 @@ impl TermStore {
                 }
             }
         }
+        if let [a0] | [a0, _] = args {
+            let (a0, a1) = (a0.0, args.get(1).map_or(u32::MAX, |a| a.0));
+            let mask = self.small.len() - 1;
+            let mut i = hash_small(op.0, a0, a1) as usize & mask;
+            loop {
+                let e = self.small[i];
+                if e.id == u32::MAX {
+                    break;
+                }
+                if e.op == op.0 && e.a0 == a0 && e.a1 == a1 {
+                    return TermId(e.id);
+                }
+                i = (i + 1) & mask;
+            }
+            let id = self.alloc(TermData::App {
+                op,
+                args: SmallVec::from_slice(args),
+            });
+            self.small[i] = SmallEntry {
+                op: op.0,
+                a0,
+                a1,
+                id: id.0,
+            };
+            self.in_small += 1;
+            if self.in_small * 2 > self.small.len() {
+                self.rehash_small(self.small.len() * 2, |_| true);
+            }
+            return id;
+        }
         let h = hash_app(op, args);
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
@@ -1051,6 +1112,22 @@ impl TermStore {
         self.table = table;
     }
 
+    /// Rebuild the small table at `size` slots with the entries whose id passes `keep`.
+    fn rehash_small(&mut self, size: usize, keep: impl Fn(u32) -> bool) {
+        let mask = size - 1;
+        let mut small = vec![SMALL_EMPTY; size];
+        self.in_small = 0;
+        for e in self.small.iter().filter(|e| e.id != u32::MAX && keep(e.id)) {
+            let mut i = hash_small(e.op, e.a0, e.a1) as usize & mask;
+            while small[i].id != u32::MAX {
+                i = (i + 1) & mask;
+            }
+            small[i] = *e;
+            self.in_small += 1;
+        }
+        self.small = small;
+    }
+
     /// Mark everything reachable from `roots` in the bit set `marks` (indexed by id).
     pub(crate) fn mark(&self, roots: impl IntoIterator<Item = TermId>, marks: &mut [u64]) {
         let mut stack: Vec<TermId> = Vec::new();
@@ -1133,6 +1210,13 @@ impl TermStore {
             .count();
         let size = (in_table * 4).next_power_of_two().max(1024);
         self.rehash(size, |id| live(id as usize));
+        let in_small = self
+            .small
+            .iter()
+            .filter(|e| e.id != u32::MAX && live(e.id as usize))
+            .count();
+        let size = (in_small * 4).next_power_of_two().max(1024);
+        self.rehash_small(size, |id| live(id as usize));
     }
 }
 
