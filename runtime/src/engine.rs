@@ -35,6 +35,22 @@
 //!
 //! Normal forms are marked in a bitset indexed by [`TermId`], so subterms already known
 //! to be normal (e.g. the values substituted for variables) are not walked again.
+//!
+//! # Sharing
+//!
+//! * A right-hand side is a DAG (`compile`): a subterm written twice is normalised once per
+//!   application of the equation, when first needed, and kept in a slot of the equation's
+//!   environment. A sub-pattern of the left-hand side written again on the right is the
+//!   subject's own subterm (bound by the matcher), not a rebuilt one.
+//! * A hash-consed term that is not normal remembers its normal form once reduced
+//!   (`Engine::nf`); met again while it is being reduced, it is a loop, reported at once.
+//! * Before the matcher runs, an equation's *guards* (the operator or value required at
+//!   each argument) rule out the equations that cannot match.
+//!
+//! # Memory
+//!
+//! Garbage is collected between reductions by the caller (`gc`), and during one when the
+//! caller allows it ([`Engine::collect_in_reduce`]), with the pending work as roots.
 
 use crate::error::{RuntimeError, RuntimeFailure, NO_EQUATION, TRACE_HEAD, TRACE_TAIL};
 use crate::matching::{Matcher, Pattern};
@@ -271,7 +287,9 @@ pub struct Engine {
     /// the pending work as roots: a long reduction then runs in the memory of what it still
     /// needs rather than of everything it built. Off by default, because it invalidates
     /// every term id the caller holds other than the one being reduced: only for callers
-    /// that hold none across the call (`gamelang reduce`, a term reduced at the prompt).
+    /// that hold none across the call (`gamelang reduce`; not the REPL, whose `play` keeps
+    /// positions between commands, nor the game driver and the sweep, which collect between
+    /// reductions).
     pub collect_in_reduce: bool,
     /// Do not collect garbage (between or during reductions) before the store holds this
     /// many terms; past it, collect when the store has doubled since the last collection.
