@@ -59,6 +59,22 @@ pub struct SolveArgs {
     pub depth: Option<String>,
     #[command(flatten)]
     pub solver: crate::qbf::SolverArgs,
+    /// Chance games: always compute exactly (rationals), however large the game.
+    #[arg(long, conflicts_with = "float")]
+    pub exact: bool,
+    /// Chance games: value iteration in floating point, even when exact is possible.
+    #[arg(long)]
+    pub float: bool,
+    /// Chance games: value iteration stops when no value changes by more than this.
+    #[arg(long, value_name = "T", default_value_t = 1e-12)]
+    pub tolerance: f64,
+    /// Chance games: give up past this many reachable states.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    pub max_states: usize,
+    /// Chance games: solve a deterministic two-player game by max-n like a chance game
+    /// instead of by retrograde analysis.
+    #[arg(long, hide = true)]
+    pub exact_only_chance: bool,
 }
 
 /// Load a file into a fresh session, or render its errors to standard error.
@@ -119,6 +135,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         eprint!("{}", d.render(&session.sources, color));
         ExitCode::FAILURE
     };
+    if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
+        return crate::chance::solve(args, session, g);
+    }
     let game = match pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
         Err(d) => return fail(&session, d),

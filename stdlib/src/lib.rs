@@ -7,4 +7,5 @@ pub const FILES: &[(&str, &str)] = &[
     ("stdlib/set.game", include_str!("../set.game")),
     ("stdlib/games.game", include_str!("../games.game")),
     ("stdlib/grid.game", include_str!("../grid.game")),
+    ("stdlib/chance.game", include_str!("../chance.game")),
 ];
