@@ -250,11 +250,12 @@ fn report(
         Method::ValueIteration {
             tolerance,
             residual,
+            error_estimate,
             sweeps,
             converged,
         } => {
             text.push_str(&format!(
-                "method: value iteration in floating point (not exact): {} cyclic component(s), largest {} states; tolerance {tolerance:e}, largest change in the last sweep {residual:.3e} after {sweeps} sweeps{}\n",
+                "method: value iteration in floating point (not exact): {} cyclic component(s), largest {} states; tolerance {tolerance:e}: largest change in the last sweep {residual:.3e} after {sweeps} sweeps, estimated error {error_estimate:.1e}{}\n",
                 sol.cyclic_components,
                 sol.largest_component,
                 if *converged { "" } else { " — NOT CONVERGED" }
@@ -265,10 +266,15 @@ fn report(
             out.insert("method".into(), json!("value-iteration"));
             out.insert("tolerance".into(), json!(tolerance));
             out.insert("residual".into(), json!(residual));
+            out.insert("error_estimate".into(), json!(error_estimate));
             out.insert("sweeps".into(), json!(sweeps));
             out.insert("converged".into(), json!(converged));
         }
     }
+}
+
+fn plies(n: usize) -> String {
+    format!("{n} pl{}", if n == 1 { "y" } else { "ies" })
 }
 
 fn retro_report(
@@ -284,9 +290,9 @@ fn retro_report(
     };
     match winner {
         Some(w) => text.push_str(&format!(
-            "winner: {} (in {} plies under best play)\n",
+            "winner: {} (in {} under best play)\n",
             g.players[w],
-            depth.unwrap_or(0)
+            plies(depth.unwrap_or(0) as usize)
         )),
         None => {
             text.push_str("winner: none, a draw under best play (neither player can force a win)\n")
@@ -346,8 +352,15 @@ pub struct SimulateArgs {
     pub file: PathBuf,
     /// Play random games: every player picks uniformly among its choices, events happen
     /// with their probabilities.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present_any = ["events", "choices"], conflicts_with_all = ["events", "choices"])]
     pub random: bool,
+    /// Seed 002's `move-repeatedly`: play these events in order (terms separated by commas,
+    /// e.g. `heads, tails, heads`); may be left out when every move has one event.
+    #[arg(long, value_name = "E1, E2, …")]
+    pub events: Option<String>,
+    /// …with these choices in order; may be left out when every state has one choice.
+    #[arg(long, value_name = "C1, C2, …")]
+    pub choices: Option<String>,
     /// Seed of the random generator (the same seed gives the same games).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -401,6 +414,12 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Ok(x) => x,
         Err(d) => return render(&session, &d),
     };
+    if !args.random {
+        return match sequences(&mut session, &mut engine, &game, start, &args) {
+            Ok(code) => code,
+            Err(d) => render(&session, &d),
+        };
+    }
     let began = Instant::now();
     let mut model = match EngineModel::new(&mut engine, &game, start) {
         Ok(m) => m,
@@ -452,4 +471,154 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         println!("mean length: {mean:.3} moves   time: {millis:.3} ms");
     }
     ExitCode::SUCCESS
+}
+
+/// Split a list of terms at the commas outside parentheses and braces.
+fn split_terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in text.chars() {
+        match ch {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// `simulate --events … --choices …`: seed 002's `move-repeatedly` — apply `move` to the
+/// state with the next event and choice until a final state; print the states and winners.
+fn sequences(
+    session: &mut Session,
+    engine: &mut Engine,
+    game: &ChanceGame,
+    start: Option<gamelang_lang::program::Pat>,
+    args: &SimulateArgs,
+) -> Result<ExitCode, Diag> {
+    let mut parse_all = |text: &Option<String>, what: &str, sort| -> Result<Option<Vec<_>>, Diag> {
+        let Some(text) = text else { return Ok(None) };
+        let mut out = Vec::new();
+        for t in split_terms(text) {
+            out.push(session.parse_term(game.module, what, &t, Some(sort))?);
+        }
+        Ok(Some(out))
+    };
+    let events = parse_all(&args.events, "--events", game.event_sort)?;
+    let choices = parse_all(&args.choices, "--choices", game.choice_sort)?;
+    let mut model = EngineModel::new(engine, game, start).map_err(error_diag)?;
+    let players = model.players().map_err(error_diag)?;
+    let mut s = model.start().map_err(error_diag)?;
+    println!(
+        "game {}: move-repeatedly from {}",
+        game.name,
+        model.show_state(s)
+    );
+    let mut k = 0usize;
+    loop {
+        let node = model.expand(s).map_err(error_diag)?;
+        let options = match node {
+            gamelang_chance::model::Node::Final { winners } => {
+                let names: Vec<&str> = winners.iter().map(|&w| players[w].as_str()).collect();
+                println!(
+                    "final after {k} move(s); winners: {}",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            gamelang_chance::model::Node::Turn { player, options } => {
+                print!("{k:>4}. {}", players[player]);
+                options
+            }
+        };
+        // The choice: the next one given, or the only one there is.
+        let opt = match &choices {
+            Some(cs) => {
+                let Some(c) = cs.get(k) else {
+                    println!(" to move");
+                    println!("the choices ran out after {k} move(s): the state is not final");
+                    return Ok(ExitCode::FAILURE);
+                };
+                let c = model.call(c, &[]).map_err(error_diag)?;
+                match options.iter().find(|o| o.choice == c) {
+                    Some(o) => o,
+                    None => {
+                        println!();
+                        let open: Vec<String> = options
+                            .iter()
+                            .map(|o| model.show_choice(&o.choice))
+                            .collect();
+                        return Err(Diag::error(format!(
+                            "move {}: `{}` is not a choice here (choices: {})",
+                            k + 1,
+                            model.show_choice(&c),
+                            open.join(", ")
+                        )));
+                    }
+                }
+            }
+            None if options.len() == 1 => &options[0],
+            None => {
+                println!();
+                return Err(Diag::error(format!(
+                    "move {}: {} choices here; give them with --choices",
+                    k + 1,
+                    options.len()
+                )));
+            }
+        };
+        let c = model.show_choice(&opt.choice);
+        // The event: the next one given (it must be possible), or the only outcome.
+        let next = match &events {
+            Some(es) => {
+                let Some(e) = es.get(k) else {
+                    println!(" to move");
+                    println!("the events ran out after {k} move(s): the state is not final");
+                    return Ok(ExitCode::FAILURE);
+                };
+                let e = model.call(e, &[]).map_err(error_diag)?;
+                let t = model
+                    .call(&game.moves, &[e, opt.choice, s])
+                    .map_err(error_diag)?;
+                if !opt.outcomes.iter().any(|(_, n)| *n == t) {
+                    println!();
+                    return Err(Diag::error(format!(
+                        "move {}: event `{}` cannot happen after choice `{c}`",
+                        k + 1,
+                        model.show_state(e)
+                    )));
+                }
+                print!(" chooses {c}, event {}", model.show_state(e));
+                t
+            }
+            None if opt.outcomes.len() == 1 => {
+                print!(" chooses {c}");
+                opt.outcomes[0].1
+            }
+            None => {
+                println!();
+                return Err(Diag::error(format!(
+                    "move {}: the choice `{c}` has {} outcomes; give the events with --events",
+                    k + 1,
+                    opt.outcomes.len()
+                )));
+            }
+        };
+        s = next;
+        k += 1;
+        println!(" -> {}", model.show_state(s));
+    }
 }

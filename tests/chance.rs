@@ -3,8 +3,12 @@
 //! elimination over the rationals, value iteration), never against gamelang itself or
 //! hard-coded figures; and the located errors of ill-formed chance games.
 
+// Hand-written numerical checks index their arrays by square, score and column.
+#![allow(clippy::needless_range_loop)]
+
 use gamelang_chance::{BigInt, Q};
 use num_traits::{One, Zero};
+use std::collections::HashMap;
 mod support;
 use support::cli::{gamelang, json};
 
@@ -121,7 +125,7 @@ fn coin_game(events: &str, players: &str, winner: &str) -> String {
   protecting SET{{Coin}} .
   protecting DIST{{Coin}} .
   op st : Nat -> State [ctor] .
-  op players : -> Set{{Player}} .
+  op participants : -> Set{{Player}} .
   op final : State -> Bool .
   op winner : State -> Set{{Player}} .
   op turn : State -> Player .
@@ -129,7 +133,7 @@ fn coin_game(events: &str, players: &str, winner: &str) -> String {
   op events : Coin State -> Dist{{Coin}} .
   op move : Coin Coin State -> State .
   var n : Nat . vars e c : Coin . var s : State .
-  eq players = {players} .
+  eq participants = {players} .
   eq final(st(n)) = n == 1 .
   eq winner(s) = {winner} .
   eq turn(s) = a .
@@ -205,4 +209,346 @@ fn a_winner_outside_the_declared_players_is_located() {
     );
     // `winner` is declared on line 11.
     assert!(err.contains("coin.game:11:"), "{err}");
+}
+
+// ----- snakes and ladders ---------------------------------------------------------------------
+
+/// The Milton Bradley board as the issue lists it: ladders then snakes.
+const JUMPS: [(usize, usize); 19] = [
+    (1, 38),
+    (4, 14),
+    (9, 31),
+    (21, 42),
+    (28, 84),
+    (36, 44),
+    (51, 67),
+    (71, 91),
+    (80, 100),
+    (16, 6),
+    (47, 26),
+    (49, 11),
+    (56, 53),
+    (62, 19),
+    (64, 60),
+    (87, 24),
+    (93, 73),
+    (95, 75),
+    (98, 78),
+];
+
+/// Where a counter on `n` ends after throwing `e`: overshooting 100 stays put.
+fn advance(n: usize, e: usize) -> usize {
+    if n + e > 100 {
+        return n;
+    }
+    let m = n + e;
+    JUMPS.iter().find(|(f, _)| *f == m).map_or(m, |(_, t)| *t)
+}
+
+/// Solve A x = b over the rationals by Gauss-Jordan elimination (partial pivoting on any
+/// non-zero entry).
+fn gauss(mut a: Vec<Vec<Q>>, mut b: Vec<Q>) -> Vec<Q> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n)
+            .find(|&r| !a[r][col].is_zero())
+            .expect("non-singular");
+        a.swap(col, piv);
+        b.swap(col, piv);
+        let p = a[col][col].clone();
+        for k in col..n {
+            a[col][k] = &a[col][k] / &p;
+        }
+        b[col] = &b[col] / &p;
+        for r in 0..n {
+            if r != col && !a[r][col].is_zero() {
+                let f = a[r][col].clone();
+                for k in col..n {
+                    let v = &f * &a[col][k];
+                    a[r][k] -= v;
+                }
+                let v = &f * &b[col];
+                b[r] -= v;
+            }
+        }
+    }
+    b
+}
+
+/// The expected number of throws of a solitaire game from square 0, from the linear system
+/// E[n] = 1 + (1/6) sum_e E[advance(n, e)], E[100] = 0, over the squares a counter can rest on.
+fn expected_throws() -> Q {
+    let squares: Vec<usize> = (0..100)
+        .filter(|&n| !JUMPS.iter().any(|(f, _)| *f == n))
+        .collect();
+    let index: HashMap<usize, usize> = squares.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let m = squares.len();
+    let mut a = vec![vec![Q::zero(); m]; m];
+    let b = vec![Q::one(); m];
+    for (i, &n) in squares.iter().enumerate() {
+        a[i][i] += Q::one();
+        for e in 1..=6 {
+            let t = advance(n, e);
+            if t != 100 {
+                a[i][index[&t]] -= q(1, 6);
+            }
+        }
+    }
+    gauss(a, b)[index[&0]].clone()
+}
+
+/// P(T = t) for t = 0.. : the distribution of the number of throws one counter needs, by
+/// iterating the distribution of its square.
+fn throws_distribution(max_t: usize) -> Vec<f64> {
+    let mut dist = vec![0.0f64; 101];
+    dist[0] = 1.0;
+    let mut f = vec![0.0];
+    for _ in 1..=max_t {
+        let mut next = vec![0.0f64; 101];
+        for n in 0..100 {
+            if dist[n] == 0.0 {
+                continue;
+            }
+            for e in 1..=6 {
+                next[advance(n, e)] += dist[n] / 6.0;
+            }
+        }
+        f.push(next[100]);
+        next[100] = 0.0;
+        dist = next;
+    }
+    f
+}
+
+#[test]
+fn snakes_expected_solitaire_length_matches_gaussian_elimination() {
+    let j = json(&[
+        "solve",
+        &example("snakes-ladders.game"),
+        "--set",
+        "players=1",
+        "--value",
+        "--json",
+    ]);
+    assert_eq!(j["method"], "exact", "{j}");
+    let want = expected_throws();
+    assert_eq!(j["value_exact"]["p1"], ratio(&want));
+}
+
+#[test]
+fn snakes_two_seats_match_the_throw_count_distributions() {
+    // Independent counters: p1 wins iff it needs no more throws than p2 (p1 throws first).
+    let f = throws_distribution(4000);
+    let mut survive = 1.0; // P(T2 >= t)
+    let mut p1 = 0.0;
+    for &ft in f.iter().skip(1) {
+        p1 += ft * survive;
+        survive -= ft;
+    }
+    let j = json(&["solve", &example("snakes-ladders.game"), "--json"]);
+    let got1 = j["win_probability"]["p1"].as_f64().unwrap();
+    let got2 = j["win_probability"]["p2"].as_f64().unwrap();
+    assert!((got1 - p1).abs() < 1e-9, "{got1} vs {p1}");
+    assert!((got2 - (1.0 - p1)).abs() < 1e-9, "{got2} vs {}", 1.0 - p1);
+    // Too large for the exact route by default: the method and tolerance are stated.
+    assert_eq!(j["method"], "value-iteration", "{j}");
+    assert!(j["tolerance"].as_f64().unwrap() > 0.0);
+    assert!(j.get("win_probability_exact").is_none());
+}
+
+// ----- pig --------------------------------------------------------------------------------------
+
+/// P(the player to move wins) at (own score i, other's score j, turn total k), by value
+/// iteration on the rules until nothing changes by more than 1e-15.
+fn pig_values(goal: usize) -> Vec<Vec<Vec<f64>>> {
+    let mut v = vec![vec![vec![0.0f64; goal]; goal]; goal];
+    loop {
+        let mut delta = 0.0f64;
+        for i in 0..goal {
+            for j in 0..goal {
+                for k in 0..goal - i {
+                    let mut roll = (1.0 - v[j][i][0]) / 6.0;
+                    for e in 2..=6 {
+                        roll += if i + k + e >= goal {
+                            1.0
+                        } else {
+                            v[i][j][k + e]
+                        } / 6.0;
+                    }
+                    let best = if k > 0 {
+                        roll.max(1.0 - v[j][i + k][0])
+                    } else {
+                        roll
+                    };
+                    delta = delta.max((best - v[i][j][k]).abs());
+                    v[i][j][k] = best;
+                }
+            }
+        }
+        if delta < 1e-15 {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn pig_matches_value_iteration_on_the_rules() {
+    for goal in [2usize, 6, 10] {
+        let want = pig_values(goal)[0][0][0];
+        let g = format!("goal={goal}");
+        let j = json(&["solve", &example("pig.game"), "--set", &g, "--json"]);
+        assert_eq!(j["method"], "exact", "{j}");
+        let got = j["win_probability"]["p1"].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-9, "goal {goal}: {got} vs {want}");
+        // Somebody always wins: the exact probabilities add up to exactly 1.
+        let parse = |s: &serde_json::Value| {
+            let (a, b) = s.as_str().unwrap().split_once('/').unwrap();
+            Q::new(a.parse::<BigInt>().unwrap(), b.parse::<BigInt>().unwrap())
+        };
+        let e = &j["win_probability_exact"];
+        assert_eq!(parse(&e["p1"]) + parse(&e["p2"]), Q::one(), "{j}");
+        // Value iteration (forced) agrees with the exact answer within its tolerance.
+        let f = json(&[
+            "solve",
+            &example("pig.game"),
+            "--set",
+            &g,
+            "--float",
+            "--json",
+        ]);
+        assert_eq!(f["method"], "value-iteration");
+        assert!((f["win_probability"]["p1"].as_f64().unwrap() - want).abs() < 1e-9);
+    }
+}
+
+// ----- cop and robber: retrograde analysis with draws --------------------------------------------
+
+/// Plies to the cop's win under best play (cop fastest, robber slowest) at (cop, robber,
+/// cop to move?) on the n-cycle; None for a draw. Fixpoint iteration from "never".
+fn cops(n: usize) -> HashMap<(usize, usize, bool), Option<u32>> {
+    let around = |v: usize| [v, (v + 1) % n, (v + n - 1) % n];
+    let mut d: HashMap<(usize, usize, bool), Option<u32>> = HashMap::new();
+    for c in 0..n {
+        for r in 0..n {
+            for t in [true, false] {
+                d.insert((c, r, t), if c == r { Some(0) } else { None });
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for c in 0..n {
+            for r in 0..n {
+                if c == r {
+                    continue;
+                }
+                for t in [true, false] {
+                    let next: Vec<Option<u32>> = if t {
+                        around(c).iter().map(|&v| d[&(v, r, false)]).collect()
+                    } else {
+                        around(r).iter().map(|&v| d[&(c, v, true)]).collect()
+                    };
+                    let new = if t {
+                        next.iter().flatten().min().map(|m| m + 1)
+                    } else if next.iter().all(|x| x.is_some()) {
+                        next.iter().flatten().max().map(|m| m + 1)
+                    } else {
+                        None
+                    };
+                    if new != d[&(c, r, t)] {
+                        d.insert((c, r, t), new);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return d;
+        }
+    }
+}
+
+#[test]
+fn cops_and_robbers_match_an_independent_fixpoint() {
+    for n in 3..=5usize {
+        let want = cops(n);
+        let set = format!("n={n}");
+        for c in 0..n {
+            for r in 0..n {
+                for t in [true, false] {
+                    let from = format!("cr({c}, {r}, {})", if t { "cop" } else { "robber" });
+                    let j = json(&[
+                        "solve",
+                        &example("cops-robbers.game"),
+                        "--set",
+                        &set,
+                        "--from",
+                        &from,
+                        "--json",
+                    ]);
+                    assert_eq!(j["method"], "retrograde");
+                    match want[&(c, r, t)] {
+                        Some(d) => {
+                            assert_eq!(j["winner"], "cop", "n={n} {from}: {j}");
+                            assert_eq!(j["depth"], d, "n={n} {from}: {j}");
+                            assert_eq!(j["win_probability_exact"]["cop"], "1/1");
+                        }
+                        None => {
+                            assert_eq!(j["winner"], "draw", "n={n} {from}: {j}");
+                            assert_eq!(j["win_probability_exact"]["cop"], "0/1");
+                        }
+                    }
+                    assert_eq!(j["win_probability_exact"]["robber"], "0/1");
+                }
+            }
+        }
+    }
+}
+
+// ----- move-repeatedly ----------------------------------------------------------------------------
+
+#[test]
+fn move_repeatedly_follows_the_given_events_and_choices() {
+    // a calls heads, the coin shows heads: a wins the toss; b calls tails, heads shows: a
+    // wins again, 2-0.
+    let o = gamelang(&[
+        "simulate",
+        &example("tosses.game"),
+        "--events",
+        "heads, heads",
+        "--choices",
+        "heads, tails",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("-> st(1, 0, b)"), "{out}");
+    assert!(out.contains("-> st(2, 0, a)"), "{out}");
+    assert!(out.contains("winners: a"), "{out}");
+    // Snakes and Ladders has no choices: the throws alone. 1 climbs the ladder to 38.
+    let o = gamelang(&[
+        "simulate",
+        &example("snakes-ladders.game"),
+        "--set",
+        "players=1",
+        "--events",
+        "1, 6",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let expected = advance(advance(0, 1), 6);
+    assert!(
+        out.contains(&format!("-> sl({expected}, 0, 0, 0, p1)")),
+        "{out}"
+    );
+    assert!(out.contains("not final"), "{out}");
+    assert!(!o.status.success());
+    // A choice that is not open is an error.
+    let o = gamelang(&[
+        "simulate",
+        &example("tosses.game"),
+        "--events",
+        "heads",
+        "--choices",
+        "a",
+    ]);
+    assert!(!o.status.success());
 }

@@ -214,7 +214,11 @@ impl ChanceModel for EngineModel<'_> {
         let t = self.call(&self.game.players.clone(), &[])?;
         self.players = self.set_elements(t);
         if self.players.is_empty() {
-            return Err(self.err_at("players", "the game declares no players".into(), None));
+            return Err(self.err_at(
+                "participants",
+                "the game declares no players (`participants` is empty)".into(),
+                None,
+            ));
         }
         self.player_index = self
             .players

@@ -81,6 +81,10 @@ pub enum Method {
         tolerance: f64,
         /// The largest change in the last sweep of any component.
         residual: f64,
+        /// An estimate of the remaining error: the last change times r / (1 - r), r the
+        /// ratio of the last two changes (the rate of geometric convergence), over all
+        /// components; infinite when the iteration was not contracting.
+        error_estimate: f64,
         sweeps: usize,
         converged: bool,
     },
@@ -181,7 +185,7 @@ pub fn solve<S, C>(g: &Graph<S, C>, opts: &Options) -> Result<Solution, ChanceEr
             }
         }
     }
-    let (all, residual, sweeps, converged) = float(g, &comps, &cyclic, opts)?;
+    let (all, residual, error_estimate, sweeps, converged) = float(g, &comps, &cyclic, opts)?;
     sol.best_option = best_float(g, 0, &all);
     sol.value = all[0..n].to_vec();
     sol.all = all;
@@ -189,6 +193,7 @@ pub fn solve<S, C>(g: &Graph<S, C>, opts: &Options) -> Result<Solution, ChanceEr
     sol.method = Method::ValueIteration {
         tolerance: opts.tolerance,
         residual,
+        error_estimate,
         sweeps,
         converged,
     };
@@ -294,7 +299,7 @@ fn step_f<S, C>(
     choice
 }
 
-type FloatResult = (Vec<f64>, f64, usize, bool);
+type FloatResult = (Vec<f64>, f64, f64, usize, bool);
 
 fn float<S, C>(
     g: &Graph<S, C>,
@@ -306,6 +311,7 @@ fn float<S, C>(
     let mut vals = vec![0.0f64; g.len() * n];
     let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let mut residual = 0.0f64;
+    let mut estimate = 0.0f64;
     let mut sweeps = 0usize;
     let mut converged = true;
     for (comp, &cyc) in comps.iter().zip(cyclic) {
@@ -316,6 +322,7 @@ fn float<S, C>(
             continue;
         }
         let mut k = 0;
+        let mut previous = f64::INFINITY;
         loop {
             let mut delta = 0.0f64;
             for &s in comp {
@@ -327,19 +334,29 @@ fn float<S, C>(
                 }
             }
             k += 1;
-            if delta < opts.tolerance || !delta.is_finite() {
+            let done = delta < opts.tolerance || !delta.is_finite();
+            if done || k >= opts.max_sweeps {
                 residual = residual.max(delta);
+                let rate = if previous.is_finite() && previous > 0.0 {
+                    delta / previous
+                } else {
+                    0.0
+                };
+                estimate = estimate.max(if delta == 0.0 {
+                    0.0
+                } else if rate < 1.0 {
+                    delta * rate / (1.0 - rate)
+                } else {
+                    f64::INFINITY
+                });
+                converged = converged && done;
                 break;
             }
-            if k >= opts.max_sweeps {
-                residual = residual.max(delta);
-                converged = false;
-                break;
-            }
+            previous = delta;
         }
         sweeps += k;
     }
-    Ok((vals, residual, sweeps, converged))
+    Ok((vals, residual, estimate, sweeps, converged))
 }
 
 fn best_float<S, C>(g: &Graph<S, C>, s: usize, vals: &[f64]) -> Option<usize> {

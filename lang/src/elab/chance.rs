@@ -19,8 +19,10 @@ pub struct ChanceGame {
     pub module: super::ModuleId,
     pub state_sort: SortId,
     pub player_sort: SortId,
+    pub event_sort: SortId,
+    pub choice_sort: SortId,
     pub start: Pat,
-    /// `players` (no arguments).
+    /// `participants` (no arguments): the declared players.
     pub players: Pat,
     /// `final(s)`, `winner(s)`, `turn(s)`, `choices(s)`: Var(0) = state.
     pub final_: Pat,
@@ -97,7 +99,7 @@ impl Session {
                 )
             })
         };
-        let players = op("players")?;
+        let players = op("participants")?;
         let final_ = op("final")?;
         let winner = op("winner")?;
         let turn = op("turn")?;
@@ -120,9 +122,11 @@ impl Session {
         };
         let state_sort = sort("State")?;
         let player_sort = sort("Player")?;
+        let event_sort = sort("Event")?;
+        let choice_sort = sort("Choice")?;
         let mut decl_spans = Vec::new();
         for (name, pat) in [
-            ("players", &players),
+            ("participants", &players),
             ("final", &final_),
             ("winner", &winner),
             ("turn", &turn),
@@ -182,6 +186,8 @@ impl Session {
             module,
             state_sort,
             player_sort,
+            event_sort,
+            choice_sort,
             start,
             players,
             final_,
