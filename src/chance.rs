@@ -277,9 +277,9 @@ fn plies(n: usize) -> String {
     format!("{n} pl{}", if n == 1 { "y" } else { "ies" })
 }
 
-fn retro_report(
-    g: &Graph<TermId, TermId>,
-    model: &EngineModel,
+fn retro_report<M: ChanceModel>(
+    g: &Graph<M::State, M::Choice>,
+    model: &M,
     out: &mut Map<String, Value>,
     text: &mut String,
 ) {
@@ -317,8 +317,10 @@ fn retro_report(
     let mut choices = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut s = 0usize;
+    let mut repeats = false;
     while let Some(o) = r.best[s] {
         if !seen.insert(s) || line.len() > 200 {
+            repeats = true;
             break;
         }
         choices.push(model.show_choice(&g.opts[o].choice));
@@ -337,7 +339,7 @@ fn retro_report(
     for (c, st) in choices.iter().zip(&line[1..]) {
         text.push_str(&format!(" -{c}-> {st}"));
     }
-    if winner.is_none() && !choices.is_empty() {
+    if repeats {
         text.push_str(" (repeats)");
     }
     text.push('\n');
@@ -621,4 +623,56 @@ fn sequences(
         k += 1;
         println!(" -> {}", model.show_state(s));
     }
+}
+
+/// `solve --retrograde` on a two-player game of seed 003 (`WINS{…}`): retrograde analysis,
+/// so that a game whose positions repeat is solved (with draws) instead of refused.
+pub fn solve_tree(
+    args: &SolveArgs,
+    session: &Session,
+    game: &gamelang_lang::elab::Game,
+    start: gamelang_lang::program::Pat,
+    first: gamelang_lang::program::Pat,
+    engine: &mut Engine,
+) -> ExitCode {
+    let began = Instant::now();
+    let mut model = match gamelang_chance::tree::TreeModel::new(engine, game, start, first) {
+        Ok(m) => m,
+        Err(e) => return render(session, &error_diag(e)),
+    };
+    let graph = match explore(&mut model, false, args.max_states) {
+        Ok(g) => g,
+        Err(ChanceError::Interrupted) => {
+            eprintln!("interrupted");
+            return ExitCode::from(130);
+        }
+        Err(e) => return render(session, &error_diag(e)),
+    };
+    let (p, c) = graph.states[0];
+    let mut out = Map::new();
+    out.insert("game".into(), json!(game.name));
+    out.insert("start".into(), json!(model.engine.show(c)));
+    out.insert("to_move".into(), json!(graph.players[p as usize]));
+    let mut text = format!(
+        "game {}: {} with {} to move\n",
+        game.name,
+        model.engine.show(c),
+        graph.players[p as usize]
+    );
+    retro_report(&graph, &model, &mut out, &mut text);
+    let steps = model.engine.steps();
+    let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    out.insert("positions".into(), json!(graph.len()));
+    out.insert("rewrites".into(), json!(steps));
+    out.insert("millis".into(), json!(millis));
+    text.push_str(&format!(
+        "positions: {}   rewrites: {steps}   time: {millis:.3} ms\n",
+        graph.len()
+    ));
+    if args.json {
+        println!("{}", Value::Object(out));
+    } else {
+        print!("{text}");
+    }
+    ExitCode::SUCCESS
 }

@@ -552,3 +552,37 @@ fn move_repeatedly_follows_the_given_events_and_choices() {
     ]);
     assert!(!o.status.success());
 }
+
+// ----- retrograde analysis of seed 003's games ----------------------------------------------------
+
+#[test]
+fn retrograde_agrees_with_wins_on_the_heaps_game_and_solves_a_cycle() {
+    for from in ["(2 5)", "(5 2)", "(3 3)", "(4 7)", "(1 2)", "(6 1)"] {
+        for first in ["B", "R"] {
+            let args = [
+                "solve",
+                "examples/heaps.game",
+                "--from",
+                from,
+                "--first",
+                first,
+                "--json",
+            ];
+            let w = json(&args);
+            let mut r_args = args.to_vec();
+            r_args.push("--retrograde");
+            let r = json(&r_args);
+            assert_eq!(r["method"], "retrograde");
+            assert_eq!(w["winner"], r["winner"], "{from} {first}: {w} vs {r}");
+            // Both lines are depth-optimal (winner fastest, loser slowest).
+            assert_eq!(w["depth"], r["depth"], "{from} {first}: {w} vs {r}");
+        }
+    }
+    // The cycle 0 -> 1 -> 2 -> 0 never halts: refused by `w`, a draw by retrograde analysis.
+    let o = gamelang(&["solve", "tests/data/cycle.game"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--retrograde"));
+    let r = json(&["solve", "tests/data/cycle.game", "--retrograde", "--json"]);
+    assert_eq!(r["winner"], "draw");
+    assert_eq!(r["positions"], 6);
+}

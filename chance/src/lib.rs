@@ -22,6 +22,7 @@ pub mod model;
 pub mod retro;
 pub mod simulate;
 pub mod solve;
+pub mod tree;
 
 pub use num_bigint::BigInt;
 pub use num_rational::BigRational as Q;

@@ -81,7 +81,7 @@ pub enum Method {
         tolerance: f64,
         /// The largest change in the last sweep of any component.
         residual: f64,
-        /// An estimate of the remaining error: the last change times r / (1 - r), r the
+        /// An estimate of the remaining error: the last change times max(1, r / (1 - r)), r the
         /// ratio of the last two changes (the rate of geometric convergence), over all
         /// components; infinite when the iteration was not contracting.
         error_estimate: f64,
@@ -323,6 +323,15 @@ fn float<S, C>(
         }
         let mut k = 0;
         let mut previous = f64::INFINITY;
+        // On a small component, once the choices have settled roughly, jump to the values
+        // of the current choices by solving their linear system (in floating point); the
+        // sweeps that follow check them against the tolerance like any other values.
+        // (At three levels of the change, in case the first choices were not yet the best.)
+        let mut jumps: &[f64] = if comp.len() > opts.exact_component {
+            &[]
+        } else {
+            &[1e-2, 1e-5, 1e-9]
+        };
         loop {
             let mut delta = 0.0f64;
             for &s in comp {
@@ -335,6 +344,14 @@ fn float<S, C>(
             }
             k += 1;
             let done = delta < opts.tolerance || !delta.is_finite();
+            if let Some((&level, rest)) = jumps.split_first() {
+                if !done && k < opts.max_sweeps && delta < level {
+                    jumps = rest;
+                    jump(g, comp, opts.goal, &mut vals);
+                    previous = f64::INFINITY;
+                    continue;
+                }
+            }
             if done || k >= opts.max_sweeps {
                 residual = residual.max(delta);
                 let rate = if previous.is_finite() && previous > 0.0 {
@@ -345,7 +362,7 @@ fn float<S, C>(
                 estimate = estimate.max(if delta == 0.0 {
                     0.0
                 } else if rate < 1.0 {
-                    delta * rate / (1.0 - rate)
+                    delta * (rate / (1.0 - rate)).max(1.0)
                 } else {
                     f64::INFINITY
                 });
@@ -357,6 +374,124 @@ fn float<S, C>(
         sweeps += k;
     }
     Ok((vals, residual, estimate, sweeps, converged))
+}
+
+/// Replace the values of a cyclic component by those of its current greedy choices, from
+/// their linear system solved by sparse Gaussian elimination (no pivoting: an M-matrix).
+/// Leaves the values alone when some state cannot leave the component under the choices.
+fn jump<S, C>(g: &Graph<S, C>, comp: &[u32], goal: Goal, vals: &mut [f64]) {
+    let n = g.n_players();
+    let m = comp.len();
+    let local: rustc_hash::FxHashMap<u32, usize> =
+        comp.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+    let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let policy: Vec<Option<usize>> = comp
+        .iter()
+        .map(|&s| {
+            step_f(
+                g,
+                s as usize,
+                goal,
+                vals,
+                &mut best,
+                &mut scratch,
+                &mut base,
+            )
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); m];
+    let mut reaches = vec![false; m];
+    let mut queue = Vec::new();
+    for k in 0..m {
+        let Some(o) = policy[k] else { return };
+        for &(t, _) in g.outcomes(o) {
+            match local.get(&t) {
+                Some(&j) => preds[j].push(k),
+                None if !reaches[k] => {
+                    reaches[k] = true;
+                    queue.push(k);
+                }
+                None => {}
+            }
+        }
+    }
+    while let Some(j) = queue.pop() {
+        for &k in &preds[j] {
+            if !reaches[k] {
+                reaches[k] = true;
+                queue.push(k);
+            }
+        }
+    }
+    if reaches.iter().any(|r| !r) {
+        return;
+    }
+    let mut rows: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); m];
+    let mut rhs: Vec<Vec<f64>> = vec![vec![0.0; n]; m];
+    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for k in 0..m {
+        reward(g, comp[k] as usize, goal, &mut rhs[k]);
+        rows[k].insert(k, 1.0);
+        for &(t, p) in g.outcomes(policy[k].expect("checked")) {
+            let pf = g.probs_f[p as usize];
+            match local.get(&t) {
+                Some(&j) => {
+                    *rows[k].entry(j).or_insert(0.0) -= pf;
+                    cols[j].push(k);
+                }
+                None => {
+                    for i in 0..n {
+                        rhs[k][i] += pf * vals[t as usize * n + i];
+                    }
+                }
+            }
+        }
+    }
+    for k in 0..m {
+        let pivot = rows[k].get(&k).copied().unwrap_or(0.0);
+        if pivot.abs() < 1e-300 {
+            return;
+        }
+        let row_k: Vec<(usize, f64)> = rows[k]
+            .range(k + 1..)
+            .map(|(&c, &v)| (c, v / pivot))
+            .collect();
+        let rhs_k: Vec<f64> = rhs[k].iter().map(|v| v / pivot).collect();
+        rows[k] = row_k.iter().copied().collect();
+        rhs[k].clone_from(&rhs_k);
+        let mut users = std::mem::take(&mut cols[k]);
+        users.sort_unstable();
+        users.dedup();
+        for j in users {
+            if j <= k {
+                continue;
+            }
+            let Some(f) = rows[j].remove(&k) else {
+                continue;
+            };
+            for &(c, a) in &row_k {
+                *rows[j].entry(c).or_insert(0.0) -= f * a;
+                cols[c].push(j);
+            }
+            for i in 0..n {
+                rhs[j][i] -= f * rhs_k[i];
+            }
+        }
+    }
+    let mut x = vec![vec![0.0; n]; m];
+    for k in (0..m).rev() {
+        let mut v = rhs[k].clone();
+        for (&c, &a) in &rows[k] {
+            for i in 0..n {
+                v[i] -= a * x[c][i];
+            }
+        }
+        x[k] = v;
+    }
+    for k in 0..m {
+        let s = comp[k] as usize;
+        vals[s * n..s * n + n].copy_from_slice(&x[k]);
+    }
 }
 
 fn best_float<S, C>(g: &Graph<S, C>, s: usize, vals: &[f64]) -> Option<usize> {
