@@ -586,3 +586,140 @@ fn retrograde_agrees_with_wins_on_the_heaps_game_and_solves_a_cycle() {
     assert_eq!(r["winner"], "draw");
     assert_eq!(r["positions"], 6);
 }
+
+// ----- ludo --------------------------------------------------------------------------------------
+
+/// Two-player Ludo by the rules of examples/ludo.game (the die before the choice, a 6 to
+/// leave the yard, home reached exactly, captures send counters back), solved by value
+/// iteration with max-n's tie rule: returns (p1, p2) winning probabilities from the start.
+fn ludo(counters: usize, track: usize) -> (f64, f64) {
+    type Pos = [[usize; 2]; 2];
+    let home = track + 1;
+    let ring = |p: usize, i: usize| (p * (track / 2) + i - 1) % track;
+    let done = |q: &[usize; 2]| q.iter().all(|&c| c == home);
+    // All states (positions, turn, throw); values of both players.
+    let mut states: Vec<(Pos, usize, usize)> = Vec::new();
+    for a in 0..=home {
+        for b in 0..=home {
+            for c in 0..=home {
+                for d in 0..=home {
+                    for t in 0..2 {
+                        for e in 0..=6 {
+                            states.push(([[a, b], [c, d]], t, e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let index: HashMap<(Pos, usize, usize), usize> =
+        states.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+    let mut v = vec![[0.0f64; 2]; states.len()];
+    for (i, (pos, _, _)) in states.iter().enumerate() {
+        for p in 0..2 {
+            if done(&pos[p]) {
+                v[i][p] = 1.0;
+            }
+        }
+    }
+    let successors = |pos: Pos, t: usize, e: usize| -> Vec<Vec<(f64, usize)>> {
+        if e == 0 {
+            return vec![(1..=6).map(|f| (1.0 / 6.0, index[&(pos, t, f)])).collect()];
+        }
+        let mut options = Vec::new();
+        for k in 0..2 {
+            let c = pos[t][k];
+            let ok = if c == 0 { e == 6 } else { c + e <= home };
+            if !ok {
+                continue;
+            }
+            let d = if c == 0 { 1 } else { c + e };
+            let mut next = pos;
+            next[t][k] = d;
+            if d <= track {
+                let r = ring(t, d);
+                for j in 0..2 {
+                    let o = next[1 - t][j];
+                    if (1..=track).contains(&o) && ring(1 - t, o) == r {
+                        next[1 - t][j] = 0;
+                    }
+                }
+            }
+            options.push(vec![(1.0, index[&(next, 1 - t, 0)])]);
+        }
+        if options.is_empty() {
+            options.push(vec![(1.0, index[&(pos, 1 - t, 0)])]);
+        }
+        options
+    };
+    let all: Vec<Vec<Vec<(f64, usize)>>> = states
+        .iter()
+        .map(|&(pos, t, e)| successors(pos, t, e))
+        .collect();
+    loop {
+        let mut delta = 0.0f64;
+        for (i, &(pos, t, _)) in states.iter().enumerate() {
+            if done(&pos[0]) || done(&pos[1]) {
+                continue;
+            }
+            let mut best: Option<[f64; 2]> = None;
+            for opt in &all[i] {
+                let mut val = [0.0; 2];
+                for &(p, s) in opt {
+                    val[0] += p * v[s][0];
+                    val[1] += p * v[s][1];
+                }
+                let better = match best {
+                    None => true,
+                    Some(b) => {
+                        val[t] > b[t] + 1e-13
+                            || ((val[t] - b[t]).abs() <= 1e-13 && val[1 - t] < b[1 - t] - 1e-13)
+                    }
+                };
+                if better {
+                    best = Some(val);
+                }
+            }
+            let b = best.unwrap();
+            delta = delta
+                .max((b[0] - v[i][0]).abs())
+                .max((b[1] - v[i][1]).abs());
+            v[i] = b;
+        }
+        if delta < 1e-14 {
+            break;
+        }
+    }
+    let start = if counters == 1 { [0, home] } else { [0, 0] };
+    let s = index[&([start, start], 0, 0)];
+    (v[s][0], v[s][1])
+}
+
+#[test]
+fn ludo_matches_value_iteration_on_the_rules() {
+    // One instance solved exactly, one (a cycle through 3,716 states) by value iteration.
+    for (counters, track) in [(1usize, 4usize), (2, 4)] {
+        let (w1, w2) = ludo(counters, track);
+        let c = format!("counters={counters}");
+        let t = format!("track={track}");
+        let j = json(&[
+            "solve",
+            &example("ludo.game"),
+            "--set",
+            &c,
+            "--set",
+            &t,
+            "--json",
+        ]);
+        let g1 = j["win_probability"]["p1"].as_f64().unwrap();
+        let g2 = j["win_probability"]["p2"].as_f64().unwrap();
+        assert!(
+            (g1 - w1).abs() < 1e-9,
+            "{counters} {track}: {g1} vs {w1} ({j})"
+        );
+        assert!(
+            (g2 - w2).abs() < 1e-9,
+            "{counters} {track}: {g2} vs {w2} ({j})"
+        );
+    }
+}

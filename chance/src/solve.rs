@@ -52,8 +52,12 @@ pub struct Options {
     pub exact_states: usize,
     /// …whose cyclic components have at most this many states…
     pub exact_component: usize,
-    /// …and whose linear systems stay below this many non-zero coefficients.
+    /// …and whose linear systems stay below this many non-zero coefficients…
     pub fill_budget: usize,
+    /// …and this much arithmetic: the sizes in bits of the operands of the eliminations'
+    /// multiplications, added up (rationals grow as they are combined, so the work is not
+    /// just the number of operations).
+    pub work_budget: u64,
 }
 
 impl Default for Options {
@@ -66,6 +70,7 @@ impl Default for Options {
             exact_states: 50_000,
             exact_component: 2_000,
             fill_budget: 2_000_000,
+            work_budget: 50_000_000,
         }
     }
 }
@@ -321,6 +326,12 @@ fn float<S, C>(
             vals[s * n..s * n + n].copy_from_slice(&best);
             continue;
         }
+        // Sweep the states found last first: states are numbered breadth first from the
+        // start, so these are nearer the end of the game, and Gauss-Seidel carries the
+        // values back towards the start in fewer sweeps.
+        let mut order = comp.clone();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let comp = &order;
         let mut k = 0;
         let mut previous = f64::INFINITY;
         // On a small component, once the choices have settled roughly, jump to the values
@@ -582,6 +593,7 @@ fn exact<S, C>(
     let mut vals: Vec<Vec<Q>> = vec![Vec::new(); g.len()];
     let mut rounds = 0;
     let mut fill = 0usize;
+    let mut work = 0u64;
     for (comp, &cyc) in comps.iter().zip(cyclic) {
         if !cyc {
             let s = comp[0] as usize;
@@ -630,7 +642,7 @@ fn exact<S, C>(
             if rounds > 50 * comps.len().max(1) {
                 return Err(Fallback::TooBig("policy iteration did not settle".into()));
             }
-            let x = evaluate(g, comp, &policy, &vals, opts, &mut fill)?;
+            let x = evaluate(g, comp, &policy, &vals, opts, &mut fill, &mut work)?;
             for (k, &s) in comp.iter().enumerate() {
                 vals[s as usize] = x[k].clone();
             }
@@ -674,6 +686,7 @@ fn evaluate<S, C>(
     vals: &[Vec<Q>],
     opts: &Options,
     fill: &mut usize,
+    work: &mut u64,
 ) -> Result<Vec<Vec<Q>>, Fallback> {
     let n = g.n_players();
     let m = comp.len();
@@ -777,12 +790,23 @@ fn evaluate<S, C>(
                     *fill += 1;
                     Q::zero()
                 });
+                *work += f.numer().bits() + f.denom().bits() + a.numer().bits() + a.denom().bits();
                 *e -= &f * a;
                 cols[*c].push(j);
             }
             for (i, x) in rhs[j].iter_mut().enumerate() {
+                *work += f.numer().bits()
+                    + f.denom().bits()
+                    + rhs_k[i].numer().bits()
+                    + rhs_k[i].denom().bits();
                 *x -= &f * &rhs_k[i];
             }
+        }
+        if *work > opts.work_budget && opts.exactness == Exactness::Auto {
+            return Err(Fallback::TooBig(format!(
+                "the exact elimination passed its budget of {:e} bit operations",
+                opts.work_budget as f64
+            )));
         }
         if *fill > opts.fill_budget && opts.exactness == Exactness::Auto {
             return Err(Fallback::TooBig(format!(
