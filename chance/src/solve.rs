@@ -343,11 +343,42 @@ fn float<S, C>(
         } else {
             &[1e-2, 1e-5, 1e-9]
         };
+        // States with a single option (a Markov chain: nobody chooses) are swept from a
+        // compact copy of their outcomes and rewards; the others through `step_f`.
+        let single: Vec<Option<(Vec<(usize, f64)>, Vec<f64>)>> = comp
+            .iter()
+            .map(|&s| {
+                let s = s as usize;
+                let r = g.options(s);
+                (r.len() == 1).then(|| {
+                    let outs = g
+                        .outcomes(r.start)
+                        .iter()
+                        .map(|&(t, p)| (t as usize * n, g.probs_f[p as usize]))
+                        .collect();
+                    let mut rew = vec![0.0; n];
+                    reward(g, s, opts.goal, &mut rew);
+                    (outs, rew)
+                })
+            })
+            .collect();
         loop {
             let mut delta = 0.0f64;
-            for &s in comp {
+            for (&s, one) in comp.iter().zip(&single) {
                 let s = s as usize;
-                step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
+                match one {
+                    Some((outs, rew)) => {
+                        best.copy_from_slice(rew);
+                        for &(t, p) in outs {
+                            for i in 0..n {
+                                best[i] += p * vals[t + i];
+                            }
+                        }
+                    }
+                    None => {
+                        step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
+                    }
+                }
                 for i in 0..n {
                     delta = delta.max((best[i] - vals[s * n + i]).abs());
                     vals[s * n + i] = best[i];
