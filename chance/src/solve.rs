@@ -306,6 +306,10 @@ fn step_f<S, C>(
 
 type FloatResult = (Vec<f64>, f64, f64, usize, bool);
 
+/// A state with one option: its outcomes (index of the first value of the next state,
+/// probability) and its reward.
+type Compact = (Vec<(usize, f64)>, Vec<f64>);
+
 fn float<S, C>(
     g: &Graph<S, C>,
     comps: &[Vec<u32>],
@@ -345,7 +349,7 @@ fn float<S, C>(
         };
         // States with a single option (a Markov chain: nobody chooses) are swept from a
         // compact copy of their outcomes and rewards; the others through `step_f`.
-        let single: Vec<Option<(Vec<(usize, f64)>, Vec<f64>)>> = comp
+        let single: Vec<Option<Compact>> = comp
             .iter()
             .map(|&s| {
                 let s = s as usize;
