@@ -70,7 +70,7 @@ fn tosses_win_probabilities_match_the_recursion() {
         "solve",
         &example("tosses.game"),
         "--from",
-        "st(0, 1, a)",
+        "st((a |-> 0) & (b |-> 1), a)",
         "--json",
     ]);
     assert_eq!(j["win_probability_exact"]["a"], ratio(&tosses(0, 1, 0, 0)));
@@ -521,8 +521,8 @@ fn move_repeatedly_follows_the_given_events_and_choices() {
     ]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("-> st(1, 0, b)"), "{out}");
-    assert!(out.contains("-> st(2, 0, a)"), "{out}");
+    assert!(out.contains("-> st(a |-> 1 & b |-> 0, b)"), "{out}");
+    assert!(out.contains("-> st(a |-> 2 & b |-> 0, a)"), "{out}");
     assert!(out.contains("winners: a"), "{out}");
     // Snakes and Ladders has no choices: the throws alone. 1 climbs the ladder to 38.
     let o = gamelang(&[
@@ -722,4 +722,59 @@ fn ludo_matches_value_iteration_on_the_rules() {
             "{counters} {track}: {g2} vs {w2} ({j})"
         );
     }
+}
+
+// ----- finite maps ---------------------------------------------------------------------------------
+
+#[test]
+fn maps_look_up_override_and_remove() {
+    let src = "fmod T is
+  sort Player .
+  ops a b c : -> Player [ctor] .
+  protecting MAP{Player, Nat} .
+endfm
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.game");
+    std::fs::write(&path, src).unwrap();
+    let script = "lookup(b, (a |-> 1) & (b |-> 7))
+lookup(a, ((a |-> 1) & (b |-> 7)) <+ ((a |-> 4) & (c |-> 0)))
+remove(a, (a |-> 1) & (b |-> 7))
+c in-dom ((a |-> 1) & (b |-> 7))
+7 in-ran ((a |-> 1) & (b |-> 7))
+only(0, (a |-> 0) & (c |-> 0))
+lookup(c, a |-> 1)
+";
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(
+        results,
+        [
+            "result Nat: 7",
+            "result Nat: 4",
+            "result Entry{Player,Nat}: b |-> 7",
+            "result Bool: false",
+            "result Bool: true",
+            "result Bool: true",
+        ],
+        "{out}"
+    );
+    // Outside the domain, a lookup is an error, not a value.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no equation of `lookup` applies"), "{err}");
 }
