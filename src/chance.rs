@@ -146,7 +146,7 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
         model.show_state(start_t),
         graph.players.join(" ")
     );
-    if !args.value && retro::applies(&graph) && !args.exact_only_chance {
+    if !args.value && retro::applies(&graph) && !args.max_n {
         retro_report(&graph, &model, &mut out, &mut text);
     } else {
         let opts = solver::Options {

@@ -79,7 +79,7 @@ pub struct SolveArgs {
     /// Chance games: solve a deterministic two-player game by max-n like a chance game
     /// instead of by retrograde analysis.
     #[arg(long, hide = true)]
-    pub exact_only_chance: bool,
+    pub max_n: bool,
 }
 
 /// Load a file into a fresh session, or render its errors to standard error.

@@ -60,6 +60,9 @@ enum Cached<S> {
     Turn(Vec<Vec<(f64, S)>>),
 }
 
+/// How many states' expansions a simulation remembers at most.
+const CACHED: usize = 200_000;
+
 /// Play `games` random games from the start, each at most `max_moves` moves.
 pub fn simulate<M: ChanceModel>(
     model: &mut M,
@@ -82,6 +85,11 @@ pub fn simulate<M: ChanceModel>(
         let mut s = start;
         let mut moves = 0u64;
         loop {
+            // Expansions are remembered, but the memory is emptied when it holds CACHED
+            // states: a game too big to solve is too big to remember whole.
+            if cache.len() >= CACHED && !cache.contains_key(&s) {
+                cache.clear();
+            }
             if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(s) {
                 let node = match model.expand(s)? {
                     Node::Final { winners } => Cached::Final(winners),
