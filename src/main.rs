@@ -2,6 +2,7 @@
 //! elaboration session, runs the engine and prints; all the work is in `lang` and `runtime`.
 
 mod bddl;
+mod chance;
 mod lower;
 mod play;
 mod qbf;
@@ -31,10 +32,20 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve a game: who wins from a configuration, the winning move and the principal line.
+    ///
+    /// For a chance game (`instance CHANCE{…}`, docs/chance.md): each player's probability of
+    /// winning under optimal play, exactly (rationals) when the game is small enough and by
+    /// value iteration to a stated tolerance otherwise. With n players the solver assumes
+    /// max-n: each player maximises its own probability of winning (or, with --value, its own
+    /// expected score); among equally good choices it prefers the one giving the other
+    /// players together the least, then the first in the game's choice set. A deterministic
+    /// two-player chance game (cycles allowed) is solved by retrograde analysis, with draws.
     Solve(solve::SolveArgs),
     /// Reduce terms: run a file's `reduce TERM .` commands (Maude's), or reduce one TERM,
     /// printing each normal form in full.
     Reduce(reduce::ReduceArgs),
+    /// Play a chance game at random many times: empirical win rates with 95% intervals.
+    Simulate(chance::SimulateArgs),
     /// Explore a game interactively: reduce terms, list moves, ask who wins, play.
     Repl(repl::ReplArgs),
     /// Evaluate who wins (or any term) over a grid of parameters, in parallel.
@@ -60,6 +71,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Reduce(args) => reduce::run(args),
+        Command::Simulate(args) => chance::simulate(args),
         Command::Repl(args) => repl::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Bddl(cmd) => bddl::run(cmd),

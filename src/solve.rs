@@ -59,6 +59,27 @@ pub struct SolveArgs {
     pub depth: Option<String>,
     #[command(flatten)]
     pub solver: crate::qbf::SolverArgs,
+    /// Chance games: always compute exactly (rationals), however large the game.
+    #[arg(long, conflicts_with = "float")]
+    pub exact: bool,
+    /// Chance games: value iteration in floating point, even when exact is possible.
+    #[arg(long)]
+    pub float: bool,
+    /// Chance games: value iteration stops when no value changes by more than this.
+    #[arg(long, value_name = "T", default_value_t = 1e-12)]
+    pub tolerance: f64,
+    /// Chance games: give up past this many reachable states.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    pub max_states: usize,
+    /// Solve by retrograde analysis instead of the recursive `w`: a game whose positions
+    /// repeat is then solved, positions from which neither player can force a win being
+    /// draws (JSON: winner, depth, principal_line, best_choice, positions, …).
+    #[arg(long)]
+    pub retrograde: bool,
+    /// Chance games: solve a deterministic two-player game by max-n like a chance game
+    /// instead of by retrograde analysis.
+    #[arg(long, hide = true)]
+    pub max_n: bool,
 }
 
 /// Load a file into a fresh session, or render its errors to standard error.
@@ -116,9 +137,17 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Err(code) => return code,
     };
     let fail = |session: &Session, d: Diag| {
+        let d = if d.message.starts_with("cycle in the game graph") {
+            d.note("positions repeat in this game: `--retrograde` solves it by retrograde analysis, with draws")
+        } else {
+            d
+        };
         eprint!("{}", d.render(&session.sources, color));
         ExitCode::FAILURE
     };
+    if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
+        return crate::chance::solve(args, session, g);
+    }
     let game = match pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
         Err(d) => return fail(&session, d),
@@ -150,6 +179,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // Ctrl-C stops the computation cleanly (reported as interrupted, exit status 130).
     let interrupt = engine.interrupt.clone();
     let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    if args.retrograde {
+        return crate::chance::solve_tree(&args, &session, &game, start, first, &mut engine);
+    }
     if args.value {
         return match driver::solve_value(&mut engine, &game, &start, &first) {
             Ok(v) => {

@@ -32,6 +32,11 @@ const STDLIB_MODULES: &[&str] = &[
     "GRID-SYNTAX",
     "GRID-GAME",
     "GRID",
+    "MAP",
+    "PROB",
+    "DIST",
+    "CHANCE-GAME",
+    "CHANCE",
 ];
 
 /// `?x`, `?x+2`, `?x-1`, a number, `xmin` or `xmax` (`axis` is `'x'` or `'y'`); the same in

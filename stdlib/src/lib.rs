@@ -5,6 +5,8 @@
 pub const FILES: &[(&str, &str)] = &[
     ("stdlib/prelude.game", include_str!("../prelude.game")),
     ("stdlib/set.game", include_str!("../set.game")),
+    ("stdlib/map.game", include_str!("../map.game")),
     ("stdlib/games.game", include_str!("../games.game")),
     ("stdlib/grid.game", include_str!("../grid.game")),
+    ("stdlib/chance.game", include_str!("../chance.game")),
 ];

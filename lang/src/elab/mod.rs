@@ -12,6 +12,7 @@
 //! one-sort theory such as `TRIV`, a sort (`SET{TwoHeaps}`); a view only lists the
 //! symbols whose names differ; the parameter's sorts can be written `X$Config` or `Config`.
 
+pub mod chance;
 pub mod extend;
 pub mod mixfix;
 
@@ -164,6 +165,8 @@ pub struct Session {
     pub program: Program,
     pub modules: Vec<Module>,
     pub games: Vec<Game>,
+    /// Games with chance and any number of players (`instance CHANCE{…}`, seed 002).
+    pub chance_games: Vec<chance::ChanceGame>,
     templates: FxHashMap<String, Rc<ModuleDecl>>,
     views: FxHashMap<String, Rc<ViewDecl>>,
     view_cache: FxHashMap<String, Binding>,
@@ -183,6 +186,7 @@ pub struct Session {
 pub struct Loaded {
     pub modules: Vec<ModuleId>,
     pub games: Vec<usize>,
+    pub chance_games: Vec<usize>,
     /// The file's `reduce` commands, in order.
     pub reductions: Vec<Reduction>,
 }
@@ -205,6 +209,7 @@ impl Session {
             program: Program::default(),
             modules: Vec::new(),
             games: Vec::new(),
+            chance_games: Vec::new(),
             templates: FxHashMap::default(),
             views: FxHashMap::default(),
             view_cache: FxHashMap::default(),
@@ -324,6 +329,16 @@ impl Session {
             }
         }
         for g in games {
+            if chance::is_chance(&g) {
+                match self.chance_game(&g) {
+                    Ok(game) => {
+                        loaded.chance_games.push(self.chance_games.len());
+                        self.chance_games.push(game);
+                    }
+                    Err(d) => self.errors.push(d),
+                }
+                continue;
+            }
             match self.game(&g) {
                 Ok(game) => {
                     loaded.games.push(self.games.len());
@@ -452,17 +467,29 @@ impl Session {
     /// `--set name=value`: give a game parameter a new value, replacing the equation that
     /// defines its default. `text` is `name=value`, e.g. `n=6`.
     pub fn set_parameter(&mut self, game: &Game, text: &str) -> Result<(), Diag> {
+        self.set_parameter_of(&game.name, &game.params, game.module, text)
+    }
+
+    /// `--set name=value` for the game `game_name` with these parameters, whose terms are
+    /// parsed in `module`.
+    pub(crate) fn set_parameter_of(
+        &mut self,
+        game_name: &str,
+        game_params: &[(String, OpId)],
+        game_module: ModuleId,
+        text: &str,
+    ) -> Result<(), Diag> {
         let file = self.sources.add("--set", text);
         let whole = Span::new(file, 0, text.len());
         let Some((name, value)) = text.split_once('=') else {
             return Err(Diag::at(whole, "expected `name=value`", "e.g. `n=6`"));
         };
         let name = name.trim();
-        let Some(&(_, op)) = game.params.iter().find(|(n, _)| n == name) else {
-            let names: Vec<&str> = game.params.iter().map(|(n, _)| n.as_str()).collect();
+        let Some(&(_, op)) = game_params.iter().find(|(n, _)| n == name) else {
+            let names: Vec<&str> = game_params.iter().map(|(n, _)| n.as_str()).collect();
             let mut d = Diag::at(
                 Span::new(file, 0, name.len()),
-                format!("game `{}` has no parameter `{name}`", game.name),
+                format!("game `{game_name}` has no parameter `{name}`"),
                 "unknown parameter",
             );
             d = d.note(if names.is_empty() {
@@ -500,7 +527,7 @@ impl Session {
                 "expected a value after `=`",
             ));
         }
-        let grammar = self.grammar(game.module);
+        let grammar = self.grammar(game_module);
         let result = self.program.sig.op(op).result;
         let mut nv = mixfix::NoVars;
         let (pat, _) =
@@ -1865,35 +1892,7 @@ impl Session {
         };
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let value = self.value_for(&binding, inst.span)?;
-        let mut params = Vec::new();
-        for f in g.fields.iter().filter(|f| f.key.name == "param") {
-            for t in &f.value {
-                let sig = &self.program.sig;
-                let op = self.modules[module]
-                    .ops
-                    .iter()
-                    .copied()
-                    .find(|&o| sig.op(o).name == t.text && sig.op(o).args.is_empty());
-                let Some(op) = op else {
-                    return Err(Diag::at(t.span, format!("`{}` is not a constant of the game", t.text), "a parameter names a constant")
-                        .note(format!("declare it in the game's module with a default, e.g. `op {} : -> Nat .` and `eq {} = 4 .`", t.text, t.text)));
-                };
-                let defined = self
-                    .program
-                    .equations
-                    .iter()
-                    .any(|e| e.lhs == Pat::App(op, Vec::new()));
-                if !defined {
-                    return Err(Diag::at(
-                        t.span,
-                        format!("parameter `{}` has no default", t.text),
-                        "no equation defines it",
-                    )
-                    .note(format!("add `eq {} = … .` to the game's module", t.text)));
-                }
-                params.push((t.text.clone(), op));
-            }
-        }
+        let params = self.game_params(g, module)?;
         let op_named = |name: &str| {
             let sig = &self.program.sig;
             self.modules[solver]
@@ -1947,6 +1946,46 @@ impl Session {
             r_within: op_named("r-within")?,
             b_within: op_named("b-within")?,
         })
+    }
+}
+
+impl Session {
+    /// The `param` fields of a game: constants of its module with a default equation.
+    fn game_params(
+        &mut self,
+        g: &ast::GameDecl,
+        module: ModuleId,
+    ) -> Result<Vec<(String, OpId)>, Diag> {
+        let mut params = Vec::new();
+        for f in g.fields.iter().filter(|f| f.key.name == "param") {
+            for t in &f.value {
+                let sig = &self.program.sig;
+                let op = self.modules[module]
+                    .ops
+                    .iter()
+                    .copied()
+                    .find(|&o| sig.op(o).name == t.text && sig.op(o).args.is_empty());
+                let Some(op) = op else {
+                    return Err(Diag::at(t.span, format!("`{}` is not a constant of the game", t.text), "a parameter names a constant")
+                        .note(format!("declare it in the game's module with a default, e.g. `op {} : -> Nat .` and `eq {} = 4 .`", t.text, t.text)));
+                };
+                let defined = self
+                    .program
+                    .equations
+                    .iter()
+                    .any(|e| e.lhs == Pat::App(op, Vec::new()));
+                if !defined {
+                    return Err(Diag::at(
+                        t.span,
+                        format!("parameter `{}` has no default", t.text),
+                        "no equation defines it",
+                    )
+                    .note(format!("add `eq {} = … .` to the game's module", t.text)));
+                }
+                params.push((t.text.clone(), op));
+            }
+        }
+        Ok(params)
     }
 }
 

@@ -1,0 +1,321 @@
+//! [`ChanceModel`] over the rewriting engine: a `.game` file's chance game, its operators
+//! reduced by the engine. Every rule of chance games is checked here, on the values the
+//! game's operators produce, and reported with where the operator is declared.
+
+use crate::model::{ChanceError, ChanceModel, Node, Opt};
+use crate::{BigInt, Q};
+use gamelang_lang::elab::chance::ChanceGame;
+use gamelang_lang::program::{OpId, Pat};
+use gamelang_runtime::game::{diagnose, SolveError};
+use gamelang_runtime::term::TermId;
+use gamelang_runtime::Engine;
+use num_traits::{One, Signed, Zero};
+use rustc_hash::FxHashMap;
+use std::sync::atomic::Ordering;
+
+pub struct EngineModel<'a> {
+    pub engine: &'a mut Engine,
+    pub game: &'a ChanceGame,
+    start: Option<Pat>,
+    players: Vec<TermId>,
+    player_index: FxHashMap<TermId, usize>,
+    truth: TermId,
+    falsity: TermId,
+    probs: FxHashMap<(i64, i64), Q>,
+}
+
+impl<'a> EngineModel<'a> {
+    /// The model of `game`, from `start` (default: the game's `start`).
+    pub fn new(
+        engine: &'a mut Engine,
+        game: &'a ChanceGame,
+        start: Option<Pat>,
+    ) -> Result<EngineModel<'a>, ChanceError> {
+        let truth = engine
+            .true_term()
+            .ok_or_else(|| ChanceError::game("the prelude defines no Booleans"))?;
+        let falsity = engine.false_term().expect("true implies false");
+        Ok(EngineModel {
+            engine,
+            game,
+            start,
+            players: Vec::new(),
+            player_index: FxHashMap::default(),
+            truth,
+            falsity,
+            probs: FxHashMap::default(),
+        })
+    }
+
+    fn err_at(&self, what: &str, message: String, s: Option<TermId>) -> ChanceError {
+        ChanceError::Game {
+            message,
+            span: self.game.decl_span(what),
+            state: s.map(|s| self.engine.show(s)),
+        }
+    }
+
+    /// Reduce a template applied to arguments.
+    pub fn call(&mut self, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
+        let t = self.engine.build(pat, args);
+        self.engine.reduce(t).map_err(|e| {
+            if matches!(e, gamelang_runtime::error::RuntimeError::Interrupted { .. }) {
+                return ChanceError::Interrupted;
+            }
+            let f = self.engine.failure(e);
+            ChanceError::Engine(Box::new(diagnose(self.engine, &SolveError::Runtime(f))))
+        })
+    }
+
+    fn op_name(&self, op: OpId) -> &str {
+        &self.engine.program().sig.op(op).name
+    }
+
+    /// The elements of a set value (`_,_` / `empty`), in the set's order.
+    pub fn set_elements(&self, t: TermId) -> Vec<TermId> {
+        match self.engine.store().op(t) {
+            Some(op) if self.op_name(op) == "_,_" => self.engine.elements(t, op),
+            Some(op) if self.op_name(op) == "empty" && self.engine.store().args(t).is_empty() => {
+                Vec::new()
+            }
+            _ => vec![t],
+        }
+    }
+
+    fn boolean(&mut self, pat: &Pat, s: TermId, what: &str) -> Result<bool, ChanceError> {
+        let v = self.call(pat, &[s])?;
+        if v == self.truth {
+            Ok(true)
+        } else if v == self.falsity {
+            Ok(false)
+        } else {
+            Err(self.err_at(
+                what,
+                format!(
+                    "`{what}` reduced to `{}`, not a Boolean",
+                    self.engine.show(v)
+                ),
+                Some(s),
+            ))
+        }
+    }
+
+    fn player_of(&self, p: TermId, what: &str, s: TermId) -> Result<usize, ChanceError> {
+        self.player_index.get(&p).copied().ok_or_else(|| {
+            let names: Vec<String> = self.players.iter().map(|&p| self.engine.show(p)).collect();
+            self.err_at(
+                what,
+                format!(
+                    "`{what}` gave `{}`, which is not one of the declared players ({})",
+                    self.engine.show(p),
+                    names.join(", ")
+                ),
+                Some(s),
+            )
+        })
+    }
+
+    /// `(probability, event)` pairs of a distribution value, checked.
+    fn distribution(
+        &mut self,
+        d: TermId,
+        c: TermId,
+        s: TermId,
+    ) -> Result<Vec<(Q, TermId)>, ChanceError> {
+        let store = self.engine.store();
+        let elems = match store.op(d) {
+            Some(op) if self.op_name(op) == "_;_" => self.engine.elements(d, op),
+            Some(op) if self.op_name(op) == "nothing" && store.args(d).is_empty() => Vec::new(),
+            _ => vec![d],
+        };
+        let show_c = self.engine.show(c);
+        if elems.is_empty() {
+            return Err(self.err_at(
+                "events",
+                format!("a chance position without successors: `events({show_c}, …)` is empty"),
+                Some(s),
+            ));
+        }
+        let mut out = Vec::with_capacity(elems.len());
+        let mut total = Q::zero();
+        for e in elems {
+            let store = self.engine.store();
+            let pair = store
+                .app(e)
+                .filter(|(op, args)| self.op_name(*op) == "_@_" && args.len() == 2)
+                .map(|(_, args)| (args[0], args[1]));
+            let Some((p, ev)) = pair else {
+                return Err(self.err_at(
+                    "events",
+                    format!(
+                        "`events({show_c}, …)` has `{}`, not `PROBABILITY @ EVENT`",
+                        self.engine.show(e)
+                    ),
+                    Some(s),
+                ));
+            };
+            let ratio = store
+                .app(p)
+                .filter(|(op, args)| self.op_name(*op) == "_/_" && args.len() == 2)
+                .and_then(|(_, args)| Some((store.int(args[0])?, store.int(args[1])?)));
+            let Some((a, b)) = ratio else {
+                return Err(self.err_at(
+                    "events",
+                    format!(
+                        "the probability `{}` is not `a / b` with integers a, b",
+                        self.engine.show(p)
+                    ),
+                    Some(s),
+                ));
+            };
+            if b == 0 {
+                return Err(self.err_at(
+                    "events",
+                    format!("the probability `{a} / {b}` has denominator 0"),
+                    Some(s),
+                ));
+            }
+            let q = self
+                .probs
+                .entry((a, b))
+                .or_insert_with(|| Q::new(BigInt::from(a), BigInt::from(b)))
+                .clone();
+            if q.is_negative() {
+                return Err(self.err_at(
+                    "events",
+                    format!(
+                        "a negative probability: `{a} / {b}` for event `{}` after choice `{show_c}`",
+                        self.engine.show(ev)
+                    ),
+                    Some(s),
+                ));
+            }
+            total += &q;
+            if !q.is_zero() {
+                out.push((q, ev));
+            }
+        }
+        if !total.is_one() {
+            return Err(self.err_at(
+                "events",
+                format!("the probabilities of `events({show_c}, …)` sum to {total}, not 1"),
+                Some(s),
+            ));
+        }
+        Ok(out)
+    }
+}
+
+impl ChanceModel for EngineModel<'_> {
+    type State = TermId;
+    type Choice = TermId;
+
+    fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+        let t = self.call(&self.game.players.clone(), &[])?;
+        self.players = self.set_elements(t);
+        if self.players.is_empty() {
+            return Err(self.err_at(
+                "participants",
+                "the game declares no players (`participants` is empty)".into(),
+                None,
+            ));
+        }
+        self.player_index = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| (p, i))
+            .collect();
+        Ok(self.players.iter().map(|&p| self.engine.show(p)).collect())
+    }
+
+    fn start(&mut self) -> Result<TermId, ChanceError> {
+        let pat = self
+            .start
+            .clone()
+            .unwrap_or_else(|| self.game.start.clone());
+        self.call(&pat, &[])
+    }
+
+    fn expand(&mut self, s: TermId) -> Result<Node<TermId, TermId>, ChanceError> {
+        if self.engine.interrupt.load(Ordering::Relaxed) {
+            return Err(ChanceError::Interrupted);
+        }
+        let game = self.game;
+        if self.boolean(&game.final_, s, "final")? {
+            let w = self.call(&game.winner, &[s])?;
+            let mut winners = Vec::new();
+            for p in self.set_elements(w) {
+                winners.push(self.player_of(p, "winner", s)?);
+            }
+            winners.sort_unstable();
+            winners.dedup();
+            return Ok(Node::Final { winners });
+        }
+        let p = self.call(&game.turn, &[s])?;
+        let player = self.player_of(p, "turn", s)?;
+        let cs = self.call(&game.choices, &[s])?;
+        let choices = self.set_elements(cs);
+        if choices.is_empty() {
+            return Err(self.err_at(
+                "choices",
+                "a state that is not final has no choices".into(),
+                Some(s),
+            ));
+        }
+        let mut options = Vec::with_capacity(choices.len());
+        for c in choices {
+            let d = self.call(&game.events, &[c, s])?;
+            let dist = self.distribution(d, c, s)?;
+            let mut outcomes: Vec<(Q, TermId)> = Vec::with_capacity(dist.len());
+            for (q, e) in dist {
+                let next = self.call(&game.moves, &[e, c, s])?;
+                match outcomes.iter_mut().find(|(_, t)| *t == next) {
+                    Some((q0, _)) => *q0 += q,
+                    None => outcomes.push((q, next)),
+                }
+            }
+            options.push(Opt {
+                choice: c,
+                outcomes,
+            });
+        }
+        Ok(Node::Turn { player, options })
+    }
+
+    fn score(&mut self, s: TermId) -> Result<Option<Vec<i64>>, ChanceError> {
+        let Some(score) = self.game.score.clone() else {
+            return Ok(None);
+        };
+        let mut out = Vec::with_capacity(self.players.len());
+        for p in self.players.clone() {
+            let v = self.call(&score, &[p, s])?;
+            match self.engine.store().int(v) {
+                Some(i) => out.push(i),
+                None => {
+                    return Err(ChanceError::Game {
+                        message: format!(
+                            "`score` reduced to `{}`, not an integer",
+                            self.engine.show(v)
+                        ),
+                        span: None,
+                        state: Some(self.engine.show(s)),
+                    })
+                }
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn show_state(&self, s: TermId) -> String {
+        self.engine.show(s)
+    }
+
+    fn show_choice(&self, c: &TermId) -> String {
+        self.engine.show(*c)
+    }
+
+    fn interrupted(&self) -> bool {
+        self.engine.interrupt.load(Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,239 @@
+//! The explicit graph of a chance game: every state reachable from the start, numbered in
+//! the order they were found (breadth first; the start is 0).
+
+use crate::model::{ChanceError, ChanceModel, Node};
+use crate::Q;
+use num_traits::ToPrimitive;
+use rustc_hash::FxHashMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A final state; bit `i` of the mask is set when player `i` is among the winners.
+    Final { winners: u64 },
+    /// `player` chooses one of the options `opts[start..end]`.
+    Turn { player: u32, start: u32, end: u32 },
+}
+
+#[derive(Clone, Debug)]
+pub struct OptRec<C> {
+    pub choice: C,
+    /// Outcomes `outs[start..end]`.
+    pub start: u32,
+    pub end: u32,
+}
+
+pub struct Graph<S, C> {
+    pub players: Vec<String>,
+    pub states: Vec<S>,
+    pub kind: Vec<Kind>,
+    pub opts: Vec<OptRec<C>>,
+    /// `(next state, index into probs)`.
+    pub outs: Vec<(u32, u32)>,
+    pub probs: Vec<Q>,
+    pub probs_f: Vec<f64>,
+    /// Points collected at each visit, `players.len()` per state (when the game scores).
+    pub scores: Option<Vec<i64>>,
+}
+
+impl<S, C> Graph<S, C> {
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    pub fn n_players(&self) -> usize {
+        self.players.len()
+    }
+
+    /// The options of state `s` (empty for a final state), as indices into `opts`.
+    pub fn options(&self, s: usize) -> std::ops::Range<usize> {
+        match self.kind[s] {
+            Kind::Final { .. } => 0..0,
+            Kind::Turn { start, end, .. } => start as usize..end as usize,
+        }
+    }
+
+    pub fn outcomes(&self, o: usize) -> &[(u32, u32)] {
+        let r = &self.opts[o];
+        &self.outs[r.start as usize..r.end as usize]
+    }
+
+    /// Does any option have more than one outcome (is there chance at all)?
+    pub fn has_chance(&self) -> bool {
+        (0..self.opts.len()).any(|o| self.outcomes(o).len() > 1)
+    }
+}
+
+/// Explore every state reachable from the model's start. `with_score` also asks the
+/// model for each state's score. Fails past `max_states` states.
+pub fn explore<M: ChanceModel>(
+    model: &mut M,
+    with_score: bool,
+    max_states: usize,
+) -> Result<Graph<M::State, M::Choice>, ChanceError> {
+    let players = model.players()?;
+    if players.len() > 64 {
+        return Err(ChanceError::game(format!(
+            "{} players: at most 64 are supported",
+            players.len()
+        )));
+    }
+    let start = model.start()?;
+    let mut index: FxHashMap<M::State, u32> = FxHashMap::default();
+    let mut prob_index: FxHashMap<Q, u32> = FxHashMap::default();
+    let mut g = Graph {
+        players,
+        states: vec![start],
+        kind: Vec::new(),
+        opts: Vec::new(),
+        outs: Vec::new(),
+        probs: Vec::new(),
+        probs_f: Vec::new(),
+        scores: None,
+    };
+    let mut scores = Vec::new();
+    index.insert(start, 0);
+    let mut next = 0usize;
+    while next < g.states.len() {
+        let s = g.states[next];
+        next += 1;
+        if with_score {
+            match model.score(s)? {
+                Some(v) => scores.extend(v),
+                None => {
+                    return Err(ChanceError::game(
+                        "--value needs the game to define `score : Player State -> Int`",
+                    ))
+                }
+            }
+        }
+        match model.expand(s)? {
+            Node::Final { winners } => {
+                let mask = winners.iter().fold(0u64, |m, &w| m | (1u64 << w));
+                g.kind.push(Kind::Final { winners: mask });
+            }
+            Node::Turn { player, options } => {
+                let start_o = g.opts.len() as u32;
+                for o in options {
+                    let start_e = g.outs.len() as u32;
+                    for (q, t) in o.outcomes {
+                        let id = match index.get(&t) {
+                            Some(&i) => i,
+                            None => {
+                                if g.states.len() >= max_states {
+                                    return Err(ChanceError::game(format!(
+                                        "more than {max_states} states (raise --max-states)"
+                                    )));
+                                }
+                                let i = g.states.len() as u32;
+                                g.states.push(t);
+                                index.insert(t, i);
+                                i
+                            }
+                        };
+                        let pi = match prob_index.get(&q) {
+                            Some(&i) => i,
+                            None => {
+                                let i = g.probs.len() as u32;
+                                g.probs_f.push(q.to_f64().unwrap_or(f64::NAN));
+                                g.probs.push(q.clone());
+                                prob_index.insert(q, i);
+                                i
+                            }
+                        };
+                        g.outs.push((id, pi));
+                    }
+                    g.opts.push(crate::graph::OptRec {
+                        choice: o.choice,
+                        start: start_e,
+                        end: g.outs.len() as u32,
+                    });
+                }
+                g.kind.push(Kind::Turn {
+                    player: player as u32,
+                    start: start_o,
+                    end: g.opts.len() as u32,
+                });
+            }
+        }
+    }
+    if with_score {
+        g.scores = Some(scores);
+    }
+    Ok(g)
+}
+
+/// Strongly connected components, each listed once, in reverse topological order (a
+/// component comes after every component it can reach). Iterative Tarjan.
+pub fn sccs<S, C>(g: &Graph<S, C>) -> Vec<Vec<u32>> {
+    let n = g.len();
+    let succ = |v: usize| -> Vec<u32> {
+        let mut out: Vec<u32> = g
+            .options(v)
+            .flat_map(|o| g.outcomes(o).iter().map(|&(t, _)| t))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    const UNSEEN: u32 = u32::MAX;
+    let mut idx = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut out = Vec::new();
+    let mut counter = 0u32;
+    // (vertex, its successors, next successor to look at)
+    let mut call: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    for root in 0..n {
+        if idx[root] != UNSEEN {
+            continue;
+        }
+        idx[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root as u32);
+        on_stack[root] = true;
+        call.push((root as u32, succ(root), 0));
+        while let Some(frame) = call.last_mut() {
+            let v = frame.0 as usize;
+            if frame.2 < frame.1.len() {
+                let w = frame.1[frame.2] as usize;
+                frame.2 += 1;
+                if idx[w] == UNSEEN {
+                    idx[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w as u32);
+                    on_stack[w] = true;
+                    call.push((w as u32, succ(w), 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(idx[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(parent) = call.last() {
+                let p = parent.0 as usize;
+                low[p] = low[p].min(low[v]);
+            }
+            if low[v] == idx[v] {
+                let mut comp = Vec::new();
+                loop {
+                    let w = stack.pop().expect("on the stack");
+                    on_stack[w as usize] = false;
+                    comp.push(w);
+                    if w as usize == v {
+                        break;
+                    }
+                }
+                comp.reverse();
+                out.push(comp);
+            }
+        }
+    }
+    out
+}

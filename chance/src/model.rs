@@ -1,0 +1,70 @@
+//! The interface a chance game offers the solvers.
+
+use crate::Q;
+use gamelang_lang::span::Span;
+
+/// One option of the player to move: a choice and the distribution of next states after it
+/// (probabilities positive, summing to 1; a next state appears once).
+#[derive(Clone, Debug)]
+pub struct Opt<S, C> {
+    pub choice: C,
+    pub outcomes: Vec<(Q, S)>,
+}
+
+/// What a state is.
+#[derive(Clone, Debug)]
+pub enum Node<S, C> {
+    /// Play has stopped; the winners are indices into the players.
+    Final { winners: Vec<usize> },
+    /// `player` chooses one of `options` (at least one).
+    Turn {
+        player: usize,
+        options: Vec<Opt<S, C>>,
+    },
+}
+
+/// Why a game could not be explored or solved.
+#[derive(Clone, Debug)]
+pub enum ChanceError {
+    /// The rewriting engine failed (stuck term, step budget, …), with its diagnostic.
+    Engine(Box<gamelang_lang::diag::Diag>),
+    /// The game breaks a rule of chance games (probabilities not summing to 1, a winner
+    /// outside the players, …): where the offending operator is declared, and the state.
+    Game {
+        message: String,
+        span: Option<Span>,
+        state: Option<String>,
+    },
+    /// Stopped by the user (Ctrl-C).
+    Interrupted,
+}
+
+impl ChanceError {
+    pub fn game(message: impl Into<String>) -> ChanceError {
+        ChanceError::Game {
+            message: message.into(),
+            span: None,
+            state: None,
+        }
+    }
+}
+
+/// A game with chance and `players().len()` players.
+pub trait ChanceModel {
+    /// A state; equal states must compare equal (the solvers merge them).
+    type State: Copy + Eq + std::hash::Hash;
+    /// A choice, as shown to the user.
+    type Choice: Clone;
+    fn players(&mut self) -> Result<Vec<String>, ChanceError>;
+    fn start(&mut self) -> Result<Self::State, ChanceError>;
+    fn expand(&mut self, s: Self::State) -> Result<Node<Self::State, Self::Choice>, ChanceError>;
+    /// Points each player collects at a visit of `s` (for expected scores); `None` when the
+    /// game defines no score.
+    fn score(&mut self, s: Self::State) -> Result<Option<Vec<i64>>, ChanceError>;
+    fn show_state(&self, s: Self::State) -> String;
+    fn show_choice(&self, c: &Self::Choice) -> String;
+    /// Has the user asked to stop?
+    fn interrupted(&self) -> bool {
+        false
+    }
+}

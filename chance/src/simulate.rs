@@ -1,0 +1,141 @@
+//! Random play-outs: each player picks uniformly at random among its choices, events
+//! happen with their probabilities. Empirical win rates with 95% (Wilson) intervals.
+
+use crate::model::{ChanceError, ChanceModel, Node};
+use num_traits::ToPrimitive;
+use rustc_hash::FxHashMap;
+
+/// SplitMix64: a small, fast, well-known generator; the same seed gives the same games.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.unit() * n as f64) as usize % n.max(1)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Tally {
+    pub players: Vec<String>,
+    pub games: u64,
+    /// Games each player won.
+    pub wins: Vec<u64>,
+    /// Games that reached the move limit without ending.
+    pub unfinished: u64,
+    pub total_moves: u64,
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.959_963_984_540_054_f64;
+    let p = k / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A state as the simulation keeps it: final with winners, or options as cumulative-free
+/// lists of (probability, next state).
+enum Cached<S> {
+    Final(Vec<usize>),
+    Turn(Vec<Vec<(f64, S)>>),
+}
+
+/// How many states' expansions a simulation remembers at most.
+const CACHED: usize = 200_000;
+
+/// Play `games` random games from the start, each at most `max_moves` moves.
+pub fn simulate<M: ChanceModel>(
+    model: &mut M,
+    seed: u64,
+    games: u64,
+    max_moves: u64,
+) -> Result<Tally, ChanceError> {
+    let players = model.players()?;
+    let start = model.start()?;
+    let mut rng = Rng::new(seed);
+    let mut cache: FxHashMap<M::State, Cached<M::State>> = FxHashMap::default();
+    let mut tally = Tally {
+        wins: vec![0; players.len()],
+        players,
+        games: 0,
+        unfinished: 0,
+        total_moves: 0,
+    };
+    for _ in 0..games {
+        let mut s = start;
+        let mut moves = 0u64;
+        loop {
+            // Expansions are remembered, but the memory is emptied when it holds CACHED
+            // states: a game too big to solve is too big to remember whole.
+            if cache.len() >= CACHED && !cache.contains_key(&s) {
+                cache.clear();
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(s) {
+                let node = match model.expand(s)? {
+                    Node::Final { winners } => Cached::Final(winners),
+                    Node::Turn { options, .. } => Cached::Turn(
+                        options
+                            .into_iter()
+                            .map(|o| {
+                                o.outcomes
+                                    .into_iter()
+                                    .map(|(q, t)| (q.to_f64().unwrap_or(0.0), t))
+                                    .collect()
+                            })
+                            .collect(),
+                    ),
+                };
+                slot.insert(node);
+            }
+            match &cache[&s] {
+                Cached::Final(winners) => {
+                    for &w in winners {
+                        tally.wins[w] += 1;
+                    }
+                    break;
+                }
+                Cached::Turn(options) => {
+                    if moves >= max_moves {
+                        tally.unfinished += 1;
+                        break;
+                    }
+                    let o = &options[rng.below(options.len())];
+                    let mut u = rng.unit();
+                    let mut next = o.last().expect("an outcome").1;
+                    for &(p, t) in o {
+                        if u < p {
+                            next = t;
+                            break;
+                        }
+                        u -= p;
+                    }
+                    s = next;
+                    moves += 1;
+                }
+            }
+        }
+        tally.total_moves += moves;
+        tally.games += 1;
+    }
+    Ok(tally)
+}

@@ -1,0 +1,864 @@
+//! Optimal winning probabilities and expected scores of chance games with n players.
+//!
+//! **Semantics (max-n).** At a state where player `p` chooses, `p` takes an option that
+//! maximises `p`'s own value (probability of winning, or expected score); among options
+//! with the same value for `p` it prefers the one giving the other players together the
+//! least, and among those the first in the order of the game's choice set. At a chance
+//! outcome the value is the expectation. A play that never ends is won by nobody (and
+//! scores the points collected on the way, which must then be finite).
+//!
+//! **Algorithms.** The graph of reachable states is split into strongly connected
+//! components, solved from the end of the game backwards (each component after all the
+//! components it leads to):
+//! - *exact* (rationals): a component of one state without a loop is solved by backward
+//!   induction; a component with cycles by policy iteration: a policy (from value iteration
+//!   when players have choices) is evaluated by solving its linear system exactly (sparse
+//!   Gaussian elimination over the rationals), then improved until no player gains by
+//!   changing one choice;
+//! - *value iteration* (floating point): Gauss-Seidel sweeps over each cyclic component until
+//!   the largest change in a sweep is below the tolerance. Used when the game is too large
+//!   for exact arithmetic; the tolerance and what was achieved are reported.
+
+use crate::graph::{sccs, Graph, Kind};
+use crate::model::ChanceError;
+use crate::Q;
+use num_traits::{ToPrimitive, Zero};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Each player's probability of winning.
+    Win,
+    /// Each player's expected total score (points collected at every state visited).
+    Score,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactness {
+    /// Exact when the game is small enough, value iteration otherwise.
+    Auto,
+    Exact,
+    Float,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub goal: Goal,
+    pub exactness: Exactness,
+    /// Value iteration stops when no value changes by more than this in a sweep.
+    pub tolerance: f64,
+    pub max_sweeps: usize,
+    /// Auto: exact only for games of at most this many states…
+    pub exact_states: usize,
+    /// …whose cyclic components have at most this many states…
+    pub exact_component: usize,
+    /// …and whose linear systems stay below this many non-zero coefficients…
+    pub fill_budget: usize,
+    /// …and this much arithmetic: the sizes in bits of the operands of the eliminations'
+    /// multiplications, added up (rationals grow as they are combined, so the work is not
+    /// just the number of operations).
+    pub work_budget: u64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            goal: Goal::Win,
+            exactness: Exactness::Auto,
+            tolerance: 1e-12,
+            max_sweeps: 1_000_000,
+            exact_states: 50_000,
+            exact_component: 2_000,
+            fill_budget: 2_000_000,
+            work_budget: 50_000_000,
+        }
+    }
+}
+
+/// How the answer was computed.
+#[derive(Clone, Debug)]
+pub enum Method {
+    /// Exact rationals; `cyclic` components were solved as linear systems
+    /// (`rounds` of policy improvement in all).
+    Exact { cyclic: usize, rounds: usize },
+    /// Floating-point value iteration over the cyclic components.
+    ValueIteration {
+        tolerance: f64,
+        /// The largest change in the last sweep of any component.
+        residual: f64,
+        /// An estimate of the remaining error: the last change times max(1, r / (1 - r)), r the
+        /// ratio of the last two changes (the rate of geometric convergence), over all
+        /// components; infinite when the iteration was not contracting.
+        error_estimate: f64,
+        sweeps: usize,
+        converged: bool,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Value of each player at the start.
+    pub value: Vec<f64>,
+    /// The same, exactly, when computed exactly.
+    pub exact: Option<Vec<Q>>,
+    pub method: Method,
+    /// Why exact arithmetic was not used (Auto mode).
+    pub fallback: Option<String>,
+    /// The option the player to move at the start takes (index into `graph.opts`).
+    pub best_option: Option<usize>,
+    pub components: usize,
+    pub cyclic_components: usize,
+    pub largest_component: usize,
+    /// Values of every state (`n` per state), in floating point.
+    pub all: Vec<f64>,
+}
+
+/// Solve the explored game `g` from its start (state 0).
+pub fn solve<S, C>(g: &Graph<S, C>, opts: &Options) -> Result<Solution, ChanceError> {
+    let comps = sccs(g);
+    let cyclic: Vec<bool> = comps.iter().map(|c| is_cyclic(g, c)).collect();
+    let cyclic_components = cyclic.iter().filter(|&&c| c).count();
+    let largest = comps
+        .iter()
+        .zip(&cyclic)
+        .filter(|(_, &c)| c)
+        .map(|(c, _)| c.len())
+        .max()
+        .unwrap_or(0);
+    let n = g.n_players();
+    let mut fallback = None;
+    let try_exact = match opts.exactness {
+        Exactness::Exact => true,
+        Exactness::Float => false,
+        Exactness::Auto => {
+            if g.len() > opts.exact_states {
+                fallback = Some(format!(
+                    "{} states, more than the {} solved exactly",
+                    g.len(),
+                    opts.exact_states
+                ));
+                false
+            } else if largest > opts.exact_component {
+                fallback = Some(format!(
+                    "a cycle through {largest} states, more than the {} solved exactly",
+                    opts.exact_component
+                ));
+                false
+            } else {
+                true
+            }
+        }
+    };
+    let mut sol = Solution {
+        value: Vec::new(),
+        exact: None,
+        method: Method::Exact {
+            cyclic: cyclic_components,
+            rounds: 0,
+        },
+        fallback: None,
+        best_option: None,
+        components: comps.len(),
+        cyclic_components,
+        largest_component: largest,
+        all: Vec::new(),
+    };
+    if try_exact {
+        match exact(g, &comps, &cyclic, opts) {
+            Ok((values, rounds)) => {
+                sol.all = values
+                    .iter()
+                    .flat_map(|v| v.iter().map(|q| q.to_f64().unwrap_or(f64::NAN)))
+                    .collect();
+                sol.value = sol.all[0..n].to_vec();
+                sol.best_option = best_exact(g, 0, &values, opts.goal);
+                sol.exact = Some(values.into_iter().next().expect("the start"));
+                sol.method = Method::Exact {
+                    cyclic: cyclic_components,
+                    rounds,
+                };
+                return Ok(sol);
+            }
+            Err(Fallback::Game(e)) => return Err(e),
+            Err(Fallback::TooBig(why)) => {
+                if opts.exactness == Exactness::Exact {
+                    return Err(ChanceError::game(format!(
+                        "exact solution abandoned: {why}"
+                    )));
+                }
+                fallback = Some(why);
+            }
+        }
+    }
+    let (all, residual, error_estimate, sweeps, converged) = float(g, &comps, &cyclic, opts)?;
+    sol.best_option = best_float(g, 0, &all);
+    sol.value = all[0..n].to_vec();
+    sol.all = all;
+    sol.fallback = fallback;
+    sol.method = Method::ValueIteration {
+        tolerance: opts.tolerance,
+        residual,
+        error_estimate,
+        sweeps,
+        converged,
+    };
+    Ok(sol)
+}
+
+fn is_cyclic<S, C>(g: &Graph<S, C>, comp: &[u32]) -> bool {
+    comp.len() > 1
+        || g.options(comp[0] as usize)
+            .any(|o| g.outcomes(o).iter().any(|&(t, _)| t == comp[0]))
+}
+
+/// The points a visit of `s` gives each player.
+fn reward<S, C>(g: &Graph<S, C>, s: usize, goal: Goal, out: &mut [f64]) {
+    let n = g.n_players();
+    match goal {
+        Goal::Win => match g.kind[s] {
+            Kind::Final { winners } => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = if winners >> i & 1 == 1 { 1.0 } else { 0.0 };
+                }
+            }
+            Kind::Turn { .. } => out.iter_mut().for_each(|o| *o = 0.0),
+        },
+        Goal::Score => {
+            let sc = g.scores.as_ref().expect("explored with scores");
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = sc[s * n + i] as f64;
+            }
+        }
+    }
+}
+
+fn reward_q<S, C>(g: &Graph<S, C>, s: usize, goal: Goal) -> Vec<Q> {
+    let n = g.n_players();
+    let mut v = vec![0.0; n];
+    reward(g, s, goal, &mut v);
+    v.into_iter()
+        .map(|x| Q::from_integer((x as i64).into()))
+        .collect()
+}
+
+fn mover<S, C>(g: &Graph<S, C>, s: usize) -> usize {
+    match g.kind[s] {
+        Kind::Turn { player, .. } => player as usize,
+        Kind::Final { .. } => 0,
+    }
+}
+
+// ----- floating point ---------------------------------------------------------------------
+
+const TIE: f64 = 1e-13;
+
+fn others(v: &[f64], p: usize) -> f64 {
+    v.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != p)
+        .map(|(_, x)| x)
+        .sum()
+}
+
+/// Is the option value `a` better for player `p` than `b` (max-n with the tie rule)?
+fn better_f(a: &[f64], b: &[f64], p: usize) -> bool {
+    a[p] > b[p] + TIE || ((a[p] - b[p]).abs() <= TIE && others(a, p) < others(b, p) - TIE)
+}
+
+/// The value of option `o` of state `s` (its reward plus the expected next value).
+fn option_value_f<S, C>(g: &Graph<S, C>, o: usize, base: &[f64], vals: &[f64], out: &mut [f64]) {
+    let n = g.n_players();
+    out.copy_from_slice(base);
+    for &(t, p) in g.outcomes(o) {
+        let pf = g.probs_f[p as usize];
+        let t = t as usize * n;
+        for i in 0..n {
+            out[i] += pf * vals[t + i];
+        }
+    }
+}
+
+/// The best option of `s` given values, and its value written to `best`.
+fn step_f<S, C>(
+    g: &Graph<S, C>,
+    s: usize,
+    goal: Goal,
+    vals: &[f64],
+    best: &mut [f64],
+    scratch: &mut [f64],
+    base: &mut [f64],
+) -> Option<usize> {
+    reward(g, s, goal, base);
+    let p = mover(g, s);
+    let mut choice = None;
+    for o in g.options(s) {
+        option_value_f(g, o, base, vals, scratch);
+        if choice.is_none() || better_f(scratch, best, p) {
+            best.copy_from_slice(scratch);
+            choice = Some(o);
+        }
+    }
+    if choice.is_none() {
+        best.copy_from_slice(base);
+    }
+    choice
+}
+
+type FloatResult = (Vec<f64>, f64, f64, usize, bool);
+
+/// A state with one option: its outcomes (index of the first value of the next state,
+/// probability) and its reward.
+type Compact = (Vec<(usize, f64)>, Vec<f64>);
+
+fn float<S, C>(
+    g: &Graph<S, C>,
+    comps: &[Vec<u32>],
+    cyclic: &[bool],
+    opts: &Options,
+) -> Result<FloatResult, ChanceError> {
+    let n = g.n_players();
+    let mut vals = vec![0.0f64; g.len() * n];
+    let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let mut residual = 0.0f64;
+    let mut estimate = 0.0f64;
+    let mut sweeps = 0usize;
+    let mut converged = true;
+    for (comp, &cyc) in comps.iter().zip(cyclic) {
+        if !cyc {
+            let s = comp[0] as usize;
+            step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
+            vals[s * n..s * n + n].copy_from_slice(&best);
+            continue;
+        }
+        // Sweep the states found last first: states are numbered breadth first from the
+        // start, so these are nearer the end of the game, and Gauss-Seidel carries the
+        // values back towards the start in fewer sweeps.
+        let mut order = comp.clone();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let comp = &order;
+        let mut k = 0;
+        let mut previous = f64::INFINITY;
+        // On a small component, once the choices have settled roughly, jump to the values
+        // of the current choices by solving their linear system (in floating point); the
+        // sweeps that follow check them against the tolerance like any other values.
+        // (At three levels of the change, in case the first choices were not yet the best.)
+        let mut jumps: &[f64] = if comp.len() > opts.exact_component {
+            &[]
+        } else {
+            &[1e-2, 1e-5, 1e-9]
+        };
+        // States with a single option (a Markov chain: nobody chooses) are swept from a
+        // compact copy of their outcomes and rewards; the others through `step_f`.
+        let single: Vec<Option<Compact>> = comp
+            .iter()
+            .map(|&s| {
+                let s = s as usize;
+                let r = g.options(s);
+                (r.len() == 1).then(|| {
+                    let outs = g
+                        .outcomes(r.start)
+                        .iter()
+                        .map(|&(t, p)| (t as usize * n, g.probs_f[p as usize]))
+                        .collect();
+                    let mut rew = vec![0.0; n];
+                    reward(g, s, opts.goal, &mut rew);
+                    (outs, rew)
+                })
+            })
+            .collect();
+        loop {
+            let mut delta = 0.0f64;
+            for (&s, one) in comp.iter().zip(&single) {
+                let s = s as usize;
+                match one {
+                    Some((outs, rew)) => {
+                        best.copy_from_slice(rew);
+                        for &(t, p) in outs {
+                            for i in 0..n {
+                                best[i] += p * vals[t + i];
+                            }
+                        }
+                    }
+                    None => {
+                        step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
+                    }
+                }
+                for i in 0..n {
+                    delta = delta.max((best[i] - vals[s * n + i]).abs());
+                    vals[s * n + i] = best[i];
+                }
+            }
+            k += 1;
+            let done = delta < opts.tolerance || !delta.is_finite();
+            if let Some((&level, rest)) = jumps.split_first() {
+                if !done && k < opts.max_sweeps && delta < level {
+                    jumps = rest;
+                    jump(g, comp, opts.goal, &mut vals);
+                    previous = f64::INFINITY;
+                    continue;
+                }
+            }
+            if done || k >= opts.max_sweeps {
+                residual = residual.max(delta);
+                let rate = if previous.is_finite() && previous > 0.0 {
+                    delta / previous
+                } else {
+                    0.0
+                };
+                estimate = estimate.max(if delta == 0.0 {
+                    0.0
+                } else if rate < 1.0 {
+                    delta * (rate / (1.0 - rate)).max(1.0)
+                } else {
+                    f64::INFINITY
+                });
+                converged = converged && done;
+                break;
+            }
+            previous = delta;
+        }
+        sweeps += k;
+    }
+    Ok((vals, residual, estimate, sweeps, converged))
+}
+
+/// Replace the values of a cyclic component by those of its current greedy choices, from
+/// their linear system solved by sparse Gaussian elimination (no pivoting: an M-matrix).
+/// Leaves the values alone when some state cannot leave the component under the choices.
+fn jump<S, C>(g: &Graph<S, C>, comp: &[u32], goal: Goal, vals: &mut [f64]) {
+    let n = g.n_players();
+    let m = comp.len();
+    let local: rustc_hash::FxHashMap<u32, usize> =
+        comp.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+    let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let policy: Vec<Option<usize>> = comp
+        .iter()
+        .map(|&s| {
+            step_f(
+                g,
+                s as usize,
+                goal,
+                vals,
+                &mut best,
+                &mut scratch,
+                &mut base,
+            )
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); m];
+    let mut reaches = vec![false; m];
+    let mut queue = Vec::new();
+    for k in 0..m {
+        let Some(o) = policy[k] else { return };
+        for &(t, _) in g.outcomes(o) {
+            match local.get(&t) {
+                Some(&j) => preds[j].push(k),
+                None if !reaches[k] => {
+                    reaches[k] = true;
+                    queue.push(k);
+                }
+                None => {}
+            }
+        }
+    }
+    while let Some(j) = queue.pop() {
+        for &k in &preds[j] {
+            if !reaches[k] {
+                reaches[k] = true;
+                queue.push(k);
+            }
+        }
+    }
+    if reaches.iter().any(|r| !r) {
+        return;
+    }
+    let mut rows: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); m];
+    let mut rhs: Vec<Vec<f64>> = vec![vec![0.0; n]; m];
+    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for k in 0..m {
+        reward(g, comp[k] as usize, goal, &mut rhs[k]);
+        rows[k].insert(k, 1.0);
+        for &(t, p) in g.outcomes(policy[k].expect("checked")) {
+            let pf = g.probs_f[p as usize];
+            match local.get(&t) {
+                Some(&j) => {
+                    *rows[k].entry(j).or_insert(0.0) -= pf;
+                    cols[j].push(k);
+                }
+                None => {
+                    for i in 0..n {
+                        rhs[k][i] += pf * vals[t as usize * n + i];
+                    }
+                }
+            }
+        }
+    }
+    for k in 0..m {
+        let pivot = rows[k].get(&k).copied().unwrap_or(0.0);
+        if pivot.abs() < 1e-300 {
+            return;
+        }
+        let row_k: Vec<(usize, f64)> = rows[k]
+            .range(k + 1..)
+            .map(|(&c, &v)| (c, v / pivot))
+            .collect();
+        let rhs_k: Vec<f64> = rhs[k].iter().map(|v| v / pivot).collect();
+        rows[k] = row_k.iter().copied().collect();
+        rhs[k].clone_from(&rhs_k);
+        let mut users = std::mem::take(&mut cols[k]);
+        users.sort_unstable();
+        users.dedup();
+        for j in users {
+            if j <= k {
+                continue;
+            }
+            let Some(f) = rows[j].remove(&k) else {
+                continue;
+            };
+            for &(c, a) in &row_k {
+                *rows[j].entry(c).or_insert(0.0) -= f * a;
+                cols[c].push(j);
+            }
+            for i in 0..n {
+                rhs[j][i] -= f * rhs_k[i];
+            }
+        }
+    }
+    let mut x = vec![vec![0.0; n]; m];
+    for k in (0..m).rev() {
+        let mut v = rhs[k].clone();
+        for (&c, &a) in &rows[k] {
+            for i in 0..n {
+                v[i] -= a * x[c][i];
+            }
+        }
+        x[k] = v;
+    }
+    for k in 0..m {
+        let s = comp[k] as usize;
+        vals[s * n..s * n + n].copy_from_slice(&x[k]);
+    }
+}
+
+fn best_float<S, C>(g: &Graph<S, C>, s: usize, vals: &[f64]) -> Option<usize> {
+    let n = g.n_players();
+    let (mut best, mut scratch, base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    let p = mover(g, s);
+    let mut choice = None;
+    for o in g.options(s) {
+        option_value_f(g, o, &base, vals, &mut scratch);
+        if choice.is_none() || better_f(&scratch, &best, p) {
+            best.copy_from_slice(&scratch);
+            choice = Some(o);
+        }
+    }
+    choice
+}
+
+// ----- exact ------------------------------------------------------------------------------
+
+enum Fallback {
+    /// Too large for exact arithmetic (why).
+    TooBig(String),
+    Game(ChanceError),
+}
+
+fn others_q(v: &[Q], p: usize) -> Q {
+    v.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != p)
+        .fold(Q::zero(), |acc, (_, x)| acc + x)
+}
+
+/// Compare option values for player `p`: Greater when `a` is better.
+fn cmp_q(a: &[Q], b: &[Q], p: usize) -> std::cmp::Ordering {
+    a[p].cmp(&b[p])
+        .then_with(|| others_q(b, p).cmp(&others_q(a, p)))
+}
+
+fn option_value_q<S, C>(
+    g: &Graph<S, C>,
+    s: usize,
+    o: usize,
+    goal: Goal,
+    vals: &[Vec<Q>],
+) -> Vec<Q> {
+    let mut v = reward_q(g, s, goal);
+    for &(t, p) in g.outcomes(o) {
+        let q = &g.probs[p as usize];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x += q * &vals[t as usize][i];
+        }
+    }
+    v
+}
+
+/// The best option of `s` (first among equals) and its value.
+fn best_q<S, C>(g: &Graph<S, C>, s: usize, goal: Goal, vals: &[Vec<Q>]) -> (Option<usize>, Vec<Q>) {
+    let p = mover(g, s);
+    let mut best: Option<(usize, Vec<Q>)> = None;
+    for o in g.options(s) {
+        let v = option_value_q(g, s, o, goal, vals);
+        let take = match &best {
+            None => true,
+            Some((_, b)) => cmp_q(&v, b, p) == std::cmp::Ordering::Greater,
+        };
+        if take {
+            best = Some((o, v));
+        }
+    }
+    match best {
+        Some((o, v)) => (Some(o), v),
+        None => (None, reward_q(g, s, goal)),
+    }
+}
+
+fn best_exact<S, C>(g: &Graph<S, C>, s: usize, vals: &[Vec<Q>], goal: Goal) -> Option<usize> {
+    // The start's reward is added to every option alike, so it does not change the choice.
+    best_q(g, s, goal, vals).0
+}
+
+fn exact<S, C>(
+    g: &Graph<S, C>,
+    comps: &[Vec<u32>],
+    cyclic: &[bool],
+    opts: &Options,
+) -> Result<(Vec<Vec<Q>>, usize), Fallback> {
+    let n = g.n_players();
+    let mut vals: Vec<Vec<Q>> = vec![Vec::new(); g.len()];
+    let mut rounds = 0;
+    let mut fill = 0usize;
+    let mut work = 0u64;
+    for (comp, &cyc) in comps.iter().zip(cyclic) {
+        if !cyc {
+            let s = comp[0] as usize;
+            vals[s] = best_q(g, s, opts.goal, &vals).1;
+            continue;
+        }
+        if comp.len() > opts.exact_component && opts.exactness == Exactness::Auto {
+            return Err(Fallback::TooBig(format!(
+                "a cycle through {} states",
+                comp.len()
+            )));
+        }
+        // A first policy: value iteration on this component (its exits are known exactly).
+        let mut policy: Vec<usize> = comp.iter().map(|&s| g.options(s as usize).start).collect();
+        if comp.iter().any(|&s| g.options(s as usize).len() > 1) {
+            let mut fv = vec![0.0f64; g.len() * n];
+            for (s, v) in vals.iter().enumerate() {
+                for (i, q) in v.iter().enumerate() {
+                    fv[s * n + i] = q.to_f64().unwrap_or(0.0);
+                }
+            }
+            let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+            for _ in 0..10_000 {
+                let mut delta = 0.0f64;
+                for &s in comp {
+                    let s = s as usize;
+                    step_f(g, s, opts.goal, &fv, &mut best, &mut scratch, &mut base);
+                    for i in 0..n {
+                        delta = delta.max((best[i] - fv[s * n + i]).abs());
+                        fv[s * n + i] = best[i];
+                    }
+                }
+                if delta < 1e-13 {
+                    break;
+                }
+            }
+            for (k, &s) in comp.iter().enumerate() {
+                let s = s as usize;
+                if let Some(o) = step_f(g, s, opts.goal, &fv, &mut best, &mut scratch, &mut base) {
+                    policy[k] = o;
+                }
+            }
+        }
+        loop {
+            rounds += 1;
+            if rounds > 50 * comps.len().max(1) {
+                return Err(Fallback::TooBig("policy iteration did not settle".into()));
+            }
+            let x = evaluate(g, comp, &policy, &vals, opts, &mut fill, &mut work)?;
+            for (k, &s) in comp.iter().enumerate() {
+                vals[s as usize] = x[k].clone();
+            }
+            let mut changed = false;
+            for (k, &s) in comp.iter().enumerate() {
+                let s = s as usize;
+                if g.options(s).len() < 2 {
+                    continue;
+                }
+                let p = mover(g, s);
+                let current = option_value_q(g, s, policy[k], opts.goal, &vals);
+                for o in g.options(s) {
+                    if o == policy[k] {
+                        continue;
+                    }
+                    let v = option_value_q(g, s, o, opts.goal, &vals);
+                    let c = cmp_q(&v, &current, p);
+                    if c == std::cmp::Ordering::Greater
+                        || (c == std::cmp::Ordering::Equal && o < policy[k])
+                    {
+                        policy[k] = o;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    Ok((vals, rounds))
+}
+
+/// The exact values of the states of a cyclic component under a fixed policy (the option
+/// `policy[k]` at `comp[k]`), the states after it already solved in `vals`.
+fn evaluate<S, C>(
+    g: &Graph<S, C>,
+    comp: &[u32],
+    policy: &[usize],
+    vals: &[Vec<Q>],
+    opts: &Options,
+    fill: &mut usize,
+    work: &mut u64,
+) -> Result<Vec<Vec<Q>>, Fallback> {
+    let n = g.n_players();
+    let m = comp.len();
+    let local: rustc_hash::FxHashMap<u32, usize> =
+        comp.iter().enumerate().map(|(k, &s)| (s, k)).collect();
+    // States that reach an exit of the component under the policy; the others loop for ever.
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); m];
+    let mut reaches = vec![false; m];
+    let mut queue = Vec::new();
+    for k in 0..m {
+        for &(t, _) in g.outcomes(policy[k]) {
+            match local.get(&t) {
+                Some(&j) => preds[j].push(k),
+                None => {
+                    if !reaches[k] {
+                        reaches[k] = true;
+                        queue.push(k);
+                    }
+                }
+            }
+        }
+    }
+    while let Some(j) = queue.pop() {
+        for &k in &preds[j] {
+            if !reaches[k] {
+                reaches[k] = true;
+                queue.push(k);
+            }
+        }
+    }
+    let zero = vec![Q::zero(); n];
+    for k in 0..m {
+        if !reaches[k] && reward_q(g, comp[k] as usize, opts.goal) != zero {
+            return Err(Fallback::Game(ChanceError::game(format!(
+                "the expected score is infinite: play can loop for ever through state #{} collecting points",
+                comp[k]
+            ))));
+        }
+    }
+    // Rows of (I - P) x = r + (exits), over the states that reach an exit.
+    let mut rows: Vec<BTreeMap<usize, Q>> = vec![BTreeMap::new(); m];
+    let mut rhs: Vec<Vec<Q>> = Vec::with_capacity(m);
+    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for k in 0..m {
+        let s = comp[k] as usize;
+        let mut r = reward_q(g, s, opts.goal);
+        if reaches[k] {
+            rows[k].insert(k, Q::from_integer(1.into()));
+            for &(t, p) in g.outcomes(policy[k]) {
+                let q = &g.probs[p as usize];
+                match local.get(&t) {
+                    Some(&j) if reaches[j] => {
+                        let e = rows[k].entry(j).or_insert_with(Q::zero);
+                        *e -= q;
+                        cols[j].push(k);
+                    }
+                    Some(_) => {}
+                    None => {
+                        for (i, x) in r.iter_mut().enumerate() {
+                            *x += q * &vals[t as usize][i];
+                        }
+                    }
+                }
+            }
+            rows[k].retain(|_, v| !v.is_zero());
+        } else {
+            rows[k].insert(k, Q::from_integer(1.into()));
+            r = zero.clone();
+        }
+        *fill += rows[k].len();
+        rhs.push(r);
+    }
+    // Gaussian elimination without pivoting: I - P restricted to states that reach an exit
+    // is a non-singular M-matrix, so every pivot is non-zero.
+    for k in 0..m {
+        let pivot = rows[k].get(&k).cloned().unwrap_or_else(Q::zero);
+        if pivot.is_zero() {
+            return Err(Fallback::TooBig("a singular linear system".into()));
+        }
+        let row_k: Vec<(usize, Q)> = rows[k]
+            .iter()
+            .filter(|(&c, _)| c > k)
+            .map(|(&c, v)| (c, v / &pivot))
+            .collect();
+        let rhs_k: Vec<Q> = rhs[k].iter().map(|v| v / &pivot).collect();
+        rows[k] = row_k.iter().cloned().collect();
+        rows[k].insert(k, Q::from_integer(1.into()));
+        rhs[k] = rhs_k.clone();
+        let mut users = std::mem::take(&mut cols[k]);
+        users.sort_unstable();
+        users.dedup();
+        for j in users {
+            if j <= k {
+                continue;
+            }
+            let Some(f) = rows[j].remove(&k) else {
+                continue;
+            };
+            for (c, a) in &row_k {
+                let e = rows[j].entry(*c).or_insert_with(|| {
+                    *fill += 1;
+                    Q::zero()
+                });
+                *work += f.numer().bits() + f.denom().bits() + a.numer().bits() + a.denom().bits();
+                *e -= &f * a;
+                cols[*c].push(j);
+            }
+            for (i, x) in rhs[j].iter_mut().enumerate() {
+                *work += f.numer().bits()
+                    + f.denom().bits()
+                    + rhs_k[i].numer().bits()
+                    + rhs_k[i].denom().bits();
+                *x -= &f * &rhs_k[i];
+            }
+        }
+        if *work > opts.work_budget && opts.exactness == Exactness::Auto {
+            return Err(Fallback::TooBig(format!(
+                "the exact elimination passed its budget of {:e} bit operations",
+                opts.work_budget as f64
+            )));
+        }
+        if *fill > opts.fill_budget && opts.exactness == Exactness::Auto {
+            return Err(Fallback::TooBig(format!(
+                "the linear system grew past {} coefficients",
+                opts.fill_budget
+            )));
+        }
+    }
+    let mut x: Vec<Vec<Q>> = vec![Vec::new(); m];
+    for k in (0..m).rev() {
+        let mut v = rhs[k].clone();
+        for (&c, a) in rows[k].range(k + 1..) {
+            for (i, xi) in v.iter_mut().enumerate() {
+                *xi -= a * &x[c][i];
+            }
+        }
+        x[k] = v;
+    }
+    Ok(x)
+}

@@ -1,0 +1,209 @@
+//! The solvers on small random games given directly through the `ChanceModel` trait:
+//! exact answers against a dense Gauss-Jordan elimination over the rationals written here,
+//! value iteration against the exact answers, on Markov chains and on two-player games with
+//! choices. The games come from a fixed seed (no clock).
+
+// The hand-written elimination indexes its matrix by row and column.
+#![allow(clippy::needless_range_loop)]
+
+use gamelang_chance::graph::explore;
+use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
+use gamelang_chance::simulate::Rng;
+use gamelang_chance::solve::{solve, Exactness, Goal, Options};
+use gamelang_chance::{BigInt, Q};
+use num_traits::{One, ToPrimitive, Zero};
+
+/// States 0..n: the last two are final (won by player 0, by player 1); every other state
+/// has `options[s]`, each a list of (numerator over 12, next state).
+struct Random {
+    n: usize,
+    mover: Vec<usize>,
+    options: Vec<Vec<Vec<(i64, usize)>>>,
+}
+
+impl ChanceModel for Random {
+    type State = usize;
+    type Choice = usize;
+    fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+        Ok(vec!["x".into(), "y".into()])
+    }
+    fn start(&mut self) -> Result<usize, ChanceError> {
+        Ok(0)
+    }
+    fn expand(&mut self, s: usize) -> Result<Node<usize, usize>, ChanceError> {
+        if s == self.n - 2 {
+            return Ok(Node::Final { winners: vec![0] });
+        }
+        if s == self.n - 1 {
+            return Ok(Node::Final { winners: vec![1] });
+        }
+        Ok(Node::Turn {
+            player: self.mover[s],
+            options: self.options[s]
+                .iter()
+                .enumerate()
+                .map(|(c, outs)| Opt {
+                    choice: c,
+                    outcomes: outs
+                        .iter()
+                        .map(|&(w, t)| (Q::new(BigInt::from(w), BigInt::from(12)), t))
+                        .collect(),
+                })
+                .collect(),
+        })
+    }
+    fn score(&mut self, _: usize) -> Result<Option<Vec<i64>>, ChanceError> {
+        Ok(None)
+    }
+    fn show_state(&self, s: usize) -> String {
+        s.to_string()
+    }
+    fn show_choice(&self, c: &usize) -> String {
+        c.to_string()
+    }
+}
+
+/// A random game of `n` states whose states all reach a final one (every distribution
+/// gives weight 1/12 to a final state), with `choices` options per state.
+fn random(rng: &mut Rng, n: usize, choices: usize) -> Random {
+    let mut options = Vec::new();
+    let mut mover = Vec::new();
+    for _ in 0..n - 2 {
+        mover.push(rng.below(2));
+        let mut opts = Vec::new();
+        for _ in 0..choices {
+            // 11 twelfths spread over up to 3 random states, 1 twelfth to a final state.
+            let mut outs: Vec<(i64, usize)> = vec![(1, n - 2 + rng.below(2))];
+            let mut left = 11i64;
+            for k in 0..3 {
+                let w = if k == 2 {
+                    left
+                } else {
+                    rng.below(left as usize + 1) as i64
+                };
+                left -= w;
+                if w > 0 {
+                    let t = rng.below(n);
+                    match outs.iter_mut().find(|(_, u)| *u == t) {
+                        Some((w0, _)) => *w0 += w,
+                        None => outs.push((w, t)),
+                    }
+                }
+            }
+            opts.push(outs);
+        }
+        options.push(opts);
+    }
+    Random { n, mover, options }
+}
+
+/// P(player 0 wins) from every state of a Markov chain (one option per state), by
+/// Gauss-Jordan elimination of x = P x + b over the rationals.
+fn gauss_jordan(g: &Random) -> Vec<Q> {
+    let m = g.n - 2;
+    let mut a = vec![vec![Q::zero(); m]; m];
+    let mut b = vec![Q::zero(); m];
+    for s in 0..m {
+        a[s][s] += Q::one();
+        for &(w, t) in &g.options[s][0] {
+            let p = Q::new(BigInt::from(w), BigInt::from(12));
+            if t == g.n - 2 {
+                b[s] += p;
+            } else if t < m {
+                a[s][t] -= p;
+            }
+        }
+    }
+    for col in 0..m {
+        let piv = (col..m)
+            .find(|&r| !a[r][col].is_zero())
+            .expect("non-singular");
+        a.swap(col, piv);
+        b.swap(col, piv);
+        let p = a[col][col].clone();
+        for k in 0..m {
+            a[col][k] = &a[col][k] / &p;
+        }
+        b[col] = &b[col] / &p;
+        for r in 0..m {
+            if r != col && !a[r][col].is_zero() {
+                let f = a[r][col].clone();
+                for k in 0..m {
+                    let v = &f * &a[col][k];
+                    a[r][k] -= v;
+                }
+                let v = &f * &b[col];
+                b[r] -= v;
+            }
+        }
+    }
+    b
+}
+
+fn options(exactness: Exactness) -> Options {
+    Options {
+        goal: Goal::Win,
+        exactness,
+        tolerance: 1e-13,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn exact_markov_chains_match_gauss_jordan() {
+    let mut rng = Rng::new(15);
+    for round in 0..40 {
+        let n = 3 + round % 12;
+        let mut game = random(&mut rng, n, 1);
+        let want = gauss_jordan(&game);
+        let g = explore(&mut game, false, 1000).unwrap();
+        let sol = solve(&g, &options(Exactness::Exact)).unwrap();
+        let exact = sol.exact.expect("exact");
+        assert_eq!(exact[0], want[0], "round {round}");
+        // Every state reaches a final one: the two players' chances add up to 1.
+        assert_eq!(&exact[0] + &exact[1], Q::one(), "round {round}");
+        // Value iteration agrees within its tolerance.
+        let f = solve(&g, &options(Exactness::Float)).unwrap();
+        assert!(
+            (f.value[0] - want[0].to_f64().unwrap()).abs() < 1e-9,
+            "round {round}"
+        );
+    }
+}
+
+#[test]
+fn exact_and_value_iteration_agree_with_choices() {
+    let mut rng = Rng::new(2026);
+    for round in 0..40 {
+        let n = 4 + round % 10;
+        let mut game = random(&mut rng, n, 2);
+        let g = explore(&mut game, false, 1000).unwrap();
+        let e = solve(&g, &options(Exactness::Exact)).unwrap();
+        let f = solve(&g, &options(Exactness::Float)).unwrap();
+        let exact = e.exact.expect("exact");
+        for p in 0..2 {
+            let x = exact[p].to_f64().unwrap();
+            assert!(
+                (x - f.value[p]).abs() < 1e-9,
+                "round {round}: {x} vs {}",
+                f.value[p]
+            );
+        }
+        // Optimality: at every state the mover's value is at least what each of its
+        // options gives it (checked in floating point on the value iteration's values).
+        for s in 0..g.len() {
+            for o in g.options(s) {
+                let gamelang_chance::graph::Kind::Turn { player, .. } = g.kind[s] else {
+                    continue;
+                };
+                let p = player as usize;
+                let v: f64 = g
+                    .outcomes(o)
+                    .iter()
+                    .map(|&(t, q)| g.probs_f[q as usize] * f.all[t as usize * 2 + p])
+                    .sum();
+                assert!(v <= f.all[s * 2 + p] + 1e-9, "round {round}, state {s}");
+            }
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! `gamelang solve` and `gamelang simulate` on chance games (`instance CHANCE{…}`, seed 002):
+//! each player's probability of winning under optimal play (or expected score), exactly
+//! where possible; deterministic two-player games with cycles by retrograde analysis.
+
+use crate::solve::{load, SolveArgs};
+use gamelang_chance::engine::EngineModel;
+use gamelang_chance::graph::{explore, Graph, Kind};
+use gamelang_chance::model::{ChanceError, ChanceModel};
+use gamelang_chance::solve::{self as solver, Exactness, Goal, Method};
+use gamelang_chance::{retro, simulate, Q};
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::chance::ChanceGame;
+use gamelang_lang::elab::Session;
+use gamelang_runtime::term::TermId;
+use gamelang_runtime::Engine;
+use serde_json::{json, Map, Value};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The chance game `solve` or `simulate` should work on, if the file's chosen game is one.
+pub fn chosen<'a>(session: &'a Session, name: Option<&str>) -> Option<&'a ChanceGame> {
+    match name {
+        Some(n) => session.chance_games.iter().find(|g| g.name == n),
+        None if session.games.is_empty() => session.chance_games.first(),
+        None => None,
+    }
+}
+
+fn render(session: &Session, d: &Diag) -> ExitCode {
+    let color = std::io::stderr().is_terminal();
+    eprint!("{}", d.render(&session.sources, color));
+    ExitCode::FAILURE
+}
+
+fn error_diag(e: ChanceError) -> Diag {
+    match e {
+        ChanceError::Engine(d) => *d,
+        ChanceError::Game {
+            message,
+            span,
+            state,
+        } => {
+            let mut d = match span {
+                Some(s) => Diag::at(s, message, "declared here"),
+                None => Diag::error(message),
+            };
+            if let Some(st) = state {
+                d = d.note(format!("in state {st}"));
+            }
+            d
+        }
+        ChanceError::Interrupted => Diag::error("interrupted"),
+    }
+}
+
+/// Set parameters, parse `--from`, and make an engine: what solve and simulate share.
+fn prepare(
+    session: &mut Session,
+    game: &ChanceGame,
+    set: &[String],
+    from: Option<&str>,
+    max_steps: u64,
+) -> Result<(Engine, Option<gamelang_lang::program::Pat>), Diag> {
+    for assignment in set {
+        session.set_chance_parameter(game, assignment)?;
+    }
+    let start = match from {
+        Some(text) => {
+            Some(session.parse_term(game.module, "--from", text, Some(game.state_sort))?)
+        }
+        None => None,
+    };
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    engine.limits.max_steps = max_steps;
+    let interrupt = engine.interrupt.clone();
+    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    Ok((engine, start))
+}
+
+fn ratio(q: &Q) -> String {
+    format!("{}/{}", q.numer(), q.denom())
+}
+
+fn short(q: &Q) -> String {
+    if q.is_integer() {
+        q.numer().to_string()
+    } else {
+        let s = ratio(q);
+        if s.len() > 60 {
+            format!(
+                "{} digits / {} digits",
+                q.numer().to_string().len(),
+                q.denom().to_string().len()
+            )
+        } else {
+            s
+        }
+    }
+}
+
+pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCode {
+    if args.max_depth.is_some() || args.first.is_some() || args.solver.qbf {
+        eprintln!("error: --max-depth, --first and --qbf are for two-player games without chance (in a chance game, whose turn it is is part of the state)");
+        return ExitCode::from(2);
+    }
+    let (mut engine, start) = match prepare(
+        &mut session,
+        &game,
+        &args.set,
+        args.from.as_deref(),
+        args.max_steps,
+    ) {
+        Ok(x) => x,
+        Err(d) => return render(&session, &d),
+    };
+    let began = Instant::now();
+    let mut model = match EngineModel::new(&mut engine, &game, start) {
+        Ok(m) => m,
+        Err(e) => return render(&session, &error_diag(e)),
+    };
+    let graph = match explore(&mut model, args.value, args.max_states) {
+        Ok(g) => g,
+        Err(ChanceError::Interrupted) => {
+            eprintln!("interrupted");
+            return ExitCode::from(130);
+        }
+        Err(e) => return render(&session, &error_diag(e)),
+    };
+    let explored = began.elapsed();
+    let start_t = graph.states[0];
+    let mut out = Map::new();
+    out.insert("game".into(), json!(game.name));
+    out.insert("start".into(), json!(model.show_state(start_t)));
+    out.insert("players".into(), json!(graph.players));
+    let to_move = match graph.kind[0] {
+        Kind::Turn { player, .. } => Some(graph.players[player as usize].clone()),
+        Kind::Final { .. } => None,
+    };
+    out.insert("to_move".into(), json!(to_move));
+    let mut text = format!(
+        "game {}: {}\nplayers: {}\n",
+        game.name,
+        model.show_state(start_t),
+        graph.players.join(" ")
+    );
+    if !args.value && retro::applies(&graph) && !args.max_n {
+        retro_report(&graph, &model, &mut out, &mut text);
+    } else {
+        let opts = solver::Options {
+            goal: if args.value { Goal::Score } else { Goal::Win },
+            exactness: if args.float {
+                Exactness::Float
+            } else if args.exact {
+                Exactness::Exact
+            } else {
+                Exactness::Auto
+            },
+            tolerance: args.tolerance,
+            ..solver::Options::default()
+        };
+        let sol = match solver::solve(&graph, &opts) {
+            Ok(s) => s,
+            Err(e) => return render(&session, &error_diag(e)),
+        };
+        report(&graph, &model, &sol, args.value, &mut out, &mut text);
+    }
+    let steps = model.engine.steps();
+    let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    out.insert("states".into(), json!(graph.len()));
+    out.insert("rewrites".into(), json!(steps));
+    out.insert("millis".into(), json!(millis));
+    text.push_str(&format!(
+        "states: {}   rewrites: {steps}   time: {millis:.3} ms (exploring {:.3} ms)\n",
+        graph.len(),
+        explored.as_secs_f64() * 1e3
+    ));
+    if args.json {
+        println!("{}", Value::Object(out));
+    } else {
+        print!("{text}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn report(
+    g: &Graph<TermId, TermId>,
+    model: &EngineModel,
+    sol: &solver::Solution,
+    value: bool,
+    out: &mut Map<String, Value>,
+    text: &mut String,
+) {
+    let (key, title) = if value {
+        (
+            "value",
+            "expected score under optimal play (each player maximises its own expected score)",
+        )
+    } else {
+        ("win_probability", "probability of winning under optimal play (max-n: each player maximises its own probability of winning)")
+    };
+    text.push_str(title);
+    text.push_str(":\n");
+    let width = g.players.iter().map(|p| p.len()).max().unwrap_or(1);
+    let mut approx = Map::new();
+    let mut exact = Map::new();
+    for (i, p) in g.players.iter().enumerate() {
+        approx.insert(p.clone(), json!(sol.value[i]));
+        match &sol.exact {
+            Some(e) => {
+                exact.insert(p.clone(), json!(ratio(&e[i])));
+                text.push_str(&format!(
+                    "  {p:<width$}  {}  ≈ {:.12}\n",
+                    short(&e[i]),
+                    sol.value[i]
+                ));
+            }
+            None => text.push_str(&format!("  {p:<width$}  ≈ {:.12}\n", sol.value[i])),
+        }
+    }
+    out.insert(key.into(), Value::Object(approx));
+    if sol.exact.is_some() {
+        out.insert(format!("{key}_exact"), Value::Object(exact));
+    }
+    if let (Some(o), Kind::Turn { player, .. }) = (sol.best_option, g.kind[0]) {
+        if g.options(0).len() > 1 {
+            let c = model.show_choice(&g.opts[o].choice);
+            text.push_str(&format!(
+                "best choice for {}: {c}\n",
+                g.players[player as usize]
+            ));
+            out.insert("best_choice".into(), json!(c));
+        }
+    }
+    match &sol.method {
+        Method::Exact { cyclic, rounds } => {
+            let how = if *cyclic == 0 {
+                "exact rationals: backward induction (no cycles)".to_string()
+            } else {
+                format!(
+                    "exact rationals: backward induction, and {cyclic} cyclic component(s) (largest {} states) solved as linear systems ({rounds} policy evaluation(s))",
+                    sol.largest_component
+                )
+            };
+            text.push_str(&format!("method: {how}\n"));
+            out.insert("method".into(), json!("exact"));
+        }
+        Method::ValueIteration {
+            tolerance,
+            residual,
+            error_estimate,
+            sweeps,
+            converged,
+        } => {
+            text.push_str(&format!(
+                "method: value iteration in floating point (not exact): {} cyclic component(s), largest {} states; tolerance {tolerance:e}: largest change in the last sweep {residual:.3e} after {sweeps} sweeps, estimated error {error_estimate:.1e}{}\n",
+                sol.cyclic_components,
+                sol.largest_component,
+                if *converged { "" } else { " — NOT CONVERGED" }
+            ));
+            if let Some(why) = &sol.fallback {
+                text.push_str(&format!("  (not exact because: {why})\n"));
+            }
+            out.insert("method".into(), json!("value-iteration"));
+            out.insert("tolerance".into(), json!(tolerance));
+            out.insert("residual".into(), json!(residual));
+            out.insert("error_estimate".into(), json!(error_estimate));
+            out.insert("sweeps".into(), json!(sweeps));
+            out.insert("converged".into(), json!(converged));
+        }
+    }
+}
+
+fn plies(n: usize) -> String {
+    format!("{n} pl{}", if n == 1 { "y" } else { "ies" })
+}
+
+fn retro_report<M: ChanceModel>(
+    g: &Graph<M::State, M::Choice>,
+    model: &M,
+    out: &mut Map<String, Value>,
+    text: &mut String,
+) {
+    let r = retro::analyse(g);
+    let (winner, depth) = match r.labels[0] {
+        retro::Label::Win(w, d) => (Some(w), Some(d)),
+        retro::Label::Draw => (None, None),
+    };
+    match winner {
+        Some(w) => text.push_str(&format!(
+            "winner: {} (in {} under best play)\n",
+            g.players[w],
+            plies(depth.unwrap_or(0) as usize)
+        )),
+        None => {
+            text.push_str("winner: none, a draw under best play (neither player can force a win)\n")
+        }
+    }
+    let mut probs = Map::new();
+    let mut exact = Map::new();
+    for (i, p) in g.players.iter().enumerate() {
+        let v = if winner == Some(i) { 1 } else { 0 };
+        probs.insert(p.clone(), json!(v as f64));
+        exact.insert(p.clone(), json!(format!("{v}/1")));
+    }
+    out.insert(
+        "winner".into(),
+        json!(winner.map_or("draw".to_string(), |w| g.players[w].clone())),
+    );
+    out.insert("depth".into(), json!(depth));
+    out.insert("win_probability".into(), Value::Object(probs));
+    out.insert("win_probability_exact".into(), Value::Object(exact));
+    // The principal line: each player's best choice, until play ends or (in a draw) repeats.
+    let mut line = vec![model.show_state(g.states[0])];
+    let mut choices = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut s = 0usize;
+    let mut repeats = false;
+    while let Some(o) = r.best[s] {
+        if !seen.insert(s) || line.len() > 200 {
+            repeats = true;
+            break;
+        }
+        choices.push(model.show_choice(&g.opts[o].choice));
+        s = g.outcomes(o)[0].0 as usize;
+        line.push(model.show_state(g.states[s]));
+    }
+    if let Some(c) = choices.first() {
+        text.push_str(&format!("best choice: {c}\n"));
+        out.insert("best_choice".into(), json!(c));
+    }
+    text.push_str(&format!(
+        "principal line ({} plies): {}",
+        choices.len(),
+        line[0]
+    ));
+    for (c, st) in choices.iter().zip(&line[1..]) {
+        text.push_str(&format!(" -{c}-> {st}"));
+    }
+    if repeats {
+        text.push_str(" (repeats)");
+    }
+    text.push('\n');
+    out.insert("principal_line".into(), json!(line));
+    text.push_str("method: retrograde analysis (deterministic, two players; cycles allowed, unforced positions are draws)\n");
+    out.insert("method".into(), json!("retrograde"));
+}
+
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    /// The `.game` file declaring a chance game.
+    pub file: PathBuf,
+    /// Play random games: every player picks uniformly among its choices, events happen
+    /// with their probabilities.
+    #[arg(long, required_unless_present_any = ["events", "choices"], conflicts_with_all = ["events", "choices"])]
+    pub random: bool,
+    /// Seed 002's `move-repeatedly`: play these events in order (terms separated by commas,
+    /// e.g. `heads, tails, heads`); may be left out when every move has one event.
+    #[arg(long, value_name = "E1, E2, …")]
+    pub events: Option<String>,
+    /// …with these choices in order; may be left out when every state has one choice.
+    #[arg(long, value_name = "C1, C2, …")]
+    pub choices: Option<String>,
+    /// Seed of the random generator (the same seed gives the same games).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many games to play.
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// A game longer than this many moves is stopped and counted as unfinished.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_moves: u64,
+    /// Which game of the file, by name.
+    #[arg(long, value_name = "NAME")]
+    pub game: Option<String>,
+    /// Start from this state instead of the game's `start`.
+    #[arg(long, value_name = "TERM")]
+    pub from: Option<String>,
+    /// Set a game parameter (repeatable), e.g. `--set players=3`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Print one JSON object (game, games, seed, wins, win_rate, ci95, unfinished,
+    /// mean_moves, millis).
+    #[arg(long)]
+    pub json: bool,
+    /// Give up with an error after this many rewrite steps.
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    pub max_steps: u64,
+}
+
+pub fn simulate(args: SimulateArgs) -> ExitCode {
+    let mut session = match load(&args.file) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let Some(game) = chosen(&session, args.game.as_deref()).cloned() else {
+        eprintln!(
+            "error: {} declares no chance game (`instance CHANCE{{…}}`){}",
+            args.file.display(),
+            args.game
+                .as_deref()
+                .map(|g| format!(" named `{g}`"))
+                .unwrap_or_default()
+        );
+        return ExitCode::FAILURE;
+    };
+    let (mut engine, start) = match prepare(
+        &mut session,
+        &game,
+        &args.set,
+        args.from.as_deref(),
+        args.max_steps,
+    ) {
+        Ok(x) => x,
+        Err(d) => return render(&session, &d),
+    };
+    if !args.random {
+        return match sequences(&mut session, &mut engine, &game, start, &args) {
+            Ok(code) => code,
+            Err(d) => render(&session, &d),
+        };
+    }
+    let began = Instant::now();
+    let mut model = match EngineModel::new(&mut engine, &game, start) {
+        Ok(m) => m,
+        Err(e) => return render(&session, &error_diag(e)),
+    };
+    let t = match simulate::simulate(&mut model, args.seed, args.games, args.max_moves) {
+        Ok(t) => t,
+        Err(ChanceError::Interrupted) => {
+            eprintln!("interrupted");
+            return ExitCode::from(130);
+        }
+        Err(e) => return render(&session, &error_diag(e)),
+    };
+    let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    let mean = t.total_moves as f64 / t.games.max(1) as f64;
+    if args.json {
+        let mut wins = Map::new();
+        let mut rate = Map::new();
+        let mut ci = Map::new();
+        for (i, p) in t.players.iter().enumerate() {
+            let (lo, hi) = simulate::wilson(t.wins[i], t.games);
+            wins.insert(p.clone(), json!(t.wins[i]));
+            rate.insert(p.clone(), json!(t.wins[i] as f64 / t.games.max(1) as f64));
+            ci.insert(p.clone(), json!([lo, hi]));
+        }
+        println!(
+            "{}",
+            json!({"game": game.name, "games": t.games, "seed": args.seed, "wins": wins,
+                   "win_rate": rate, "ci95": ci, "unfinished": t.unfinished,
+                   "mean_moves": mean, "millis": millis})
+        );
+    } else {
+        println!(
+            "game {}: {} random games (seed {}), players choosing uniformly at random",
+            game.name, t.games, args.seed
+        );
+        let width = t.players.iter().map(|p| p.len()).max().unwrap_or(1);
+        for (i, p) in t.players.iter().enumerate() {
+            let (lo, hi) = simulate::wilson(t.wins[i], t.games);
+            println!(
+                "  {p:<width$}  won {:>8}  rate {:.4}  95% CI [{lo:.4}, {hi:.4}]",
+                t.wins[i],
+                t.wins[i] as f64 / t.games.max(1) as f64
+            );
+        }
+        if t.unfinished > 0 {
+            println!("unfinished (past --max-moves): {}", t.unfinished);
+        }
+        println!("mean length: {mean:.3} moves   time: {millis:.3} ms");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Split a list of terms at the commas outside parentheses and braces.
+fn split_terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in text.chars() {
+        match ch {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// `simulate --events … --choices …`: seed 002's `move-repeatedly` — apply `move` to the
+/// state with the next event and choice until a final state; print the states and winners.
+fn sequences(
+    session: &mut Session,
+    engine: &mut Engine,
+    game: &ChanceGame,
+    start: Option<gamelang_lang::program::Pat>,
+    args: &SimulateArgs,
+) -> Result<ExitCode, Diag> {
+    let mut parse_all = |text: &Option<String>, what: &str, sort| -> Result<Option<Vec<_>>, Diag> {
+        let Some(text) = text else { return Ok(None) };
+        let mut out = Vec::new();
+        for t in split_terms(text) {
+            out.push(session.parse_term(game.module, what, &t, Some(sort))?);
+        }
+        Ok(Some(out))
+    };
+    let events = parse_all(&args.events, "--events", game.event_sort)?;
+    let choices = parse_all(&args.choices, "--choices", game.choice_sort)?;
+    let mut model = EngineModel::new(engine, game, start).map_err(error_diag)?;
+    let players = model.players().map_err(error_diag)?;
+    let mut s = model.start().map_err(error_diag)?;
+    println!(
+        "game {}: move-repeatedly from {}",
+        game.name,
+        model.show_state(s)
+    );
+    let mut k = 0usize;
+    loop {
+        let node = model.expand(s).map_err(error_diag)?;
+        let options = match node {
+            gamelang_chance::model::Node::Final { winners } => {
+                let names: Vec<&str> = winners.iter().map(|&w| players[w].as_str()).collect();
+                println!(
+                    "final after {k} move(s); winners: {}",
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            gamelang_chance::model::Node::Turn { player, options } => {
+                print!("{k:>4}. {}", players[player]);
+                options
+            }
+        };
+        // The choice: the next one given, or the only one there is.
+        let opt = match &choices {
+            Some(cs) => {
+                let Some(c) = cs.get(k) else {
+                    println!(" to move");
+                    println!("the choices ran out after {k} move(s): the state is not final");
+                    return Ok(ExitCode::FAILURE);
+                };
+                let c = model.call(c, &[]).map_err(error_diag)?;
+                match options.iter().find(|o| o.choice == c) {
+                    Some(o) => o,
+                    None => {
+                        println!();
+                        let open: Vec<String> = options
+                            .iter()
+                            .map(|o| model.show_choice(&o.choice))
+                            .collect();
+                        return Err(Diag::error(format!(
+                            "move {}: `{}` is not a choice here (choices: {})",
+                            k + 1,
+                            model.show_choice(&c),
+                            open.join(", ")
+                        )));
+                    }
+                }
+            }
+            None if options.len() == 1 => &options[0],
+            None => {
+                println!();
+                return Err(Diag::error(format!(
+                    "move {}: {} choices here; give them with --choices",
+                    k + 1,
+                    options.len()
+                )));
+            }
+        };
+        let c = model.show_choice(&opt.choice);
+        // The event: the next one given (it must be possible), or the only outcome.
+        let next = match &events {
+            Some(es) => {
+                let Some(e) = es.get(k) else {
+                    println!(" to move");
+                    println!("the events ran out after {k} move(s): the state is not final");
+                    return Ok(ExitCode::FAILURE);
+                };
+                let e = model.call(e, &[]).map_err(error_diag)?;
+                let t = model
+                    .call(&game.moves, &[e, opt.choice, s])
+                    .map_err(error_diag)?;
+                if !opt.outcomes.iter().any(|(_, n)| *n == t) {
+                    println!();
+                    return Err(Diag::error(format!(
+                        "move {}: event `{}` cannot happen after choice `{c}`",
+                        k + 1,
+                        model.show_state(e)
+                    )));
+                }
+                print!(" chooses {c}, event {}", model.show_state(e));
+                t
+            }
+            None if opt.outcomes.len() == 1 => {
+                print!(" chooses {c}");
+                opt.outcomes[0].1
+            }
+            None => {
+                println!();
+                return Err(Diag::error(format!(
+                    "move {}: the choice `{c}` has {} outcomes; give the events with --events",
+                    k + 1,
+                    opt.outcomes.len()
+                )));
+            }
+        };
+        s = next;
+        k += 1;
+        println!(" -> {}", model.show_state(s));
+    }
+}
+
+/// `solve --retrograde` on a two-player game of seed 003 (`WINS{…}`): retrograde analysis,
+/// so that a game whose positions repeat is solved (with draws) instead of refused.
+pub fn solve_tree(
+    args: &SolveArgs,
+    session: &Session,
+    game: &gamelang_lang::elab::Game,
+    start: gamelang_lang::program::Pat,
+    first: gamelang_lang::program::Pat,
+    engine: &mut Engine,
+) -> ExitCode {
+    let began = Instant::now();
+    let mut model = match gamelang_chance::tree::TreeModel::new(engine, game, start, first) {
+        Ok(m) => m,
+        Err(e) => return render(session, &error_diag(e)),
+    };
+    let graph = match explore(&mut model, false, args.max_states) {
+        Ok(g) => g,
+        Err(ChanceError::Interrupted) => {
+            eprintln!("interrupted");
+            return ExitCode::from(130);
+        }
+        Err(e) => return render(session, &error_diag(e)),
+    };
+    let (p, c) = graph.states[0];
+    let mut out = Map::new();
+    out.insert("game".into(), json!(game.name));
+    out.insert("start".into(), json!(model.engine.show(c)));
+    out.insert("to_move".into(), json!(graph.players[p as usize]));
+    let mut text = format!(
+        "game {}: {} with {} to move\n",
+        game.name,
+        model.engine.show(c),
+        graph.players[p as usize]
+    );
+    retro_report(&graph, &model, &mut out, &mut text);
+    let steps = model.engine.steps();
+    let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    out.insert("positions".into(), json!(graph.len()));
+    out.insert("rewrites".into(), json!(steps));
+    out.insert("millis".into(), json!(millis));
+    text.push_str(&format!(
+        "positions: {}   rewrites: {steps}   time: {millis:.3} ms\n",
+        graph.len()
+    ));
+    if args.json {
+        println!("{}", Value::Object(out));
+    } else {
+        print!("{text}");
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,780 @@
+//! Chance games (seed 002): answers checked against independent computations written
+//! here from the rules of each game (recursions, Markov chains solved by Gaussian
+//! elimination over the rationals, value iteration), never against gamelang itself or
+//! hard-coded figures; and the located errors of ill-formed chance games.
+
+// Hand-written numerical checks index their arrays by square, score and column.
+#![allow(clippy::needless_range_loop)]
+
+use gamelang_chance::{BigInt, Q};
+use num_traits::{One, Zero};
+use std::collections::HashMap;
+mod support;
+use support::cli::{gamelang, json};
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn q(a: i64, b: i64) -> Q {
+    Q::new(BigInt::from(a), BigInt::from(b))
+}
+
+fn ratio(q: &Q) -> String {
+    format!("{}/{}", q.numer(), q.denom())
+}
+
+// ----- best of three tosses -----------------------------------------------------------------
+
+/// P(player `me` wins) from scores (i, j) with `turn` calling, by the rules: the caller
+/// picks the call that is best for itself; the coin is fair, so the call cannot matter,
+/// but the recursion does not assume it.
+fn tosses(i: u32, j: u32, turn: usize, me: usize) -> Q {
+    if i == 2 {
+        return if me == 0 { Q::one() } else { Q::zero() };
+    }
+    if j == 2 {
+        return if me == 1 { Q::one() } else { Q::zero() };
+    }
+    let after = |caller_wins: bool| {
+        let toss_winner = if caller_wins { turn } else { 1 - turn };
+        let (i2, j2) = if toss_winner == 0 {
+            (i + 1, j)
+        } else {
+            (i, j + 1)
+        };
+        (i2, j2, 1 - turn)
+    };
+    // A call of heads or tails: the coin shows it with probability 1/2 either way.
+    let value = |who: usize| {
+        let (a, b, t) = after(true);
+        let (c, d, u) = after(false);
+        q(1, 2) * tosses(a, b, t, who) + q(1, 2) * tosses(c, d, u, who)
+    };
+    value(me)
+}
+
+#[test]
+fn tosses_win_probabilities_match_the_recursion() {
+    let j = json(&["solve", &example("tosses.game"), "--json"]);
+    assert_eq!(j["players"], serde_json::json!(["a", "b"]));
+    assert_eq!(j["method"], "exact");
+    for (k, p) in ["a", "b"].iter().enumerate() {
+        let want = tosses(0, 0, 0, k);
+        assert_eq!(j["win_probability_exact"][p], ratio(&want), "{j}");
+        let f = j["win_probability"][p].as_f64().unwrap();
+        assert!((f - 0.5).abs() < 1e-12 || want != q(1, 2));
+    }
+    // From a state where b leads 1-0 and a calls: a must win two tosses in a row.
+    let j = json(&[
+        "solve",
+        &example("tosses.game"),
+        "--from",
+        "st((a |-> 0) & (b |-> 1), a)",
+        "--json",
+    ]);
+    assert_eq!(j["win_probability_exact"]["a"], ratio(&tosses(0, 1, 0, 0)));
+    assert_eq!(j["win_probability_exact"]["b"], ratio(&tosses(0, 1, 0, 1)));
+}
+
+#[test]
+fn simulation_agrees_with_the_exact_answer() {
+    let j = json(&[
+        "simulate",
+        &example("tosses.game"),
+        "--random",
+        "--seed",
+        "3",
+        "--games",
+        "4000",
+        "--json",
+    ]);
+    assert_eq!(j["games"], 4000);
+    let ci = &j["ci95"]["a"];
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    assert!(lo <= 0.5 && 0.5 <= hi, "{j}");
+    let total: u64 = ["a", "b"]
+        .iter()
+        .map(|p| j["wins"][p].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 4000, "every game has exactly one winner");
+    // The same seed gives the same games.
+    let again = json(&[
+        "simulate",
+        &example("tosses.game"),
+        "--random",
+        "--seed",
+        "3",
+        "--games",
+        "4000",
+        "--json",
+    ]);
+    assert_eq!(j["wins"], again["wins"]);
+}
+
+// ----- located errors -------------------------------------------------------------------------
+
+/// A coin game whose `events`, `players` and `winner` equations are given.
+fn coin_game(events: &str, players: &str, winner: &str) -> String {
+    format!(
+        "fmod COIN is
+  sorts Player Coin State .
+  ops a b : -> Player [ctor] .
+  ops heads tails : -> Coin [ctor] .
+  protecting SET{{Player}} .
+  protecting SET{{Coin}} .
+  protecting DIST{{Coin}} .
+  op st : Nat -> State [ctor] .
+  op participants : -> Set{{Player}} .
+  op final : State -> Bool .
+  op winner : State -> Set{{Player}} .
+  op turn : State -> Player .
+  op choices : State -> Set{{Coin}} .
+  op events : Coin State -> Dist{{Coin}} .
+  op move : Coin Coin State -> State .
+  var n : Nat . vars e c : Coin . var s : State .
+  eq participants = {players} .
+  eq final(st(n)) = n == 1 .
+  eq winner(s) = {winner} .
+  eq turn(s) = a .
+  eq choices(s) = heads .
+  eq events(c, s) = {events} .
+  eq move(e, c, st(n)) = st(1) .
+endfm
+view Coin from CHANCE-GAME to COIN is
+  sort SetPlayer to Set{{Player}} .
+  sort Event to Coin . sort Choice to Coin .
+  sort SetChoice to Set{{Coin}} . sort Dist to Dist{{Coin}} .
+endv
+game coin is
+  instance CHANCE{{Coin}} .
+  start st(0) .
+endgame
+"
+    )
+}
+
+/// `solve` on the game fails; its standard error.
+fn solve_error(source: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coin.game");
+    std::fs::write(&path, source).unwrap();
+    let o = gamelang(&["solve", path.to_str().unwrap()]);
+    assert!(!o.status.success());
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const FAIR: &str = "1 / 2 @ heads ; 1 / 2 @ tails";
+
+#[test]
+fn the_well_formed_coin_game_solves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coin.game");
+    std::fs::write(&path, coin_game(FAIR, "a, b", "a")).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    // Deterministic in effect? No: two outcomes lead to the same state, merged to 1/1.
+    assert_eq!(j["win_probability_exact"]["a"], "1/1", "{j}");
+    assert_eq!(j["win_probability_exact"]["b"], "0/1", "{j}");
+}
+
+#[test]
+fn probabilities_that_do_not_sum_to_one_are_located() {
+    let err = solve_error(&coin_game("1 / 2 @ heads ; 1 / 3 @ tails", "a, b", "a"));
+    assert!(err.contains("sum to 5/6, not 1"), "{err}");
+    // The error points at the declaration of `events` (line 14 of the file) and the state.
+    assert!(err.contains("coin.game:14:"), "{err}");
+    assert!(err.contains("st(0)"), "{err}");
+}
+
+#[test]
+fn a_negative_probability_is_located() {
+    let err = solve_error(&coin_game("3 / 2 @ heads ; -1 / 2 @ tails", "a, b", "a"));
+    assert!(err.contains("negative probability"), "{err}");
+    assert!(err.contains("coin.game:14:"), "{err}");
+}
+
+#[test]
+fn a_chance_position_without_successors_is_located() {
+    let err = solve_error(&coin_game("nothing", "a, b", "a"));
+    assert!(err.contains("without successors"), "{err}");
+    assert!(err.contains("coin.game:14:"), "{err}");
+}
+
+#[test]
+fn a_winner_outside_the_declared_players_is_located() {
+    let err = solve_error(&coin_game(FAIR, "a", "a, b"));
+    assert!(
+        err.contains("`b`, which is not one of the declared players (a)"),
+        "{err}"
+    );
+    // `winner` is declared on line 11.
+    assert!(err.contains("coin.game:11:"), "{err}");
+}
+
+// ----- snakes and ladders ---------------------------------------------------------------------
+
+/// The Milton Bradley board as the issue lists it: ladders then snakes.
+const JUMPS: [(usize, usize); 19] = [
+    (1, 38),
+    (4, 14),
+    (9, 31),
+    (21, 42),
+    (28, 84),
+    (36, 44),
+    (51, 67),
+    (71, 91),
+    (80, 100),
+    (16, 6),
+    (47, 26),
+    (49, 11),
+    (56, 53),
+    (62, 19),
+    (64, 60),
+    (87, 24),
+    (93, 73),
+    (95, 75),
+    (98, 78),
+];
+
+/// Where a counter on `n` ends after throwing `e`: overshooting 100 stays put.
+fn advance(n: usize, e: usize) -> usize {
+    if n + e > 100 {
+        return n;
+    }
+    let m = n + e;
+    JUMPS.iter().find(|(f, _)| *f == m).map_or(m, |(_, t)| *t)
+}
+
+/// Solve A x = b over the rationals by Gauss-Jordan elimination (partial pivoting on any
+/// non-zero entry).
+fn gauss(mut a: Vec<Vec<Q>>, mut b: Vec<Q>) -> Vec<Q> {
+    let n = b.len();
+    for col in 0..n {
+        let piv = (col..n)
+            .find(|&r| !a[r][col].is_zero())
+            .expect("non-singular");
+        a.swap(col, piv);
+        b.swap(col, piv);
+        let p = a[col][col].clone();
+        for k in col..n {
+            a[col][k] = &a[col][k] / &p;
+        }
+        b[col] = &b[col] / &p;
+        for r in 0..n {
+            if r != col && !a[r][col].is_zero() {
+                let f = a[r][col].clone();
+                for k in col..n {
+                    let v = &f * &a[col][k];
+                    a[r][k] -= v;
+                }
+                let v = &f * &b[col];
+                b[r] -= v;
+            }
+        }
+    }
+    b
+}
+
+/// The expected number of throws of a solitaire game from square 0, from the linear system
+/// E[n] = 1 + (1/6) sum_e E[advance(n, e)], E[100] = 0, over the squares a counter can rest on.
+fn expected_throws() -> Q {
+    let squares: Vec<usize> = (0..100)
+        .filter(|&n| !JUMPS.iter().any(|(f, _)| *f == n))
+        .collect();
+    let index: HashMap<usize, usize> = squares.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let m = squares.len();
+    let mut a = vec![vec![Q::zero(); m]; m];
+    let b = vec![Q::one(); m];
+    for (i, &n) in squares.iter().enumerate() {
+        a[i][i] += Q::one();
+        for e in 1..=6 {
+            let t = advance(n, e);
+            if t != 100 {
+                a[i][index[&t]] -= q(1, 6);
+            }
+        }
+    }
+    gauss(a, b)[index[&0]].clone()
+}
+
+/// P(T = t) for t = 0.. : the distribution of the number of throws one counter needs, by
+/// iterating the distribution of its square.
+fn throws_distribution(max_t: usize) -> Vec<f64> {
+    let mut dist = vec![0.0f64; 101];
+    dist[0] = 1.0;
+    let mut f = vec![0.0];
+    for _ in 1..=max_t {
+        let mut next = vec![0.0f64; 101];
+        for n in 0..100 {
+            if dist[n] == 0.0 {
+                continue;
+            }
+            for e in 1..=6 {
+                next[advance(n, e)] += dist[n] / 6.0;
+            }
+        }
+        f.push(next[100]);
+        next[100] = 0.0;
+        dist = next;
+    }
+    f
+}
+
+#[test]
+fn snakes_expected_solitaire_length_matches_gaussian_elimination() {
+    let j = json(&[
+        "solve",
+        &example("snakes-ladders.game"),
+        "--set",
+        "players=1",
+        "--value",
+        "--json",
+    ]);
+    assert_eq!(j["method"], "exact", "{j}");
+    let want = expected_throws();
+    assert_eq!(j["value_exact"]["p1"], ratio(&want));
+}
+
+#[test]
+fn snakes_two_seats_match_the_throw_count_distributions() {
+    // Independent counters: p1 wins iff it needs no more throws than p2 (p1 throws first).
+    let f = throws_distribution(4000);
+    let mut survive = 1.0; // P(T2 >= t)
+    let mut p1 = 0.0;
+    for &ft in f.iter().skip(1) {
+        p1 += ft * survive;
+        survive -= ft;
+    }
+    let j = json(&["solve", &example("snakes-ladders.game"), "--json"]);
+    let got1 = j["win_probability"]["p1"].as_f64().unwrap();
+    let got2 = j["win_probability"]["p2"].as_f64().unwrap();
+    assert!((got1 - p1).abs() < 1e-9, "{got1} vs {p1}");
+    assert!((got2 - (1.0 - p1)).abs() < 1e-9, "{got2} vs {}", 1.0 - p1);
+    // Too large for the exact route by default: the method and tolerance are stated.
+    assert_eq!(j["method"], "value-iteration", "{j}");
+    assert!(j["tolerance"].as_f64().unwrap() > 0.0);
+    assert!(j.get("win_probability_exact").is_none());
+}
+
+// ----- pig --------------------------------------------------------------------------------------
+
+/// P(the player to move wins) at (own score i, other's score j, turn total k), by value
+/// iteration on the rules until nothing changes by more than 1e-15.
+fn pig_values(goal: usize) -> Vec<Vec<Vec<f64>>> {
+    let mut v = vec![vec![vec![0.0f64; goal]; goal]; goal];
+    loop {
+        let mut delta = 0.0f64;
+        for i in 0..goal {
+            for j in 0..goal {
+                for k in 0..goal - i {
+                    let mut roll = (1.0 - v[j][i][0]) / 6.0;
+                    for e in 2..=6 {
+                        roll += if i + k + e >= goal {
+                            1.0
+                        } else {
+                            v[i][j][k + e]
+                        } / 6.0;
+                    }
+                    let best = if k > 0 {
+                        roll.max(1.0 - v[j][i + k][0])
+                    } else {
+                        roll
+                    };
+                    delta = delta.max((best - v[i][j][k]).abs());
+                    v[i][j][k] = best;
+                }
+            }
+        }
+        if delta < 1e-15 {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn pig_matches_value_iteration_on_the_rules() {
+    for goal in [2usize, 6, 10] {
+        let want = pig_values(goal)[0][0][0];
+        let g = format!("goal={goal}");
+        let j = json(&["solve", &example("pig.game"), "--set", &g, "--json"]);
+        assert_eq!(j["method"], "exact", "{j}");
+        let got = j["win_probability"]["p1"].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-9, "goal {goal}: {got} vs {want}");
+        // Somebody always wins: the exact probabilities add up to exactly 1.
+        let parse = |s: &serde_json::Value| {
+            let (a, b) = s.as_str().unwrap().split_once('/').unwrap();
+            Q::new(a.parse::<BigInt>().unwrap(), b.parse::<BigInt>().unwrap())
+        };
+        let e = &j["win_probability_exact"];
+        assert_eq!(parse(&e["p1"]) + parse(&e["p2"]), Q::one(), "{j}");
+        // Value iteration (forced) agrees with the exact answer within its tolerance.
+        let f = json(&[
+            "solve",
+            &example("pig.game"),
+            "--set",
+            &g,
+            "--float",
+            "--json",
+        ]);
+        assert_eq!(f["method"], "value-iteration");
+        assert!((f["win_probability"]["p1"].as_f64().unwrap() - want).abs() < 1e-9);
+    }
+}
+
+// ----- cop and robber: retrograde analysis with draws --------------------------------------------
+
+/// Plies to the cop's win under best play (cop fastest, robber slowest) at (cop, robber,
+/// cop to move?) on the n-cycle; None for a draw. Fixpoint iteration from "never".
+fn cops(n: usize) -> HashMap<(usize, usize, bool), Option<u32>> {
+    let around = |v: usize| [v, (v + 1) % n, (v + n - 1) % n];
+    let mut d: HashMap<(usize, usize, bool), Option<u32>> = HashMap::new();
+    for c in 0..n {
+        for r in 0..n {
+            for t in [true, false] {
+                d.insert((c, r, t), if c == r { Some(0) } else { None });
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for c in 0..n {
+            for r in 0..n {
+                if c == r {
+                    continue;
+                }
+                for t in [true, false] {
+                    let next: Vec<Option<u32>> = if t {
+                        around(c).iter().map(|&v| d[&(v, r, false)]).collect()
+                    } else {
+                        around(r).iter().map(|&v| d[&(c, v, true)]).collect()
+                    };
+                    let new = if t {
+                        next.iter().flatten().min().map(|m| m + 1)
+                    } else if next.iter().all(|x| x.is_some()) {
+                        next.iter().flatten().max().map(|m| m + 1)
+                    } else {
+                        None
+                    };
+                    if new != d[&(c, r, t)] {
+                        d.insert((c, r, t), new);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            return d;
+        }
+    }
+}
+
+#[test]
+fn cops_and_robbers_match_an_independent_fixpoint() {
+    for n in 3..=5usize {
+        let want = cops(n);
+        let set = format!("n={n}");
+        for c in 0..n {
+            for r in 0..n {
+                for t in [true, false] {
+                    let from = format!("cr({c}, {r}, {})", if t { "cop" } else { "robber" });
+                    let j = json(&[
+                        "solve",
+                        &example("cops-robbers.game"),
+                        "--set",
+                        &set,
+                        "--from",
+                        &from,
+                        "--json",
+                    ]);
+                    assert_eq!(j["method"], "retrograde");
+                    match want[&(c, r, t)] {
+                        Some(d) => {
+                            assert_eq!(j["winner"], "cop", "n={n} {from}: {j}");
+                            assert_eq!(j["depth"], d, "n={n} {from}: {j}");
+                            assert_eq!(j["win_probability_exact"]["cop"], "1/1");
+                        }
+                        None => {
+                            assert_eq!(j["winner"], "draw", "n={n} {from}: {j}");
+                            assert_eq!(j["win_probability_exact"]["cop"], "0/1");
+                        }
+                    }
+                    assert_eq!(j["win_probability_exact"]["robber"], "0/1");
+                }
+            }
+        }
+    }
+}
+
+// ----- move-repeatedly ----------------------------------------------------------------------------
+
+#[test]
+fn move_repeatedly_follows_the_given_events_and_choices() {
+    // a calls heads, the coin shows heads: a wins the toss; b calls tails, heads shows: a
+    // wins again, 2-0.
+    let o = gamelang(&[
+        "simulate",
+        &example("tosses.game"),
+        "--events",
+        "heads, heads",
+        "--choices",
+        "heads, tails",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("-> st(a |-> 1 & b |-> 0, b)"), "{out}");
+    assert!(out.contains("-> st(a |-> 2 & b |-> 0, a)"), "{out}");
+    assert!(out.contains("winners: a"), "{out}");
+    // Snakes and Ladders has no choices: the throws alone. 1 climbs the ladder to 38.
+    let o = gamelang(&[
+        "simulate",
+        &example("snakes-ladders.game"),
+        "--set",
+        "players=1",
+        "--events",
+        "1, 6",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let expected = advance(advance(0, 1), 6);
+    assert!(
+        out.contains(&format!("-> sl({expected}, 0, 0, 0, p1)")),
+        "{out}"
+    );
+    assert!(out.contains("not final"), "{out}");
+    assert!(!o.status.success());
+    // A choice that is not open is an error.
+    let o = gamelang(&[
+        "simulate",
+        &example("tosses.game"),
+        "--events",
+        "heads",
+        "--choices",
+        "a",
+    ]);
+    assert!(!o.status.success());
+}
+
+// ----- retrograde analysis of seed 003's games ----------------------------------------------------
+
+#[test]
+fn retrograde_agrees_with_wins_on_the_heaps_game_and_solves_a_cycle() {
+    for from in ["(2 5)", "(5 2)", "(3 3)", "(4 7)", "(1 2)", "(6 1)"] {
+        for first in ["B", "R"] {
+            let args = [
+                "solve",
+                "examples/heaps.game",
+                "--from",
+                from,
+                "--first",
+                first,
+                "--json",
+            ];
+            let w = json(&args);
+            let mut r_args = args.to_vec();
+            r_args.push("--retrograde");
+            let r = json(&r_args);
+            assert_eq!(r["method"], "retrograde");
+            assert_eq!(w["winner"], r["winner"], "{from} {first}: {w} vs {r}");
+            // Both lines are depth-optimal (winner fastest, loser slowest).
+            assert_eq!(w["depth"], r["depth"], "{from} {first}: {w} vs {r}");
+        }
+    }
+    // The cycle 0 -> 1 -> 2 -> 0 never halts: refused by `w`, a draw by retrograde analysis.
+    let o = gamelang(&["solve", "tests/data/cycle.game"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--retrograde"));
+    let r = json(&["solve", "tests/data/cycle.game", "--retrograde", "--json"]);
+    assert_eq!(r["winner"], "draw");
+    assert_eq!(r["positions"], 6);
+}
+
+// ----- ludo --------------------------------------------------------------------------------------
+
+/// Two-player Ludo by the rules of examples/ludo.game (the die before the choice, a 6 to
+/// leave the yard, home reached exactly, captures send counters back), solved by value
+/// iteration with max-n's tie rule: returns (p1, p2) winning probabilities from the start.
+fn ludo(counters: usize, track: usize) -> (f64, f64) {
+    type Pos = [[usize; 2]; 2];
+    let home = track + 1;
+    let ring = |p: usize, i: usize| (p * (track / 2) + i - 1) % track;
+    let done = |q: &[usize; 2]| q.iter().all(|&c| c == home);
+    // All states (positions, turn, throw); values of both players.
+    let mut states: Vec<(Pos, usize, usize)> = Vec::new();
+    for a in 0..=home {
+        for b in 0..=home {
+            for c in 0..=home {
+                for d in 0..=home {
+                    for t in 0..2 {
+                        for e in 0..=6 {
+                            states.push(([[a, b], [c, d]], t, e));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let index: HashMap<(Pos, usize, usize), usize> =
+        states.iter().enumerate().map(|(i, s)| (*s, i)).collect();
+    let mut v = vec![[0.0f64; 2]; states.len()];
+    for (i, (pos, _, _)) in states.iter().enumerate() {
+        for p in 0..2 {
+            if done(&pos[p]) {
+                v[i][p] = 1.0;
+            }
+        }
+    }
+    let successors = |pos: Pos, t: usize, e: usize| -> Vec<Vec<(f64, usize)>> {
+        if e == 0 {
+            return vec![(1..=6).map(|f| (1.0 / 6.0, index[&(pos, t, f)])).collect()];
+        }
+        let mut options = Vec::new();
+        for k in 0..2 {
+            let c = pos[t][k];
+            let ok = if c == 0 { e == 6 } else { c + e <= home };
+            if !ok {
+                continue;
+            }
+            let d = if c == 0 { 1 } else { c + e };
+            let mut next = pos;
+            next[t][k] = d;
+            if d <= track {
+                let r = ring(t, d);
+                for j in 0..2 {
+                    let o = next[1 - t][j];
+                    if (1..=track).contains(&o) && ring(1 - t, o) == r {
+                        next[1 - t][j] = 0;
+                    }
+                }
+            }
+            options.push(vec![(1.0, index[&(next, 1 - t, 0)])]);
+        }
+        if options.is_empty() {
+            options.push(vec![(1.0, index[&(pos, 1 - t, 0)])]);
+        }
+        options
+    };
+    let all: Vec<Vec<Vec<(f64, usize)>>> = states
+        .iter()
+        .map(|&(pos, t, e)| successors(pos, t, e))
+        .collect();
+    loop {
+        let mut delta = 0.0f64;
+        for (i, &(pos, t, _)) in states.iter().enumerate() {
+            if done(&pos[0]) || done(&pos[1]) {
+                continue;
+            }
+            let mut best: Option<[f64; 2]> = None;
+            for opt in &all[i] {
+                let mut val = [0.0; 2];
+                for &(p, s) in opt {
+                    val[0] += p * v[s][0];
+                    val[1] += p * v[s][1];
+                }
+                let better = match best {
+                    None => true,
+                    Some(b) => {
+                        val[t] > b[t] + 1e-13
+                            || ((val[t] - b[t]).abs() <= 1e-13 && val[1 - t] < b[1 - t] - 1e-13)
+                    }
+                };
+                if better {
+                    best = Some(val);
+                }
+            }
+            let b = best.unwrap();
+            delta = delta
+                .max((b[0] - v[i][0]).abs())
+                .max((b[1] - v[i][1]).abs());
+            v[i] = b;
+        }
+        if delta < 1e-14 {
+            break;
+        }
+    }
+    let start = if counters == 1 { [0, home] } else { [0, 0] };
+    let s = index[&([start, start], 0, 0)];
+    (v[s][0], v[s][1])
+}
+
+#[test]
+fn ludo_matches_value_iteration_on_the_rules() {
+    // One instance solved exactly, one (a cycle through 3,716 states) by value iteration.
+    for (counters, track) in [(1usize, 4usize), (2, 4)] {
+        let (w1, w2) = ludo(counters, track);
+        let c = format!("counters={counters}");
+        let t = format!("track={track}");
+        let j = json(&[
+            "solve",
+            &example("ludo.game"),
+            "--set",
+            &c,
+            "--set",
+            &t,
+            "--json",
+        ]);
+        let g1 = j["win_probability"]["p1"].as_f64().unwrap();
+        let g2 = j["win_probability"]["p2"].as_f64().unwrap();
+        assert!(
+            (g1 - w1).abs() < 1e-9,
+            "{counters} {track}: {g1} vs {w1} ({j})"
+        );
+        assert!(
+            (g2 - w2).abs() < 1e-9,
+            "{counters} {track}: {g2} vs {w2} ({j})"
+        );
+    }
+}
+
+// ----- finite maps ---------------------------------------------------------------------------------
+
+#[test]
+fn maps_look_up_override_and_remove() {
+    let src = "fmod T is
+  sort Player .
+  ops a b c : -> Player [ctor] .
+  protecting MAP{Player, Nat} .
+endfm
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.game");
+    std::fs::write(&path, src).unwrap();
+    let script = "lookup(b, (a |-> 1) & (b |-> 7))
+lookup(a, ((a |-> 1) & (b |-> 7)) <+ ((a |-> 4) & (c |-> 0)))
+remove(a, (a |-> 1) & (b |-> 7))
+c in-dom ((a |-> 1) & (b |-> 7))
+7 in-ran ((a |-> 1) & (b |-> 7))
+only(0, (a |-> 0) & (c |-> 0))
+lookup(c, a |-> 1)
+";
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(
+        results,
+        [
+            "result Nat: 7",
+            "result Nat: 4",
+            "result Entry{Player,Nat}: b |-> 7",
+            "result Bool: false",
+            "result Bool: true",
+            "result Bool: true",
+        ],
+        "{out}"
+    );
+    // Outside the domain, a lookup is an error, not a value.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no equation of `lookup` applies"), "{err}");
+}
