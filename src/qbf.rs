@@ -40,8 +40,11 @@ pub struct Asked {
     pub black_wins: Option<bool>,
     /// Why the answer is unknown.
     pub unknown: Option<String>,
-    /// Black's first move `(action index, x, y)` when Black moves first and wins.
+    /// Black's first move `(action index, x, y)` when Black moves first and wins, read
+    /// from the solver's certificate and checked to win.
     pub first_move: Option<(usize, i64, i64)>,
+    /// Why Black wins but no first move is shown (no certificate, or one that does not win).
+    pub move_note: Option<String>,
     pub variables: usize,
     pub clauses: usize,
     pub blocks: usize,
@@ -62,19 +65,42 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
         Answer::False => (Some(false), None),
         Answer::Unknown(why) => (None, Some(why.clone())),
     };
-    let first_move = if black_wins == Some(true) && model.black_first {
+    let mut first_move = if black_wins == Some(true) && model.black_first {
         enc.first_move(&run.assignment)
     } else {
         None
     };
+    let mut move_note = None;
+    if black_wins == Some(true) && model.black_first && first_move.is_none() {
+        move_note = Some("the solver gave no certificate (DepQBF needs --qdo)".to_string());
+    }
     if let Some((k, x, y)) = first_move {
         // The solver's move must be a legal move of the position: anything else is a bug
         // in the encoding, and is said so rather than shown.
-        if next_board(model, &initial_board(model)?, true, k, x, y).is_none() {
+        let Some(next) = next_board(model, &initial_board(model)?, true, k, x, y) else {
             return Err(format!(
                 "the solver's first move {} is not legal here (a bug in gamelang's encoding)",
                 move_name(model, true, k, x, y)
             ));
+        };
+        // A solver that prints no certificate (or a bogus one) decodes to some legal move
+        // that need not win: check it wins within the remaining plies before showing it.
+        match move_wins(model, &next, depth, args) {
+            Ok(true) => {}
+            Ok(false) => {
+                move_note = Some(format!(
+                    "the solver's certificate names {}, which does not win (the solver gave no usable certificate)",
+                    move_name(model, true, k, x, y)
+                ));
+                first_move = None;
+            }
+            Err(why) => {
+                move_note = Some(format!(
+                    "the solver's move {} could not be checked ({why})",
+                    move_name(model, true, k, x, y)
+                ));
+                first_move = None;
+            }
         }
     }
     Ok(Asked {
@@ -82,12 +108,101 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
         black_wins,
         unknown,
         first_move,
+        move_note,
         variables: stats.vars as usize,
         clauses: stats.clauses,
         blocks: stats.blocks,
         encode_seconds,
         solver_seconds: run.seconds,
     })
+}
+
+/// Positions the native check of a solver's first move may visit before it asks the
+/// solver about the position after the move instead.
+const CHECK_BUDGET: usize = 200_000;
+
+/// Does Black, having moved to `next` at the first of `depth` plies, win (Definition 10)?
+/// A memoised search of the `depth - 1` plies left; past [`CHECK_BUDGET`] positions the
+/// solver is asked the same question about `next` (a question of truth, which needs no
+/// certificate).
+fn move_wins(model: &Model, next: &Board, depth: u32, args: &SolverArgs) -> Result<bool, String> {
+    if goal_holds(model, next, true) {
+        return Ok(true);
+    }
+    let left = depth.saturating_sub(1);
+    let mut search = Search::new(model)?;
+    if let Some(v) = search.win(next, left, false) {
+        return Ok(v);
+    }
+    let mut here = model.clone();
+    here.init = next.cells();
+    here.black_first = false;
+    here.depth = left;
+    let enc = gamelang_qbf::encode(&here, left)?;
+    let run = gamelang_qbf::run_solver(&args.solver, &enc.qdimacs(), args.timeout())?;
+    match run.answer {
+        Answer::True => Ok(true),
+        Answer::False => Ok(false),
+        Answer::Unknown(why) => Err(why),
+    }
+}
+
+/// Definition 10 by memoised search, as `bddl solve` answers it: `win(b, d, black)` is
+/// whether Black wins within `d` plies from `b` with `black` (or White) to move.
+pub struct Search {
+    black: Compiled,
+    white: Compiled,
+    black_goals: CompiledGoals,
+    white_goals: CompiledGoals,
+    memo: std::collections::HashMap<(Board, u32, bool), bool>,
+}
+
+impl Search {
+    pub fn new(model: &Model) -> Result<Search, String> {
+        let (w, h) = (model.width, model.height);
+        Ok(Search {
+            black: Compiled::new(model.black_actions.clone(), w, h)?,
+            white: Compiled::new(model.white_actions.clone(), w, h)?,
+            black_goals: CompiledGoals::new(model.black_goals.clone(), w, h)?,
+            white_goals: CompiledGoals::new(model.white_goals.clone(), w, h)?,
+            memo: Default::default(),
+        })
+    }
+
+    /// `None` once more than [`CHECK_BUDGET`] positions have been visited.
+    pub fn win(&mut self, b: &Board, d: u32, black: bool) -> Option<bool> {
+        if d == 0 {
+            return Some(false);
+        }
+        let key = (b.clone(), d, black);
+        if let Some(&v) = self.memo.get(&key) {
+            return Some(v);
+        }
+        if self.memo.len() >= CHECK_BUDGET {
+            return None;
+        }
+        let v = if black {
+            let mut v = false;
+            for (_, _, _, n) in self.black.successors(b) {
+                if self.black_goals.holds(&n) || self.win(&n, d - 1, false)? {
+                    v = true;
+                    break;
+                }
+            }
+            v
+        } else {
+            let mut v = true;
+            for (_, _, _, n) in self.white.successors(b) {
+                if self.white_goals.holds(&n) || !self.win(&n, d - 1, true)? {
+                    v = false;
+                    break;
+                }
+            }
+            v
+        };
+        self.memo.insert(key, v);
+        Some(v)
+    }
 }
 
 /// `occupy(2,3)`.
@@ -180,6 +295,16 @@ pub fn solve_and_print(
     json_out: bool,
     args: &SolverArgs,
 ) -> ExitCode {
+    // Definition 9: refuse a problem whose initial state is already won (the exhaustive
+    // route refuses it too, so the two never answer different questions).
+    if let Some((black, k)) = model.goal_holding_initially() {
+        eprintln!(
+            "error: {}'s goal {} already holds in the initial position\n  = help: seed 001's Definition 9 requires that the initial state is won by neither player; change the start or the goal",
+            if black { "Black" } else { "White" },
+            k + 1
+        );
+        return ExitCode::FAILURE;
+    }
     let began = Instant::now();
     let mut asked = Vec::new();
     let mut critical = None;
@@ -242,6 +367,9 @@ pub fn solve_and_print(
         if let Some(why) = &unknown {
             j["unknown_reason"] = json!(why);
         }
+        if let Some(note) = &last.move_note {
+            j["best_move_note"] = json!(note);
+        }
         if auto {
             j["critical_depth"] = json!(critical);
             j["depths_tried"] = json!(asked
@@ -284,6 +412,8 @@ pub fn solve_and_print(
     }
     if let Some(m) = best_move {
         println!("winning move: {m}");
+    } else if let Some(note) = &last.move_note {
+        println!("winning move: not known: {note}");
     }
     ExitCode::SUCCESS
 }
