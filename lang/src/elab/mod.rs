@@ -439,8 +439,28 @@ impl Session {
         let grammar = self.grammar(game.module);
         let result = self.program.sig.op(op).result;
         let mut nv = mixfix::NoVars;
-        let (pat, _) =
+        let (pat, sort) =
             mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut nv, Some(result))?;
+        // The parser accepts any term of the parameter's kind (`-1` for a `Nat`); the
+        // value must be of the declared sort.
+        if !self.program.sig.leq(sort, result) {
+            let sig = &self.program.sig;
+            let span = toks[0].span.to(toks[toks.len() - 1].span);
+            return Err(Diag::at(
+                span,
+                format!(
+                    "`{}` is of sort {}, but parameter `{name}` is a {}",
+                    value.trim(),
+                    sig.sort(sort).name,
+                    sig.sort(result).name
+                ),
+                format!("not a {}", sig.sort(result).name),
+            )
+            .note(format!(
+                "give `{name}` a value of sort {}",
+                sig.sort(result).name
+            )));
+        }
         let lhs = Pat::App(op, Vec::new());
         let module = self.program.sig.op(op).module.clone();
         self.program.equations.retain(|e| e.lhs != lhs);
