@@ -23,13 +23,29 @@ pub struct SolverArgs {
     pub solver: String,
     /// Give the solver at most this many seconds per formula; past it the answer is
     /// unknown (never false).
-    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
-    pub timeout: f64,
+    /// `inf` (or any number too large for a duration) means no limit.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_timeout)]
+    pub timeout: Duration,
+}
+
+/// `--timeout SECONDS`: a non-negative number of seconds, `inf` for no limit.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(format!(
+            "`{text}` is not a number of seconds (0 or more; `inf` for no limit)"
+        ));
+    }
+    // Past what a Duration holds (`inf`, `1e20`): no limit.
+    Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
 }
 
 impl SolverArgs {
     fn timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.timeout.max(0.0))
+        self.timeout
     }
 }
 

@@ -58,3 +58,131 @@ fn a_parameter_is_checked_against_its_declared_sort() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("winner: B"), "{}", stdout(&o));
 }
+
+fn corpus(game: &str, problem: &str) -> (String, String) {
+    let dir = format!("bddl/tests/corpus/{game}");
+    (format!("{dir}/domain.ig"), format!("{dir}/{problem}"))
+}
+
+#[test]
+fn an_infinite_or_huge_timeout_is_no_limit_and_a_bad_one_is_refused() {
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    for t in ["inf", "1e20"] {
+        let o = gamelang(&["bddl", "solve", &d, &p, "--qbf", "--timeout", t]);
+        assert!(o.status.success(), "--timeout {t}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("winning move: occupy(2,2)"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    for t in ["-1", "NaN", "soon"] {
+        let o = gamelang(&["bddl", "solve", &d, &p, "--qbf", &format!("--timeout={t}")]);
+        assert_eq!(o.status.code(), Some(2), "--timeout {t}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not a number of seconds"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// Is process `pid` gone (or a zombie waiting for init)? Polled for a while: a killed
+/// process takes a moment to go.
+fn gone(pid: &str) -> bool {
+    for _ in 0..500 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) => {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                if state.starts_with('Z') || state.starts_with('X') {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// Wait for a file a solver script writes, and read it.
+fn wait_for(path: &std::path::Path) -> String {
+    for _ in 0..1000 {
+        if let Ok(s) = std::fs::read_to_string(path) {
+            if s.ends_with('\n') {
+                return s.trim().to_string();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{} never written", path.display());
+}
+
+fn script(dir: &std::path::Path, name: &str, text: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_timeout_kills_the_solver_and_everything_it_started() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("grandchild");
+    let solver = script(
+        tmp.path(),
+        "wrapper.sh",
+        &format!(
+            "#!/bin/sh\nsleep 300 &\necho $! > {}\nwait\n",
+            pidfile.display()
+        ),
+    );
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    let o = gamelang(&[
+        "bddl",
+        "solve",
+        &d,
+        &p,
+        "--qbf",
+        "--json",
+        "--solver",
+        &solver,
+        "--timeout",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"answer\":\"unknown\""),
+        "{}",
+        stdout(&o)
+    );
+    let pid = wait_for(&pidfile);
+    assert!(gone(&pid), "the solver's child {pid} outlived the timeout");
+}
+
+#[test]
+fn the_solver_dies_with_gamelang() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("solver");
+    let solver = script(
+        tmp.path(),
+        "solver.sh",
+        &format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 300\n",
+            pidfile.display()
+        ),
+    );
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["bddl", "solve", &d, &p, "--qbf", "--solver", &solver])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = wait_for(&pidfile);
+    child.kill().unwrap(); // SIGKILL: gamelang gets no chance to clean up
+    child.wait().unwrap();
+    assert!(gone(&pid), "the solver {pid} outlived gamelang");
+}
