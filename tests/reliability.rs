@@ -186,3 +186,65 @@ fn the_solver_dies_with_gamelang() {
     child.wait().unwrap();
     assert!(gone(&pid), "the solver {pid} outlived gamelang");
 }
+
+#[test]
+fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("h.csv");
+    let csv = csv.to_str().unwrap();
+    let sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "examples/heaps.game",
+            "--from",
+            "(k n)",
+            "--range",
+            "k=1..3",
+            "--range",
+            "n=1..3",
+            "--no-boundaries",
+        ];
+        args.extend_from_slice(extra);
+        gamelang(&args)
+    };
+    let o = sweep(&["--csv", csv]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = std::fs::read_to_string(csv).unwrap();
+    assert!(
+        full.starts_with("# gamelang sweep: game heaps, --from (k n), --first R\nk,n,winner\n"),
+        "{full}"
+    );
+    // Another question (--first B) is refused.
+    let o = sweep(&["--first", "B", "--resume", csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the CSV of another sweep"),
+        "{}",
+        stderr(&o)
+    );
+    // A row that is not a result is refused, with its line.
+    std::fs::write(csv, format!("{full}banana\n")).unwrap();
+    let o = sweep(&["--resume", csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("h.csv:12: `banana` has 1 fields"),
+        "{}",
+        stderr(&o)
+    );
+    // A last row cut short (`1,3,` without its result and line end) is recomputed.
+    let cut: String = full
+        .lines()
+        .take(4)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + "1,3,";
+    std::fs::write(csv, &cut).unwrap();
+    let o = sweep(&["--resume", csv]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2 of them read from the resumed CSV"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(csv).unwrap(), full);
+}
