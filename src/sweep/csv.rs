@@ -148,7 +148,7 @@ pub fn read_existing(
                 path.display()
             )
         };
-        let fields = split(line).map_err(|e| bad(e))?;
+        let fields = split(line).map_err(&bad)?;
         if fields.len() != nvars + 1 {
             return Err(bad(format!(
                 "`{line}` has {} fields, not {}",
