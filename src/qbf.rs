@@ -221,6 +221,70 @@ impl Search {
     }
 }
 
+/// Positions [`longest_play`] may visit before it gives up.
+const LONGEST_BUDGET: usize = 1_000_000;
+
+/// The most plies any play from the model's start can last (a player who cannot move
+/// spends one more ply, as Definition 10 counts it), if it is bounded and found within
+/// [`LONGEST_BUDGET`] positions: `--depth auto` need not try depths beyond it, since no
+/// play is cut short there. `None` for a game whose plays can repeat a position.
+pub fn longest_play(model: &Model) -> Option<u64> {
+    struct Walk {
+        moves: [Compiled; 2],
+        goals: [CompiledGoals; 2],
+        /// (board, Black to move) → longest play; `None` while on the current path.
+        memo: std::collections::HashMap<(Board, bool), Option<u64>>,
+    }
+    impl Walk {
+        fn height(&mut self, b: &Board, black: bool) -> Option<u64> {
+            let key = (b.clone(), black);
+            match self.memo.get(&key) {
+                Some(Some(h)) => return Some(*h),
+                Some(None) => return None, // a cycle
+                None => {}
+            }
+            if self.memo.len() >= LONGEST_BUDGET {
+                return None;
+            }
+            self.memo.insert(key.clone(), None);
+            let side = usize::from(!black);
+            let mut h = 1; // no move: the failed attempt is a ply
+            for (_, _, _, n) in self.moves[side].successors(b) {
+                let rest = if self.goals[side].holds(&n) {
+                    0
+                } else {
+                    self.height(&n, !black)?
+                };
+                h = h.max(1 + rest);
+            }
+            self.memo.insert(key, Some(h));
+            Some(h)
+        }
+    }
+    let (w, h) = (model.width, model.height);
+    let mut walk = Walk {
+        moves: [
+            Compiled::new(model.black_actions.clone(), w, h).ok()?,
+            Compiled::new(model.white_actions.clone(), w, h).ok()?,
+        ],
+        goals: [
+            CompiledGoals::new(model.black_goals.clone(), w, h).ok()?,
+            CompiledGoals::new(model.white_goals.clone(), w, h).ok()?,
+        ],
+        memo: Default::default(),
+    };
+    walk.height(&initial_board(model).ok()?, model.black_first)
+}
+
+/// `--depth auto`'s largest depth: `max`, or less when no play lasts that long (the least
+/// odd depth at least as long as the longest play; the answer is the same beyond it).
+pub fn auto_limit(model: &Model, max: u64) -> (u64, Option<u64>) {
+    match longest_play(model) {
+        Some(l) if (l | 1) < max => (l | 1, Some(l)),
+        _ => (max, None),
+    }
+}
+
 /// `occupy(2,3)`.
 pub fn move_name(model: &Model, black: bool, k: usize, x: i64, y: i64) -> String {
     let actions = model.actions(black);
@@ -328,6 +392,7 @@ pub fn solve_and_print(
     let result = match depth {
         DepthSpec::Fixed(d) => ask(model, d, args).map(|a| asked.push(a)),
         DepthSpec::Auto { max } => (|| {
+            let max = auto_limit(model, max as u64).0 as u32;
             let mut d = 1;
             while d <= max {
                 let a = ask(model, d, args)?;
@@ -423,7 +488,12 @@ pub fn solve_and_print(
         match (critical, &unknown) {
             (Some(d), _) => println!("critical depth: {d}"),
             (None, Some(_)) => println!("critical depth: unknown (the solver did not decide)"),
-            (None, None) => println!("critical depth: none up to {}", last.depth),
+            (None, None) => match longest_play(model) {
+                Some(l) if l <= last.depth as u64 => println!(
+                    "critical depth: none (no play lasts more than {l} plies, so no depth helps)"
+                ),
+                _ => println!("critical depth: none up to {}", last.depth),
+            },
         }
     }
     if let Some(m) = best_move {

@@ -140,6 +140,17 @@ fn check(seed: u64, dir: &std::path::Path) -> Option<bool> {
     let ex: serde_json::Value = serde_json::from_slice(&ex.stdout).unwrap();
     let qbf: serde_json::Value = serde_json::from_slice(&qbf.stdout).unwrap();
     assert_eq!(ex["black_wins"], qbf["black_wins"], "{}", show());
+    // The critical depth (searched up to 15 plies, or the longest play when shorter).
+    let auto = ["--depth", "auto", "--max-depth", "15"];
+    let ex_auto = support::cli::json(&[&["bddl", "solve", d, p, "--json"][..], &auto].concat());
+    let qbf_auto =
+        support::cli::json(&[&["bddl", "solve", d, p, "--json", "--qbf"][..], &auto].concat());
+    assert_eq!(
+        ex_auto["critical_depth"],
+        qbf_auto["critical_depth"],
+        "{}",
+        show()
+    );
     if let Some(m) = qbf["best_move"].as_str() {
         // A move is only shown when Black wins (and has been checked to win).
         assert_eq!(ex["black_wins"], true, "{}: {m}", show());

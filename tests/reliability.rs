@@ -248,3 +248,34 @@ fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
     );
     assert_eq!(std::fs::read_to_string(csv).unwrap(), full);
 }
+
+#[test]
+fn depth_auto_stops_at_the_longest_play() {
+    // Black (second) cannot get three in a row on a 3x1 board; the file's depth is huge.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d.ig");
+    let p = tmp.path().join("p.ig");
+    std::fs::write(
+        &d,
+        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
+         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &p,
+        "#boardsize\n3 1\n#depth\n1000000001\n#blackgoal\nblack(?x,?y) black(?x+1,?y) black(?x+2,?y)\n#whitegoal\nFalse\n#blackturn\nsecond\n",
+    )
+    .unwrap();
+    let (d, p) = (d.to_str().unwrap(), p.to_str().unwrap());
+    for extra in [&[][..], &["--qbf"][..]] {
+        let mut args = vec!["bddl", "solve", d, p, "--depth", "auto"];
+        args.extend_from_slice(extra);
+        let o = gamelang(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("critical depth: none (no play lasts more than 4 plies"),
+            "{extra:?}: {}",
+            stdout(&o)
+        );
+    }
+}
