@@ -84,10 +84,10 @@ pub fn read_model(files: &Files) -> Result<Model, ExitCode> {
     let color = std::io::stderr().is_terminal();
     let mut sources = Sources::default();
     let mut add = |path: &Path| -> Result<_, ExitCode> {
-        match std::fs::read_to_string(path) {
+        match gamelang_lang::span::read_source(path) {
             Ok(text) => Ok(sources.add(path.display().to_string(), text)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                eprintln!("error: {e}");
                 Err(ExitCode::FAILURE)
             }
         }

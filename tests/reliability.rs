@@ -279,3 +279,59 @@ fn depth_auto_stops_at_the_longest_play() {
         );
     }
 }
+
+/// `gamelang repl examples/heaps.game` with `input` as its script.
+fn repl(input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", "examples/heaps.game"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn the_remainder_of_the_least_integer_by_minus_one_is_zero() {
+    let o = repl("-9223372036854775808 rem -1\n-9223372036854775808 quo -1\n");
+    assert!(stdout(&o).contains("result Nat: 0"), "{}", stdout(&o));
+    // The quotient does overflow, and says so.
+    assert!(stderr(&o).contains("integer overflow"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_huge_unknown_identifier_is_reported_without_suggestions() {
+    let o = repl(&format!("{}\n", "z".repeat(1 << 20)));
+    assert!(
+        stderr(&o).contains("unknown operator or variable"),
+        "{}",
+        &stderr(&o)[..200]
+    );
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_is_located_and_dev_zero_is_not_read_to_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("bad.game");
+    std::fs::write(&f, b"fmod X is\n  sort S .\n  op a : -> S . \xff\nendfm\n").unwrap();
+    fails_with(
+        &["solve", f.to_str().unwrap()],
+        "bad.game:3:17: byte 0xff is not UTF-8",
+    );
+    fails_with(&["solve", "/dev/zero"], "larger than 64 MiB");
+    let (d, _) = corpus("httt", "3x3_5_el.ig");
+    fails_with(
+        &["bddl", "solve", &d, f.to_str().unwrap()],
+        "bad.game:3:17: byte 0xff",
+    );
+}

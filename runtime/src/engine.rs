@@ -1587,7 +1587,8 @@ impl Engine {
                         if b == Quo {
                             x.checked_div(y)
                         } else {
-                            x.checked_rem(y)
+                            // i64::MIN rem -1 is 0 (only the quotient overflows).
+                            Some(x.wrapping_rem(y))
                         }
                     }
                     Min => Some(x.min(y)),

@@ -210,12 +210,7 @@ impl Session {
 
     /// Load a file from disk.
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<Loaded, Vec<Diag>> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diag::error(format!(
-                "cannot read `{}`: {e}",
-                path.display()
-            ))]
-        })?;
+        let text = crate::span::read_source(path).map_err(|e| vec![Diag::error(e)])?;
         self.load_source(&path.display().to_string(), &text)
     }
 

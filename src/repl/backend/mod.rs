@@ -821,8 +821,7 @@ impl Backend {
     /// Load a file. `remember`: if it has errors, keep it in the log anyway, so that
     /// `reload` tries it again (the file given on the command line).
     fn load(&mut self, path: &Path, remember: bool, r: &mut Reply) -> Result<(), Diag> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Diag::error(format!("cannot read `{}`: {e}", path.display())))?;
+        let text = gamelang_lang::span::read_source(path).map_err(Diag::error)?;
         let same = |p: &Path| {
             p == path || matches!((p.canonicalize(), path.canonicalize()), (Ok(a), Ok(b)) if a == b)
         };
@@ -890,8 +889,7 @@ impl Backend {
         let mut files = Vec::new();
         for e in &mut log {
             if let Entry::File { path, text } = e {
-                let t = std::fs::read_to_string(&*path)
-                    .map_err(|e| Diag::error(format!("cannot read `{}`: {e}", path.display())))?;
+                let t = gamelang_lang::span::read_source(path).map_err(Diag::error)?;
                 *text = Some(t);
                 files.push(path.display().to_string());
             }
