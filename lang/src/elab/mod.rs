@@ -1662,6 +1662,22 @@ impl Session {
             )
             .secondary(lhs_span, "the left-hand side"));
         }
+        // The simplest loop there is (`eq foo = foo .`, often a typo): the term rewrites
+        // to itself forever, until the step budget runs out minutes later.
+        if l == r && !nonexec {
+            let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
+            return Err(Diag::at(
+                rhs_span,
+                "this equation rewrites its left-hand side to itself",
+                "the same term as the left-hand side",
+            )
+            .secondary(lhs_span, "the left-hand side")
+            .note(if c.is_some() {
+                "whenever its condition holds, the reduction would never end"
+            } else {
+                "the reduction would never end; did you mean another operator on the right?"
+            }));
+        }
         if nonexec {
             return Ok(None);
         }
