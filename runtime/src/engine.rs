@@ -48,7 +48,10 @@ use std::sync::Arc;
 mod gc;
 mod grid;
 mod shared;
+mod watch;
+
 pub use shared::{SharedMemo, SharedStats};
+pub use watch::{memory_budget, parse_size, resident_memory, set_memory_budget, set_progress};
 
 /// Resource limits of a reduction. All public: set them directly on [`Engine::limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -577,7 +580,10 @@ impl Engine {
         self.trace.clear();
         self.trace_elided = 0;
         self.step_limit = self.steps.saturating_add(self.limits.max_steps);
-        match self.run(t) {
+        self.watch_begin();
+        let result = self.run(t);
+        self.watch_end();
+        match result {
             Ok(v) => Ok(v),
             Err(e) => {
                 self.recover();
@@ -591,6 +597,9 @@ impl Engine {
         let mut tick: u32 = 0;
         loop {
             tick = tick.wrapping_add(1);
+            if tick & watch::CHECK_MASK == 0 {
+                self.watch(&task)?;
+            }
             if tick & 0xFFF == 0 && self.interrupt.load(Ordering::Relaxed) {
                 let term = match task {
                     Task::Eval(t) | Task::Return(t) => t,
@@ -1690,6 +1699,12 @@ impl Engine {
             RuntimeError::MemoLimit { limit, term } => {
                 format!("the memo tables are full ({limit} entries) at `{}`", show(*term))
             }
+            RuntimeError::MemoryLimit { limit, used, term } => format!(
+                "the reduction uses {} of memory, more than the memory budget of {}, at `{}`",
+                watch::show_bytes(*used),
+                watch::show_bytes(*limit),
+                show(*term)
+            ),
             RuntimeError::Cycle { term } => format!(
                 "the value of `{}` depends on itself: its reduction reached the same term again \
                  (in a game, a position that repeats)",
