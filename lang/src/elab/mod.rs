@@ -12,6 +12,7 @@
 //! one-sort theory such as `TRIV`, a sort (`SET{TwoHeaps}`); a view only lists the
 //! symbols whose names differ; the parameter's sorts can be written `X$Config` or `Config`.
 
+mod chain;
 pub mod extend;
 pub mod mixfix;
 
@@ -1076,6 +1077,12 @@ impl Session {
         if !hints.is_empty() {
             d = d.note(format!("did you mean {}?", quote_list(&hints)));
         }
+        // The prelude's sorts are not visible without importing them.
+        if matches!(name, "Nat" | "NzNat" | "Int" | "NzInt") {
+            d = d.note("the integers come from the prelude: add `protecting INT .` to the module (the errors after this one may all come from it)");
+        } else if name == "Bool" {
+            d = d.note("the Booleans come from the prelude: add `protecting BOOL .` (or `protecting INT .`) to the module");
+        }
         d
     }
 
@@ -1481,6 +1488,14 @@ impl Session {
                             "expected the identity element after this",
                         ));
                     };
+                    if c.text.parse::<i64>().is_ok() {
+                        return Err(Diag::at(
+                            c.span,
+                            format!("a number (`{}`) cannot be an identity here", c.text),
+                            "not a declared constant",
+                        )
+                        .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
+                    }
                     let sig = &self.program.sig;
                     let found = self.modules[m].ops.iter().copied().find(|&o| {
                         let oi = sig.op(o);

@@ -232,7 +232,17 @@ impl Backend {
             self.declarations(text, &mut r)
         } else {
             let file = self.input(text);
-            self.reduce(file, 0..text.len(), &mut r)
+            self.reduce(file, 0..text.len(), &mut r).map_err(|d| {
+                // `movs (2 5)`: a mistyped command is read as a term; say so.
+                let hints = suggest(first, commands::COMMANDS.iter().map(|c| c.name));
+                if hints.is_empty() || !d.message.contains(&format!("`{first}`")) {
+                    return d;
+                }
+                d.note(format!(
+                    "`{first}` is not a command either: did you mean `{}`?",
+                    hints.join("` or `")
+                ))
+            })
         };
         if let Err(d) = result {
             self.fail(&d, &mut r);
