@@ -335,3 +335,47 @@ fn a_byte_that_is_not_utf8_is_located_and_dev_zero_is_not_read_to_the_end() {
         "bad.game:3:17: byte 0xff",
     );
 }
+
+#[test]
+fn a_bddl_problem_with_300_goals_loads() {
+    // Its translation has a goal list of ~5,000 tokens: "term too long" before.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d.ig");
+    let p = tmp.path().join("p.ig");
+    std::fs::write(
+        &d,
+        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
+         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
+    )
+    .unwrap();
+    let goals: String = (0..300)
+        .map(|k| format!("black(?x,?y) black(?x+1,?y) NOT(white({},1))\n", 1 + k % 3))
+        .collect();
+    std::fs::write(
+        &p,
+        format!("#boardsize\n3 1\n#depth\n3\n#blackgoal\n{goals}#whitegoal\nFalse\n"),
+    )
+    .unwrap();
+    let o = gamelang(&["bddl", "solve", d.to_str().unwrap(), p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Black has a winning strategy within 3 plies"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_million_parentheses_at_the_prompt_are_an_error() {
+    let o = repl(&format!(
+        "{}1{}\n",
+        "(".repeat(1_000_000),
+        ")".repeat(1_000_000)
+    ));
+    let err = stderr(&o);
+    assert!(
+        err.contains("parentheses nested more than 10000 deep"),
+        "{}",
+        err.chars().take(300).collect::<String>()
+    );
+}
