@@ -379,3 +379,28 @@ fn a_million_parentheses_at_the_prompt_are_an_error() {
         err.chars().take(300).collect::<String>()
     );
 }
+
+#[test]
+fn runaway_recursion_stops_at_the_memory_budget_with_an_error() {
+    // The seed's appendix-A program recurses without end from (-3 -1); the depth limit
+    // (50 M frames) does not fit in a small machine's memory. With a budget of 150 MB the
+    // reduction must stop with the memory error, not abort.
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args([
+            "solve",
+            "tests/data/seed003-appendix-a.game",
+            "--from",
+            "(-3 -1)",
+        ])
+        .env("GAMELANG_MAX_MEMORY", "150M")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("more than the memory budget of 150 MB")
+            && err.contains("GAMELANG_MAX_MEMORY"),
+        "{err}"
+    );
+}
