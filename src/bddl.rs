@@ -84,10 +84,10 @@ pub fn read_model(files: &Files) -> Result<Model, ExitCode> {
     let color = std::io::stderr().is_terminal();
     let mut sources = Sources::default();
     let mut add = |path: &Path| -> Result<_, ExitCode> {
-        match std::fs::read_to_string(path) {
+        match gamelang_lang::span::read_source(path) {
             Ok(text) => Ok(sources.add(path.display().to_string(), text)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                eprintln!("error: {e}");
                 Err(ExitCode::FAILURE)
             }
         }
@@ -341,7 +341,8 @@ fn solve(args: SolveArgs) -> ExitCode {
     let positions = |l: &Loaded| l.engine.memo_len(l.game.b_within);
     // With `auto`: odd depths 1, 3, … up to --max-depth; Black wins at depth d + 2 when at d.
     let result = if auto {
-        let max = args.max_depth.unwrap_or(depth);
+        // No depth beyond the longest play can change the answer.
+        let max = crate::qbf::auto_limit(&model, args.max_depth.unwrap_or(depth)).0;
         let mut found = None;
         let mut last = None;
         let mut d = 1;
@@ -455,10 +456,12 @@ fn solve(args: SolveArgs) -> ExitCode {
     if auto {
         match critical {
             Some(d) => println!("critical depth: {d} (the least odd depth at which Black wins)"),
-            None => println!(
-                "critical depth: none up to {} plies",
-                args.max_depth.unwrap_or(depth)
-            ),
+            None => match crate::qbf::auto_limit(&model, args.max_depth.unwrap_or(depth)) {
+                (_, Some(longest)) => println!(
+                    "critical depth: none (no play lasts more than {longest} plies, so no depth helps)"
+                ),
+                (max, None) => println!("critical depth: none up to {max} plies"),
+            },
         }
     }
     if a.black_wins {

@@ -23,13 +23,29 @@ pub struct SolverArgs {
     pub solver: String,
     /// Give the solver at most this many seconds per formula; past it the answer is
     /// unknown (never false).
-    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
-    pub timeout: f64,
+    /// `inf` (or any number too large for a duration) means no limit.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = parse_timeout)]
+    pub timeout: Duration,
+}
+
+/// `--timeout SECONDS`: a non-negative number of seconds, `inf` for no limit.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if secs.is_nan() || secs < 0.0 {
+        return Err(format!(
+            "`{text}` is not a number of seconds (0 or more; `inf` for no limit)"
+        ));
+    }
+    // Past what a Duration holds (`inf`, `1e20`): no limit.
+    Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
 }
 
 impl SolverArgs {
     fn timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.timeout.max(0.0))
+        self.timeout
     }
 }
 
@@ -40,8 +56,11 @@ pub struct Asked {
     pub black_wins: Option<bool>,
     /// Why the answer is unknown.
     pub unknown: Option<String>,
-    /// Black's first move `(action index, x, y)` when Black moves first and wins.
+    /// Black's first move `(action index, x, y)` when Black moves first and wins, read
+    /// from the solver's certificate and checked to win.
     pub first_move: Option<(usize, i64, i64)>,
+    /// Why Black wins but no first move is shown (no certificate, or one that does not win).
+    pub move_note: Option<String>,
     pub variables: usize,
     pub clauses: usize,
     pub blocks: usize,
@@ -62,19 +81,42 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
         Answer::False => (Some(false), None),
         Answer::Unknown(why) => (None, Some(why.clone())),
     };
-    let first_move = if black_wins == Some(true) && model.black_first {
+    let mut first_move = if black_wins == Some(true) && model.black_first {
         enc.first_move(&run.assignment)
     } else {
         None
     };
+    let mut move_note = None;
+    if black_wins == Some(true) && model.black_first && first_move.is_none() {
+        move_note = Some("the solver gave no certificate (DepQBF needs --qdo)".to_string());
+    }
     if let Some((k, x, y)) = first_move {
         // The solver's move must be a legal move of the position: anything else is a bug
         // in the encoding, and is said so rather than shown.
-        if next_board(model, &initial_board(model)?, true, k, x, y).is_none() {
+        let Some(next) = next_board(model, &initial_board(model)?, true, k, x, y) else {
             return Err(format!(
                 "the solver's first move {} is not legal here (a bug in gamelang's encoding)",
                 move_name(model, true, k, x, y)
             ));
+        };
+        // A solver that prints no certificate (or a bogus one) decodes to some legal move
+        // that need not win: check it wins within the remaining plies before showing it.
+        match move_wins(model, &next, depth, args) {
+            Ok(true) => {}
+            Ok(false) => {
+                move_note = Some(format!(
+                    "the solver's certificate names {}, which does not win (the solver gave no usable certificate)",
+                    move_name(model, true, k, x, y)
+                ));
+                first_move = None;
+            }
+            Err(why) => {
+                move_note = Some(format!(
+                    "the solver's move {} could not be checked ({why})",
+                    move_name(model, true, k, x, y)
+                ));
+                first_move = None;
+            }
         }
     }
     Ok(Asked {
@@ -82,12 +124,165 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
         black_wins,
         unknown,
         first_move,
+        move_note,
         variables: stats.vars as usize,
         clauses: stats.clauses,
         blocks: stats.blocks,
         encode_seconds,
         solver_seconds: run.seconds,
     })
+}
+
+/// Positions the native check of a solver's first move may visit before it asks the
+/// solver about the position after the move instead.
+const CHECK_BUDGET: usize = 200_000;
+
+/// Does Black, having moved to `next` at the first of `depth` plies, win (Definition 10)?
+/// A memoised search of the `depth - 1` plies left; past [`CHECK_BUDGET`] positions the
+/// solver is asked the same question about `next` (a question of truth, which needs no
+/// certificate).
+fn move_wins(model: &Model, next: &Board, depth: u32, args: &SolverArgs) -> Result<bool, String> {
+    if goal_holds(model, next, true) {
+        return Ok(true);
+    }
+    let left = depth.saturating_sub(1);
+    let mut search = Search::new(model)?;
+    if let Some(v) = search.win(next, left, false) {
+        return Ok(v);
+    }
+    let mut here = model.clone();
+    here.init = next.cells();
+    here.black_first = false;
+    here.depth = left;
+    let enc = gamelang_qbf::encode(&here, left)?;
+    let run = gamelang_qbf::run_solver(&args.solver, &enc.qdimacs(), args.timeout())?;
+    match run.answer {
+        Answer::True => Ok(true),
+        Answer::False => Ok(false),
+        Answer::Unknown(why) => Err(why),
+    }
+}
+
+/// Definition 10 by memoised search, as `bddl solve` answers it: `win(b, d, black)` is
+/// whether Black wins within `d` plies from `b` with `black` (or White) to move.
+pub struct Search {
+    black: Compiled,
+    white: Compiled,
+    black_goals: CompiledGoals,
+    white_goals: CompiledGoals,
+    memo: std::collections::HashMap<(Board, u32, bool), bool>,
+}
+
+impl Search {
+    pub fn new(model: &Model) -> Result<Search, String> {
+        let (w, h) = (model.width, model.height);
+        Ok(Search {
+            black: Compiled::new(model.black_actions.clone(), w, h)?,
+            white: Compiled::new(model.white_actions.clone(), w, h)?,
+            black_goals: CompiledGoals::new(model.black_goals.clone(), w, h)?,
+            white_goals: CompiledGoals::new(model.white_goals.clone(), w, h)?,
+            memo: Default::default(),
+        })
+    }
+
+    /// `None` once more than [`CHECK_BUDGET`] positions have been visited.
+    pub fn win(&mut self, b: &Board, d: u32, black: bool) -> Option<bool> {
+        if d == 0 {
+            return Some(false);
+        }
+        let key = (b.clone(), d, black);
+        if let Some(&v) = self.memo.get(&key) {
+            return Some(v);
+        }
+        if self.memo.len() >= CHECK_BUDGET {
+            return None;
+        }
+        let v = if black {
+            let mut v = false;
+            for (_, _, _, n) in self.black.successors(b) {
+                if self.black_goals.holds(&n) || self.win(&n, d - 1, false)? {
+                    v = true;
+                    break;
+                }
+            }
+            v
+        } else {
+            let mut v = true;
+            for (_, _, _, n) in self.white.successors(b) {
+                if self.white_goals.holds(&n) || !self.win(&n, d - 1, true)? {
+                    v = false;
+                    break;
+                }
+            }
+            v
+        };
+        self.memo.insert(key, v);
+        Some(v)
+    }
+}
+
+/// Positions [`longest_play`] may visit before it gives up.
+const LONGEST_BUDGET: usize = 1_000_000;
+
+/// The most plies any play from the model's start can last (a player who cannot move
+/// spends one more ply, as Definition 10 counts it), if it is bounded and found within
+/// [`LONGEST_BUDGET`] positions: `--depth auto` need not try depths beyond it, since no
+/// play is cut short there. `None` for a game whose plays can repeat a position.
+pub fn longest_play(model: &Model) -> Option<u64> {
+    struct Walk {
+        moves: [Compiled; 2],
+        goals: [CompiledGoals; 2],
+        /// (board, Black to move) → longest play; `None` while on the current path.
+        memo: std::collections::HashMap<(Board, bool), Option<u64>>,
+    }
+    impl Walk {
+        fn height(&mut self, b: &Board, black: bool) -> Option<u64> {
+            let key = (b.clone(), black);
+            match self.memo.get(&key) {
+                Some(Some(h)) => return Some(*h),
+                Some(None) => return None, // a cycle
+                None => {}
+            }
+            if self.memo.len() >= LONGEST_BUDGET {
+                return None;
+            }
+            self.memo.insert(key.clone(), None);
+            let side = usize::from(!black);
+            let mut h = 1; // no move: the failed attempt is a ply
+            for (_, _, _, n) in self.moves[side].successors(b) {
+                let rest = if self.goals[side].holds(&n) {
+                    0
+                } else {
+                    self.height(&n, !black)?
+                };
+                h = h.max(1 + rest);
+            }
+            self.memo.insert(key, Some(h));
+            Some(h)
+        }
+    }
+    let (w, h) = (model.width, model.height);
+    let mut walk = Walk {
+        moves: [
+            Compiled::new(model.black_actions.clone(), w, h).ok()?,
+            Compiled::new(model.white_actions.clone(), w, h).ok()?,
+        ],
+        goals: [
+            CompiledGoals::new(model.black_goals.clone(), w, h).ok()?,
+            CompiledGoals::new(model.white_goals.clone(), w, h).ok()?,
+        ],
+        memo: Default::default(),
+    };
+    walk.height(&initial_board(model).ok()?, model.black_first)
+}
+
+/// `--depth auto`'s largest depth: `max`, or less when no play lasts that long (the least
+/// odd depth at least as long as the longest play; the answer is the same beyond it).
+pub fn auto_limit(model: &Model, max: u64) -> (u64, Option<u64>) {
+    match longest_play(model) {
+        Some(l) if (l | 1) < max => (l | 1, Some(l)),
+        _ => (max, None),
+    }
 }
 
 /// `occupy(2,3)`.
@@ -180,6 +375,16 @@ pub fn solve_and_print(
     json_out: bool,
     args: &SolverArgs,
 ) -> ExitCode {
+    // Definition 9: refuse a problem whose initial state is already won (the exhaustive
+    // route refuses it too, so the two never answer different questions).
+    if let Some((black, k)) = model.goal_holding_initially() {
+        eprintln!(
+            "error: {}'s goal {} already holds in the initial position\n  = help: seed 001's Definition 9 requires that the initial state is won by neither player; change the start or the goal",
+            if black { "Black" } else { "White" },
+            k + 1
+        );
+        return ExitCode::FAILURE;
+    }
     let began = Instant::now();
     let mut asked = Vec::new();
     let mut critical = None;
@@ -187,6 +392,7 @@ pub fn solve_and_print(
     let result = match depth {
         DepthSpec::Fixed(d) => ask(model, d, args).map(|a| asked.push(a)),
         DepthSpec::Auto { max } => (|| {
+            let max = auto_limit(model, max as u64).0 as u32;
             let mut d = 1;
             while d <= max {
                 let a = ask(model, d, args)?;
@@ -242,6 +448,9 @@ pub fn solve_and_print(
         if let Some(why) = &unknown {
             j["unknown_reason"] = json!(why);
         }
+        if let Some(note) = &last.move_note {
+            j["best_move_note"] = json!(note);
+        }
         if auto {
             j["critical_depth"] = json!(critical);
             j["depths_tried"] = json!(asked
@@ -279,11 +488,18 @@ pub fn solve_and_print(
         match (critical, &unknown) {
             (Some(d), _) => println!("critical depth: {d}"),
             (None, Some(_)) => println!("critical depth: unknown (the solver did not decide)"),
-            (None, None) => println!("critical depth: none up to {}", last.depth),
+            (None, None) => match longest_play(model) {
+                Some(l) if l <= last.depth as u64 => println!(
+                    "critical depth: none (no play lasts more than {l} plies, so no depth helps)"
+                ),
+                _ => println!("critical depth: none up to {}", last.depth),
+            },
         }
     }
     if let Some(m) = best_move {
         println!("winning move: {m}");
+    } else if let Some(note) = &last.move_note {
+        println!("winning move: not known: {note}");
     }
     ExitCode::SUCCESS
 }

@@ -625,7 +625,8 @@ fn sweeping_a_game_parameter_solves_each_board_size() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let mut expected = String::from("n,winner\n");
+    let mut expected =
+        String::from("# gamelang sweep: game colouring, --from board(0, 0), --first B\nn,winner\n");
     for n in 2..=4u32 {
         let v = colouring(n, 0, 0, true, &mut HashMap::new());
         let w = match v.signum() {

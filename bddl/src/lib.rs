@@ -55,4 +55,24 @@ impl Model {
             &self.white_goals
         }
     }
+
+    /// The sanity condition of seed 001's Definition 9 that can be checked on the input:
+    /// the initial state is won by neither player. Returns the first goal that already
+    /// holds on the initial board, as (Black's?, index in the player's goals). Definition
+    /// 10 checks Black's goal only after Black's move, so on such a problem the exhaustive
+    /// and QBF routes would answer different questions; both refuse it instead.
+    pub fn goal_holding_initially(&self) -> Option<(bool, usize)> {
+        let mut board = gamelang_runtime::grid::Board::new(self.width, self.height).ok()?;
+        for &(p, x, y) in &self.init {
+            board.set(x, y, p);
+        }
+        for black in [true, false] {
+            for (k, g) in self.goals(black).iter().enumerate() {
+                if gamelang_runtime::grid::holds(&board, std::slice::from_ref(g)) {
+                    return Some((black, k));
+                }
+            }
+        }
+        None
+    }
 }

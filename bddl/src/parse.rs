@@ -745,6 +745,9 @@ struct State {
     depth: Option<u32>,
     black_goals: Option<Goals>,
     white_goals: Option<Goals>,
+    /// Where each goal is written (for the sanity check of the initial state).
+    black_goal_spans: Vec<Span>,
+    white_goal_spans: Vec<Span>,
     black_first: Option<bool>,
     /// Every atom read, with what it belongs to, for the checks against the board size.
     atoms: Vec<(Loc, String)>,
@@ -859,12 +862,14 @@ impl State {
             Kind::BoardSize => board_size(&mut cur).map(|s| self.size = Some(s)),
             Kind::Init => self.init(&mut cur).map(|i| self.init = Some(i)),
             Kind::Depth => depth(&mut cur).map(|d| self.depth = Some(d)),
-            Kind::BlackGoal => self
-                .goals(&mut cur, "a goal of Black")
-                .map(|g| self.black_goals = Some(g)),
-            Kind::WhiteGoal => self
-                .goals(&mut cur, "a goal of White")
-                .map(|g| self.white_goals = Some(g)),
+            Kind::BlackGoal => self.goals(&mut cur, "a goal of Black").map(|(g, s)| {
+                self.black_goals = Some(g);
+                self.black_goal_spans = s;
+            }),
+            Kind::WhiteGoal => self.goals(&mut cur, "a goal of White").map(|(g, s)| {
+                self.white_goals = Some(g);
+                self.white_goal_spans = s;
+            }),
             Kind::BlackTurn => black_turn(&mut cur).map(|b| self.black_first = Some(b)),
         };
         if let Err(d) = result {
@@ -1047,8 +1052,9 @@ impl State {
 
     /// `#blackgoal` / `#whitegoal`: one goal a line (or a parenthesised group); `False` or
     /// nothing for none.
-    fn goals(&mut self, cur: &mut Cur, what: &str) -> Result<Goals, Diag> {
+    fn goals(&mut self, cur: &mut Cur, what: &str) -> Result<(Goals, Vec<Span>), Diag> {
         let mut out = Vec::new();
+        let mut spans = Vec::new();
         while let Some(t) = cur.peek() {
             if t.tok == Tok::Word("False") {
                 cur.next();
@@ -1073,11 +1079,19 @@ impl State {
             // `()` is an empty conjunction, a goal that always holds (the paper's grammar
             // allows it; the corpus never writes one).
             let goal = cur.conjunction()?;
+            let span = match (goal.first(), goal.last()) {
+                (Some(a), Some(b)) => Span {
+                    end: b.span.end,
+                    ..a.span
+                },
+                _ => cur.span(&t),
+            };
+            spans.push(span);
             self.atoms
                 .extend(goal.iter().map(|l| (*l, what.to_string())));
             out.push(goal.iter().map(|l| l.atom).collect());
         }
-        Ok(out)
+        Ok((out, spans))
     }
 
     /// Check the absolute coordinates against the board and assemble the model.
@@ -1120,17 +1134,48 @@ impl State {
                 Some(black_actions),
                 Some(white_actions),
                 Some(black_goals),
-            ) => Ok(Model {
-                width,
-                height,
-                init: self.init.unwrap_or_default(),
-                black_actions,
-                white_actions,
-                black_goals,
-                white_goals: self.white_goals.unwrap_or_default(),
-                depth,
-                black_first: self.black_first.unwrap_or(true),
-            }),
+            ) => {
+                let model = Model {
+                    width,
+                    height,
+                    init: self.init.unwrap_or_default(),
+                    black_actions,
+                    white_actions,
+                    black_goals,
+                    white_goals: self.white_goals.unwrap_or_default(),
+                    depth,
+                    black_first: self.black_first.unwrap_or(true),
+                };
+                // Definition 9: the initial state is won by neither player.
+                if let Some((black, k)) = model.goal_holding_initially() {
+                    let spans = if black {
+                        &self.black_goal_spans
+                    } else {
+                        &self.white_goal_spans
+                    };
+                    let who = if black { "Black" } else { "White" };
+                    let mut d = match spans.get(k) {
+                        Some(&span) => Diag::at(
+                            span,
+                            format!("{who}'s goal already holds in the initial position"),
+                            "this goal holds on the #init board",
+                        ),
+                        None => Diag::error(format!(
+                            "{who}'s goal {} already holds in the initial position",
+                            k + 1
+                        )),
+                    };
+                    if let Some(&init) = self.seen.get(&Kind::Init) {
+                        d = d.secondary(init, "the initial position");
+                    }
+                    return Err(vec![d.note(
+                        "seed 001's Definition 9 requires that the initial state is won by \
+                         neither player (Definition 10 checks a goal only after its player's \
+                         move); change `#init` or the goal",
+                    )]);
+                }
+                Ok(model)
+            }
             // Unreachable: a missing or unreadable section has been reported.
             _ => Err(vec![Diag::error("the BDDL files are incomplete")]),
         }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{model, OCCUPY, TIC};
+use common::{model, parse_texts, OCCUPY, TIC};
 use gamelang_bddl::{Action, Atom, Coord, Model, Piece};
 
 fn at(piece: Piece, x: Coord, y: Coord) -> Atom {
@@ -212,9 +212,13 @@ fn spaces_inside_atoms_and_coordinates_are_allowed() {
 
 #[test]
 fn explicit_empty_conditions_are_kept() {
-    // The paper's grammar allows `()`: a pass move, and a goal that always holds.
+    // The paper's grammar allows `()`: a pass move, and a goal that always holds (which
+    // Definition 9 refuses as a goal: it holds in the initial state).
     let domain = "#blackactions\n:action pass\n:parameters (?x, ?y)\n:precondition ()\n:effect ()\n#whiteactions\n";
-    let m = model(domain, "#boardsize\n2 2\n#depth\n1\n#blackgoal\n()\n");
+    let m = model(
+        domain,
+        "#boardsize\n2 2\n#depth\n1\n#blackgoal\nblack(1,1)\n",
+    );
     assert_eq!(
         m.black_actions,
         [Action {
@@ -223,9 +227,33 @@ fn explicit_empty_conditions_are_kept() {
             eff: vec![],
         }]
     );
-    assert_eq!(m.black_goals, [Vec::<Atom>::new()]);
     // Written back, they read the same.
     assert_eq!(model(&m.domain_text(), &m.problem_text()), m);
+    let (sources, result) = parse_texts(domain, "#boardsize\n2 2\n#depth\n1\n#blackgoal\n()\n");
+    let errors = result.expect_err("a goal that always holds is refused");
+    let text = gamelang_lang::diag::render_all(&errors, &sources, false);
+    assert!(
+        text.contains("Black's goal already holds in the initial position")
+            && text.contains("problem.ig:6:1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_goal_holding_in_the_initial_state_is_refused() {
+    // Definition 9: the initial state is won by neither player (White's goal here).
+    let (sources, result) = parse_texts(
+        OCCUPY,
+        "#boardsize\n2 2\n#init\n(white(1,1) white(2,1))\n#depth\n3\n#blackgoal\nblack(?x,?y) black(?x+1,?y)\n#whitegoal\nwhite(?x,?y) white(?x+1,?y)\n",
+    );
+    let errors = result.expect_err("refused");
+    let text = gamelang_lang::diag::render_all(&errors, &sources, false);
+    assert!(
+        text.contains("White's goal already holds in the initial position")
+            && text.contains("problem.ig:10:1")
+            && text.contains("Definition 9"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -141,7 +141,12 @@ fn on_path(program: &str) -> Option<PathBuf> {
 /// Points where B wins in a sweep CSV (`k,n,winner`).
 fn count_b(csv: &Path) -> Result<usize, String> {
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
-    Ok(text.lines().skip(1).filter(|l| l.ends_with(",B")).count())
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .filter(|l| l.ends_with(",B"))
+        .count())
 }
 
 struct Options {

@@ -103,11 +103,24 @@ pub fn render_all(diags: &[Diag], sources: &Sources, color: bool) -> String {
     diags.iter().map(|d| d.render(sources, color)).collect()
 }
 
+/// Names longer than this (in bytes) get no "did you mean" hint.
+const MAX_SUGGEST_LEN: usize = 100;
+
 /// The closest names to `wanted` among `candidates` (for "did you mean" hints).
 pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    // Nobody mistypes a name this long; and the distance costs the product of the lengths.
+    if wanted.len() > MAX_SUGGEST_LEN {
+        return Vec::new();
+    }
+    let len = wanted.chars().count();
     let mut scored: Vec<(usize, &str)> = candidates
         .into_iter()
-        .filter(|c| *c != wanted)
+        .filter(|c| *c != wanted && c.len() <= 4 * MAX_SUGGEST_LEN)
+        // The distance is at least the difference of the lengths: skip what cannot be close.
+        .filter(|c| {
+            let n = c.chars().count();
+            len.abs_diff(n) <= (len.max(n) / 3).max(1)
+        })
         .map(|c| (edit_distance(wanted, c), c))
         .filter(|(d, c)| *d <= (wanted.len().max(c.len()) / 3).max(1))
         .collect();
@@ -156,5 +169,16 @@ mod tests {
         assert_eq!(suggest("next-conf", names), vec!["next-config".to_string()]);
         assert_eq!(suggest("halt", names), vec!["halted".to_string()]);
         assert!(suggest("zzzzzz", names).is_empty());
+    }
+
+    #[test]
+    fn a_huge_name_gets_no_suggestion_and_no_quadratic_search() {
+        // A 1 MB identifier took 17 s to report: the distance to every name was computed.
+        let huge = "a".repeat(1_000_000);
+        let names = ["a", "aa", "next-config"];
+        assert!(suggest(&huge, names).is_empty());
+        let long = "b".repeat(99);
+        let near = format!("{long}c");
+        assert_eq!(suggest(&long, [near.as_str(), "b"]), vec![near.clone()]);
     }
 }

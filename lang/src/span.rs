@@ -92,3 +92,52 @@ impl Sources {
         &self.files
     }
 }
+
+/// The largest source file read (`solve /dev/zero` must not read until memory runs out).
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
+/// Read a source file (a `.game` or BDDL file): at most [`MAX_SOURCE_BYTES`], and UTF-8,
+/// with the line and column of the first byte that is not.
+pub fn read_source(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SOURCE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read `{shown}`: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(format!(
+            "cannot read `{shown}`: it is larger than {} MiB, the most a source file may be",
+            MAX_SOURCE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let before = &bytes[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |k| k + 1);
+        // Columns count characters (the text before the bad byte on its line is valid).
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+        format!(
+            "{shown}:{line}:{column}: byte 0x{:02x} is not UTF-8 (source files are UTF-8 text)",
+            bytes[at]
+        )
+    })
+}
+
+#[cfg(test)]
+mod read_tests {
+    #[test]
+    fn a_byte_that_is_not_utf8_is_located() {
+        let path = std::env::temp_dir().join(format!("gamelang-span-{}.game", std::process::id()));
+        std::fs::write(&path, b"fmod X is\n  op \xc3\xa9a : -> S . \xff\nendfm\n").unwrap();
+        let e = super::read_source(&path).unwrap_err();
+        let _ = std::fs::remove_file(&path);
+        assert!(e.contains(":2:18: byte 0xff is not UTF-8"), "{e}");
+    }
+}

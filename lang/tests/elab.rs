@@ -308,3 +308,96 @@ fn the_examples_load() {
         assert_eq!(s.games.len(), 1, "{f}");
     }
 }
+
+/// The reading of `text` in module `module`, or the error's message.
+fn try_term(s: &mut Session, module: &str, text: &str) -> Result<Pat, String> {
+    let m = s.module_by_name(module).expect("module");
+    s.parse_term(m, "term", text, None)
+        .map_err(|d| d.render(&s.sources, false).chars().take(400).collect())
+}
+
+/// Run `f` on a thread with a large stack, as the `gamelang` binary runs its commands (a
+/// left-nested chain of 3,000 terms is 3,000 levels deep for whatever walks it).
+fn big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn long_chains_parse_in_linear_time_with_no_token_cap() {
+    big_stack(long_chains);
+}
+
+fn long_chains() {
+    let mut s = load(
+        "fmod T is protecting INT . protecting SET{Nat} .\n\
+         op _|>_ : Nat Nat -> Nat [prec 40 assoc] .\n\
+         op _<|_ : Nat Nat -> Nat [prec 40 assoc] .\n\
+         op f : Nat Nat -> Nat .\n\
+         endfm",
+    );
+    // 3,000 terms: 5,999 tokens, past the old cap of 4,000 (and cubic before that).
+    let sum = vec!["1"; 3000].join(" + ");
+    match try_term(&mut s, "T", &sum).unwrap() {
+        // Left-associative: the outermost application's first argument is the rest.
+        Pat::App(_, args) => {
+            assert_eq!(args.len(), 2);
+            assert_eq!(args[1], Pat::Int(1));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Mixed precedences keep their grouping.
+    let mixed = (0..1000)
+        .map(|k| format!("{k} * 2 * f(1, 2)"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let pat = try_term(&mut s, "T", &mixed).unwrap();
+    let shown = show_pat(&s.program.sig, &pat);
+    assert!(shown.starts_with("(((((((("), "{}", &shown[..60]);
+    assert!(
+        shown.ends_with("+ ((999 * 2) * (f ( 1 , 2 ))))"),
+        "{}",
+        &shown[shown.len() - 60..]
+    );
+    // A short chain goes through the chart parser: the same grouping.
+    let short = (0..3)
+        .map(|k| format!("{k} * 2 * f(1, 2)"))
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let short = try_term(&mut s, "T", &short).unwrap();
+    assert_eq!(
+        show_pat(&s.program.sig, &short),
+        "((((0 * 2) * (f ( 1 , 2 ))) + ((1 * 2) * (f ( 1 , 2 )))) + ((2 * 2) * (f ( 1 , 2 ))))"
+    );
+    // An associative constructor (a set), flattened.
+    let set = (0..2000)
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match try_term(&mut s, "T", &set).unwrap() {
+        Pat::App(_, args) => assert_eq!(args.len(), 2000),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn deep_parentheses_are_an_error_not_a_crash() {
+    big_stack(deep_parentheses);
+}
+
+fn deep_parentheses() {
+    let mut s = load("fmod T is protecting INT . endfm");
+    let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
+    let e = try_term(&mut s, "T", &deep).unwrap_err();
+    assert!(
+        e.contains("parentheses nested more than 10000 deep"),
+        "{}",
+        &e[..200]
+    );
+    let ok = format!("{}1{}", "(".repeat(500), ")".repeat(500));
+    assert_eq!(try_term(&mut s, "T", &ok), Ok(Pat::Int(1)));
+}

@@ -68,12 +68,15 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         .ok_or("no solver command given (e.g. `depqbf --qdo`)")?;
     let file = temp_file(qdimacs)?;
     let start = Instant::now();
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(words)
         .arg(&file.0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::piped());
+    own_process_group(&mut command);
+    let mut child = command
         .spawn()
         .map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
@@ -122,6 +125,7 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
                 if start.elapsed() >= timeout {
+                    kill_group(&child);
                     let _ = child.kill();
                     let _ = child.wait();
                     timed_out = true;
@@ -130,6 +134,7 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
                 std::thread::sleep(Duration::from_millis(2));
             }
             Err(e) => {
+                kill_group(&child);
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(SolverRun {
@@ -141,6 +146,9 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    // Whatever the solver left running (a wrapper script's children) goes with it, and
+    // with them the last holders of the pipes.
+    kill_group(&child);
     let stdout = collect(&out_rx);
     let stderr = collect(&err_rx);
     let assignment: Vec<i64> = stdout
@@ -175,6 +183,49 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         seconds,
     })
 }
+
+/// Run the solver in a process group of its own (so that a timeout kills everything it
+/// started), and on Linux have the kernel kill it when gamelang dies (`PR_SET_PDEATHSIG`:
+/// a `kill -9` of gamelang, or a CI time-out, leaves no solver burning a core).
+#[cfg(unix)]
+fn own_process_group(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: between fork and exec only async-signal-safe calls are made (prctl,
+        // getppid, _exit), with no allocation.
+        let parent = std::process::id() as libc::pid_t;
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died before the prctl: then nobody would kill us.
+                if libc::getppid() != parent {
+                    libc::_exit(1);
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn own_process_group(_: &mut Command) {}
+
+/// Kill the solver's process group (the solver and everything it started).
+#[cfg(unix)]
+fn kill_group(child: &std::process::Child) {
+    // SAFETY: kill(2) on the group the child leads (its pid, made a group by
+    // `own_process_group`); a group already gone gives ESRCH, which is ignored.
+    unsafe {
+        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+    }
+}
+
+#[cfg(not(unix))]
+fn kill_group(_: &std::process::Child) {}
 
 /// The last lines of the solver's messages, for an Unknown answer.
 fn tail(stderr: &str, stdout: &str) -> String {

@@ -65,7 +65,10 @@ mod compile;
 mod gc;
 mod grid;
 mod shared;
+mod watch;
+
 pub use shared::{SharedMemo, SharedStats};
+pub use watch::{memory_budget, parse_size, resident_memory, set_memory_budget, set_progress};
 
 /// Resource limits of a reduction. All public: set them directly on [`Engine::limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -616,7 +619,10 @@ impl Engine {
         self.trace.clear();
         self.trace_elided = 0;
         self.step_limit = self.steps.saturating_add(self.limits.max_steps);
-        match self.run(t) {
+        self.watch_begin();
+        let result = self.run(t);
+        self.watch_end();
+        match result {
             Ok(v) => Ok(v),
             Err(e) => {
                 self.recover();
@@ -630,6 +636,9 @@ impl Engine {
         let mut tick: u32 = 0;
         loop {
             tick = tick.wrapping_add(1);
+            if tick & watch::CHECK_MASK == 0 {
+                self.watch(&task)?;
+            }
             if tick & 0xFFF == 0 {
                 if self.interrupt.load(Ordering::Relaxed) {
                     let term = match task {
@@ -1707,7 +1716,8 @@ impl Engine {
                         if b == Quo {
                             x.checked_div(y)
                         } else {
-                            x.checked_rem(y)
+                            // i64::MIN rem -1 is 0 (only the quotient overflows).
+                            Some(x.wrapping_rem(y))
                         }
                     }
                     Min => Some(x.min(y)),
@@ -1814,6 +1824,12 @@ impl Engine {
             RuntimeError::MemoLimit { limit, term } => {
                 format!("the memo tables are full ({limit} entries) at `{}`", show(*term))
             }
+            RuntimeError::MemoryLimit { limit, used, term } => format!(
+                "the reduction uses {} of memory, more than the memory budget of {}, at `{}`",
+                watch::show_bytes(*used),
+                watch::show_bytes(*limit),
+                show(*term)
+            ),
             RuntimeError::Cycle { term } => format!(
                 "the value of `{}` depends on itself: its reduction reached the same term again \
                  (in a game, a position that repeats)",

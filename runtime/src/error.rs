@@ -55,6 +55,16 @@ pub enum RuntimeError {
         /// The term that would have needed a new entry.
         term: TermId,
     },
+    /// The process uses more resident memory than the memory budget
+    /// ([`crate::engine::memory_budget`]).
+    MemoryLimit {
+        /// The budget, in bytes.
+        limit: u64,
+        /// The resident memory when it was checked, in bytes.
+        used: u64,
+        /// The term being reduced.
+        term: TermId,
+    },
     /// The reduction of the `memo` term `term` needs the value of `term` itself (in a
     /// game: a position that repeats).
     Cycle {
@@ -98,6 +108,7 @@ impl RuntimeError {
             | RuntimeError::StepBudget { term, .. }
             | RuntimeError::DepthLimit { term, .. }
             | RuntimeError::MemoLimit { term, .. }
+            | RuntimeError::MemoryLimit { term, .. }
             | RuntimeError::Cycle { term }
             | RuntimeError::Overflow { term }
             | RuntimeError::DivisionByZero { term }
@@ -114,6 +125,7 @@ impl RuntimeError {
             RuntimeError::StepBudget { .. }
                 | RuntimeError::DepthLimit { .. }
                 | RuntimeError::MemoLimit { .. }
+                | RuntimeError::MemoryLimit { .. }
                 | RuntimeError::Interrupted { .. }
         )
     }
@@ -140,6 +152,11 @@ impl fmt::Display for RuntimeError {
             RuntimeError::MemoLimit { limit, term } => {
                 write!(f, "memo tables full ({limit} entries) at term #{}", term.0)
             }
+            RuntimeError::MemoryLimit { limit, used, term } => write!(
+                f,
+                "{used} bytes of memory, past the budget of {limit}, at term #{}",
+                term.0
+            ),
             RuntimeError::Cycle { term } => write!(f, "term #{} depends on itself (cycle)", term.0),
             RuntimeError::Overflow { term } => write!(f, "integer overflow in term #{}", term.0),
             RuntimeError::DivisionByZero { term } => {

@@ -667,10 +667,18 @@ impl GameDriver<'_> {
                     }
                     None => {
                         if !on_stack.insert((p, c)) {
+                            // The positions of the cycle, from the first visit on.
+                            let from = stack.iter().position(|f| (f.p, f.c) == (p, c)).unwrap_or(0);
+                            let mut cycle: Vec<String> = stack[from..]
+                                .iter()
+                                .map(|f| format!("`{}` ({})", engine.show(f.c), f.p.name()))
+                                .collect();
+                            cycle.push(format!("`{}` ({})", engine.show(c), p.name()));
                             return Err(SolveError::Game(format!(
-                                "cycle in the game graph: position `{}` with {} to move repeats",
+                                "cycle in the game graph: position `{}` with {} to move repeats: {}",
                                 engine.show(c),
-                                p.name()
+                                p.name(),
+                                cycle.join(" -> ")
                             )));
                         }
                         let children = self.counted_moves(engine, winner, p, c)?;
@@ -724,8 +732,14 @@ pub fn is_interrupted(e: &SolveError) -> bool {
 
 /// A solve error as a diagnostic: the message names the term, and labels point at the
 /// declarations involved (the stuck operator and its equations).
+/// What to do about a position that repeats.
+const CYCLE_HINT: &str = "a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)";
+
 pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
     match e {
+        SolveError::Game(msg) if msg.starts_with("cycle in the game graph") => {
+            Diag::error(msg.clone()).note(CYCLE_HINT)
+        }
         SolveError::Game(msg) => Diag::error(msg.clone()),
         SolveError::Runtime(f) => {
             let mut d = Diag::error(engine.describe(&f.error));
@@ -779,10 +793,13 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                 }
                 RuntimeError::Cycle { .. } => {
                     d.message = format!("cycle in the game graph: {}", d.message);
-                    d = d.note("a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)");
+                    d = d.note(CYCLE_HINT);
                 }
                 RuntimeError::StepBudget { .. } => {
                     d = d.note("raise the budget with `--max-steps N` if the game is just large");
+                }
+                RuntimeError::MemoryLimit { .. } => {
+                    d = d.note("the budget is half of the machine's memory; set GAMELANG_MAX_MEMORY (e.g. `GAMELANG_MAX_MEMORY=12G`) to change it, or solve a smaller instance");
                 }
                 RuntimeError::DepthLimit { term, .. } => {
                     // The recursing function: the first defined operator in the term.

@@ -1,10 +1,11 @@
-//! The sweep's CSV: a header with the variables and the result column, then one row per
+//! The sweep's CSV: a comment line with the question (so that `--resume` can refuse a CSV
+//! of another sweep), a header with the variables and the result column, then one row per
 //! point. Rows are appended as points finish (so an interrupted sweep keeps them all) and
 //! the file is rewritten in grid order once the sweep is complete.
 
 use super::grid::{has_value, Grid, Values, PENDING};
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Quote a field if it needs it (RFC 4180).
@@ -53,10 +54,16 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-pub fn header(grid: &Grid, result: &str) -> String {
+/// The first two lines: `# gamelang sweep: QUESTION`, then the column names.
+pub fn header(grid: &Grid, result: &str, question: &str) -> String {
     let mut h: Vec<String> = grid.ranges.iter().map(|r| field(&r.name)).collect();
     h.push(result.to_string());
-    h.join(",")
+    format!("{}\n{}", comment(question), h.join(","))
+}
+
+/// The comment line that records the question.
+fn comment(question: &str) -> String {
+    format!("# gamelang sweep: {}", question.replace(['\n', '\r'], " "))
 }
 
 fn row(values: &[i64], result: &str) -> String {
@@ -70,47 +77,84 @@ fn row(values: &[i64], result: &str) -> String {
 }
 
 /// Read the points already present in `path` (for `--resume`): fills `results` and `values`,
-/// returns how many points were found. Rows outside the grid are an error (a different
-/// sweep); a row repeated with the same result is accepted.
+/// returns how many points were found. A CSV of another question (its comment line), of
+/// another grid (its header, or rows outside the grid), or with a row that is not a point
+/// and a result is an error; only a last line cut short (no line end: the sweep was killed
+/// while writing it) is dropped and recomputed. A row repeated with the same result is
+/// accepted. `valid` says which results may appear.
 pub fn read_existing(
     path: &Path,
     grid: &Grid,
-    result_col: &str,
+    header: &str,
+    valid: &dyn Fn(&str) -> bool,
     results: &mut [u32],
     values: &mut Values,
 ) -> Result<usize, String> {
-    let f = File::open(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let mut lines = BufReader::new(f).lines();
-    let want = header(grid, result_col);
-    let Some(first) = lines.next() else {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let text = String::from_utf8(text).map_err(|_| {
+        format!(
+            "`{}` is not a CSV written by a sweep (not UTF-8)",
+            path.display()
+        )
+    })?;
+    if text.is_empty() {
         return Ok(0); // an empty file: nothing done yet
+    }
+    // A last line without its line end was cut short: it is recomputed.
+    let complete = match text.rfind('\n') {
+        Some(k) => &text[..k + 1],
+        None => "",
     };
-    let first = first.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    if first.trim_end() != want {
+    let mut lines = complete.lines();
+    let want: Vec<&str> = header.lines().collect();
+    let got: Vec<&str> = lines.by_ref().take(want.len()).collect();
+    if got.len() < want.len() && want.starts_with(&got) {
+        return Ok(0); // cut within the header: nothing done yet
+    }
+    if got.first() != want.first() {
+        return Err(match got.first().filter(|l| l.starts_with('#')) {
+            Some(line) => format!(
+                "`{}` is the CSV of another sweep: it says `{}`, this sweep is `{}`; give another --csv, or run that sweep to resume it",
+                path.display(),
+                line.trim_end(),
+                want[0]
+            ),
+            None => format!(
+                "`{}` does not say which sweep wrote it (its first line should be `{}`): it cannot be resumed safely",
+                path.display(),
+                want[0]
+            ),
+        });
+    }
+    if got.get(1) != want.get(1) {
         return Err(format!(
-            "`{}` is not a CSV of this sweep: its header is `{}`, this sweep's is `{want}`",
+            "`{}` is not a CSV of this sweep: its header is `{}`, this sweep's is `{}`",
             path.display(),
-            first.trim_end()
+            got.get(1).map_or("", |l| l.trim_end()),
+            want.get(1).unwrap_or(&"")
         ));
     }
     let nvars = grid.ranges.len();
     let mut found = 0;
     let mut point = Vec::with_capacity(nvars);
     for (lineno, line) in lines.enumerate() {
-        let line = line.map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-        let lineno = lineno + 2;
+        let lineno = lineno + want.len() + 1;
         if line.trim().is_empty() {
             continue;
         }
-        let bad = |why: String| format!("{}:{lineno}: {why}", path.display());
-        let fields = match split(&line) {
-            Ok(f) => f,
-            // A last line cut short by an interruption is simply recomputed.
-            Err(_) => continue,
+        let bad = |why: String| {
+            format!(
+                "{}:{lineno}: {why}; this is not a row this sweep wrote (remove the line, or start the sweep afresh)",
+                path.display()
+            )
         };
+        let fields = split(line).map_err(&bad)?;
         if fields.len() != nvars + 1 {
-            // Likewise a truncated last line.
-            continue;
+            return Err(bad(format!(
+                "`{line}` has {} fields, not {}",
+                fields.len(),
+                nvars + 1
+            )));
         }
         point.clear();
         for f in &fields[..nvars] {
@@ -126,6 +170,9 @@ pub fn read_existing(
                 fields[..nvars].join(", ")
             )));
         };
+        if !valid(&fields[nvars]) {
+            return Err(bad(format!("`{}` is not a result", fields[nvars])));
+        }
         let v = values.intern(&fields[nvars]);
         if results[i] == PENDING {
             found += 1;
@@ -150,16 +197,18 @@ impl Appender {
     /// Open `path` for appending; write the header if the file is new or empty.
     pub fn open(path: &Path, header: &str) -> Result<Appender, String> {
         let fresh = std::fs::metadata(path).map_or(true, |m| m.len() == 0);
-        let mut f = std::fs::OpenOptions::new()
+        let f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
         if !fresh {
-            // Make sure a line cut short by an interruption does not swallow the next row.
+            // A line cut short by an interruption (which --resume recomputes) goes, so that
+            // it neither swallows the next row nor stays in the middle of the file.
             let text = std::fs::read(path).unwrap_or_default();
             if text.last().is_some_and(|b| *b != b'\n') {
-                f.write_all(b"\n")
+                let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+                f.set_len(keep as u64)
                     .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
             }
         }
@@ -216,6 +265,71 @@ pub fn write_sorted(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn grid() -> Grid {
+        Grid::new(vec![
+            super::super::grid::Range::parse("k=1..3").unwrap(),
+            super::super::grid::Range::parse("n=1..3").unwrap(),
+        ])
+        .unwrap()
+    }
+
+    /// Resume from `text`: the points read, or the error.
+    fn resume(text: &str) -> Result<(usize, Vec<u32>, Values), String> {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "gamelang-csv-test-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        std::fs::write(&dir, text).unwrap();
+        let g = grid();
+        let mut results = vec![PENDING; g.len()];
+        let mut values = Values::default();
+        let valid = |r: &str| ["B", "R", "draw"].contains(&r);
+        let header = header(&g, "winner", "game heaps, --from (k n), --first R");
+        let n = read_existing(&dir, &g, &header, &valid, &mut results, &mut values);
+        let _ = std::fs::remove_file(&dir);
+        n.map(|n| (n, results, values))
+    }
+
+    const HEAD: &str = "# gamelang sweep: game heaps, --from (k n), --first R\nk,n,winner\n";
+
+    #[test]
+    fn resume_reads_rows_and_recomputes_a_cut_last_line() {
+        let (n, results, values) = resume(&format!("{HEAD}1,1,B\n1,2,R\n1,3,")).unwrap();
+        assert_eq!(n, 2, "the cut row `1,3,` is recomputed, not kept empty");
+        assert_eq!(results[2], PENDING);
+        assert_eq!(values.names, ["B", "R"]);
+        // Cut within the header: nothing done yet.
+        assert_eq!(resume("# gamelang sweep: game heaps").unwrap().0, 0);
+    }
+
+    #[test]
+    fn resume_refuses_rows_that_are_not_results() {
+        for (body, what) in [
+            ("banana\n", "has 1 fields"),
+            ("1,1,banana\n", "`banana` is not a result"),
+            ("1,3,\n", "`` is not a result"),
+            ("9,9,B\n", "not on this sweep's grid"),
+            ("1,1,B\n1,1,R\n", "twice with different results"),
+        ] {
+            let e = resume(&format!("{HEAD}{body}")).unwrap_err();
+            assert!(e.contains(what), "{body}: {e}");
+        }
+    }
+
+    #[test]
+    fn resume_refuses_the_csv_of_another_question() {
+        let other = "# gamelang sweep: game heaps, --from (k n), --first B\nk,n,winner\n1,1,B\n";
+        let e = resume(other).unwrap_err();
+        assert!(
+            e.contains("the CSV of another sweep") && e.contains("--first B"),
+            "{e}"
+        );
+        let e = resume("k,n,winner\n1,1,B\n").unwrap_err();
+        assert!(e.contains("does not say which sweep wrote it"), "{e}");
+    }
 
     #[test]
     fn quoting_round_trips() {

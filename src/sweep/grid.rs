@@ -3,6 +3,10 @@
 
 use std::fmt;
 
+/// The most points a sweep may have: the results and the work list take 12 bytes a
+/// point, so this keeps them within about 300 MB (a sweep that size takes hours anyway).
+pub const MAX_POINTS: usize = 25_000_000;
+
 /// One `--range NAME=LO..HI` (both ends included).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Range {
@@ -39,8 +43,12 @@ impl Range {
         if lo > hi {
             return Err(format!("`{text}`: the range is empty ({lo} > {hi})"));
         }
-        if hi - lo >= 100_000_000 {
-            return Err(format!("`{text}`: the range is too long"));
+        // In i128: `hi - lo` of two i64 may overflow (and wrap to a short range).
+        let len = hi as i128 - lo as i128 + 1;
+        if len > MAX_POINTS as i128 {
+            return Err(format!(
+                "`{text}`: the range is too long ({len} values; a sweep has at most {MAX_POINTS} points)"
+            ));
         }
         Ok(Range {
             name: name.to_string(),
@@ -74,8 +82,13 @@ impl Grid {
         for r in &ranges {
             len = len
                 .checked_mul(r.len())
-                .filter(|&n| n <= 1_000_000_000)
-                .ok_or("the grid has more than 10^9 points")?;
+                .filter(|&n| n <= MAX_POINTS)
+                .ok_or_else(|| {
+                    let n: u128 = ranges.iter().map(|r| r.len() as u128).product();
+                    format!(
+                        "the grid has {n} points, more than a sweep may have ({MAX_POINTS}: the results alone take 12 bytes a point); sweep it in parts, or with a coarser --range"
+                    )
+                })?;
         }
         Ok(Grid { ranges, len })
     }
@@ -179,6 +192,17 @@ mod tests {
             assert_eq!(g.index(v), Some(i));
         }
         assert_eq!(g.index(&[4, 0]), None);
+    }
+
+    #[test]
+    fn ranges_too_long_are_refused_not_wrapped() {
+        let e = Range::parse("k=-9223372036854775808..9223372036854775807").unwrap_err();
+        assert!(e.contains("too long"), "{e}");
+        let r = Range::parse("k=-5..5").unwrap();
+        let big = |n: &str| Range::parse(&format!("{n}=1..31622")).unwrap();
+        let e = Grid::new(vec![big("k"), big("n")]).unwrap_err();
+        assert!(e.contains("999950884 points"), "{e}");
+        assert_eq!(Grid::new(vec![r, big("n")]).unwrap().len(), 11 * 31622);
     }
 
     #[test]

@@ -154,6 +154,13 @@ fn parse_with_ranges(
     Ok(pat)
 }
 
+fn side_letter(s: Side) -> &'static str {
+    match s {
+        Side::B => "B",
+        Side::R => "R",
+    }
+}
+
 fn uses_var(p: &Pat, v: u32) -> bool {
     match p {
         Pat::Var(x) => *x == v,
@@ -263,14 +270,26 @@ pub fn run(args: SweepArgs) -> ExitCode {
         Kind::Outcome(_) => "winner",
         Kind::Value => "value",
     };
-    let header = csv::header(&grid, result_col);
+    // The question, written into the CSV so that --resume refuses another sweep's file.
+    let mut question = format!("game {}, {origin} {}", game.name, text.trim());
+    if let Kind::Outcome(side) = kind {
+        let _ = write!(question, ", --first {}", side_letter(side));
+    }
+    if let Some(cond) = &args.filter {
+        let _ = write!(question, ", --where {}", cond.trim());
+    }
+    let header = csv::header(&grid, result_col, &question);
+    let valid = |r: &str| match kind {
+        Kind::Outcome(_) => ["B", "R", "draw"].contains(&r),
+        Kind::Value => !r.trim().is_empty(),
+    };
 
     // Points already computed (--resume).
     let mut results = vec![PENDING; grid.len()];
     let mut values = Values::default();
     let mut resumed = 0;
     if let Some(path) = &args.resume {
-        match csv::read_existing(path, &grid, result_col, &mut results, &mut values) {
+        match csv::read_existing(path, &grid, &header, &valid, &mut results, &mut values) {
             Ok(n) => resumed = n,
             Err(e) => return usage(e),
         }

@@ -107,6 +107,13 @@ impl Session {
         if toks.is_empty() {
             return false;
         }
+        // The recognizer below is slow on long input (a million parentheses took
+        // gigabytes): there, only an unclosed parenthesis asks for more.
+        if toks.len() > mixfix::MAX_TOKENS {
+            let open = toks.iter().filter(|t| t.text == "(").count();
+            let close = toks.iter().filter(|t| t.text == ")").count();
+            return open > close;
+        }
         let grammar = self.grammar(m);
         let mut vars = mixfix::NoVars;
         if mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut vars, None).is_ok() {

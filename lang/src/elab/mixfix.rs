@@ -115,13 +115,13 @@ impl VarScope for NoVars {
 }
 
 #[derive(Clone, Debug)]
-struct Reading {
-    pat: Pat,
-    sort: SortId,
-    prec: u32,
+pub(super) struct Reading {
+    pub(super) pat: Pat,
+    pub(super) sort: SortId,
+    pub(super) prec: u32,
     /// How many arguments are only kind-correct (their sort is not below the declared one).
     /// Among several readings, the best-sorted wins.
-    ill: u32,
+    pub(super) ill: u32,
 }
 
 /// The closest the parser came to a reading: an operator whose form fitted the tokens but
@@ -136,22 +136,27 @@ const END_KEYWORDS: &[&str] = &["endfm", "endfth", "endv", "endgame"];
 
 /// More readings than this for one span means a pathological grammar; keep the first ones.
 const MAX_READINGS: usize = 24;
-/// Terms longer than this are rejected rather than parsed slowly.
+/// A span longer than this that is not a chain (see [`super::chain`]) is rejected rather
+/// than parsed slowly (the chart parser is cubic).
 pub const MAX_TOKENS: usize = 4000;
+/// Parentheses nested deeper than this are rejected (the parser recurses on them).
+pub const MAX_NESTING: usize = 10_000;
 
 pub struct TermParser<'a> {
     sig: &'a Signature,
-    grammar: &'a Grammar,
-    toks: Vec<Token>,
+    pub(super) grammar: &'a Grammar,
+    pub(super) toks: Vec<Token>,
     vars: &'a mut dyn VarScope,
     chart: FxHashMap<(usize, usize), Rc<Vec<Reading>>>,
     /// depth[i]: parenthesis depth before token i (for pruning unbalanced splits).
     depth: Vec<i32>,
     /// below[i]: the first m > i with depth[m] < depth[i] (or depth.len()), so that
     /// `balanced` is a constant-time test: it is asked for every split of every span.
-    below: Vec<usize>,
+    pub(super) below: Vec<usize>,
     near: Option<NearMiss>,
     bad_sort: Option<Diag>,
+    /// A span too long for the chart parser.
+    too_long: Option<Diag>,
 }
 
 /// Parse `toks` as one term; with `expected`, the term must be of that sort's kind.
@@ -166,16 +171,6 @@ pub fn parse_term(
         return Err(Diag::error("expected a term, found nothing"));
     };
     let whole = first.span.to(toks[toks.len() - 1].span);
-    if toks.len() > MAX_TOKENS {
-        return Err(Diag::at(
-            whole,
-            format!(
-                "term too long ({} tokens; at most {MAX_TOKENS})",
-                toks.len()
-            ),
-            "this term",
-        ));
-    }
     let toks = merge_inline_sorts(toks);
     check_parens(&toks)?;
     let mut depth = Vec::with_capacity(toks.len() + 1);
@@ -208,6 +203,7 @@ pub fn parse_term(
         below,
         near: None,
         bad_sort: None,
+        too_long: None,
     };
     let readings = p.span(0, n);
     let mut readings: Vec<Reading> = readings.iter().cloned().collect();
@@ -227,6 +223,9 @@ pub fn parse_term(
         }
     }
     if readings.is_empty() {
+        if let Some(d) = p.too_long.take() {
+            return Err(d);
+        }
         return Err(p.explain_failure(whole));
     }
     let best = readings.iter().map(|r| r.ill).min().unwrap_or(0);
@@ -295,6 +294,14 @@ fn check_parens(toks: &[Token]) -> Result<(), Diag> {
     let mut open: Vec<Span> = Vec::new();
     for t in toks {
         match t.text.as_str() {
+            "(" if open.len() >= MAX_NESTING => {
+                return Err(Diag::at(
+                    t.span,
+                    format!("parentheses nested more than {MAX_NESTING} deep"),
+                    "too deep here",
+                )
+                .note("name a part of the term with an operator and an equation instead"));
+            }
             "(" => open.push(t.span),
             ")" if open.pop().is_none() => {
                 return Err(Diag::at(
@@ -325,12 +332,33 @@ fn int_literal(text: &str) -> Option<Result<i64, ()>> {
 }
 
 impl TermParser<'_> {
-    fn span(&mut self, i: usize, j: usize) -> Rc<Vec<Reading>> {
+    pub(super) fn span(&mut self, i: usize, j: usize) -> Rc<Vec<Reading>> {
         if let Some(r) = self.chart.get(&(i, j)) {
             return r.clone();
         }
         // Mark as in progress (empty) so a degenerate grammar cannot recurse forever.
         self.chart.insert((i, j), Rc::new(Vec::new()));
+        if j - i >= super::chain::CHAIN_MIN {
+            if let Some(out) = self.chain(i, j) {
+                let rc = Rc::new(out);
+                self.chart.insert((i, j), rc.clone());
+                return rc;
+            }
+            if j - i > MAX_TOKENS {
+                let whole = self.toks[i].span.to(self.toks[j - 1].span);
+                self.too_long.get_or_insert(
+                    Diag::at(
+                        whole,
+                        format!("term too complex to parse ({} tokens)", j - i),
+                        "this part",
+                    )
+                    .note(format!(
+                        "a long term must be a chain of binary operators (`a + b + …`, `x, y, …`) or of items side by side; any other part may be at most {MAX_TOKENS} tokens: add parentheses or name parts with operators"
+                    )),
+                );
+                return self.chart[&(i, j)].clone();
+            }
+        }
         let mut out: Vec<Reading> = Vec::new();
         if j == i + 1 {
             self.atom(i, &mut out);
@@ -434,7 +462,7 @@ impl TermParser<'_> {
     }
 
     /// Tokens i..j are balanced: the depth is the same at both ends and never lower between.
-    fn balanced(&self, i: usize, j: usize) -> bool {
+    pub(super) fn balanced(&self, i: usize, j: usize) -> bool {
         self.depth[i] == self.depth[j] && self.below[i] >= j
     }
 
@@ -654,7 +682,7 @@ impl TermParser<'_> {
     }
 
     /// The highest precedence an argument in form piece `piece` may have.
-    fn allowed_prec(&self, sym: &Sym, piece: usize, n_holes: usize) -> u32 {
+    pub(super) fn allowed_prec(&self, sym: &Sym, piece: usize, n_holes: usize) -> u32 {
         let form = &sym.form;
         let lit_before = piece > 0 && matches!(form[piece - 1], PatPiece::Lit(_));
         let lit_after = piece + 1 < form.len() && matches!(form[piece + 1], PatPiece::Lit(_));
@@ -670,7 +698,33 @@ impl TermParser<'_> {
         }
     }
 
-    fn build(&mut self, sym: &Sym, args: Vec<Reading>, (i, j): (usize, usize)) -> Option<Reading> {
+    /// How argument `a` of `sym` fits reading `r`: the reading's `ill` count with this
+    /// argument (one more when only its kind fits), or `None` (a near miss, recorded).
+    pub(super) fn arg_fit(
+        &mut self,
+        sym: &Sym,
+        a: usize,
+        r: &Reading,
+        arg: (usize, usize),
+        whole: (usize, usize),
+    ) -> Option<u32> {
+        let declared = sym.args[a];
+        if Some(declared) == self.sig.universal_sort || self.sig.leq(r.sort, declared) {
+            Some(r.ill)
+        } else if self.sig.same_kind(r.sort, declared) {
+            Some(r.ill + 1)
+        } else {
+            self.near_miss(sym, a, r, arg, whole);
+            None
+        }
+    }
+
+    pub(super) fn build(
+        &mut self,
+        sym: &Sym,
+        args: Vec<Reading>,
+        (i, j): (usize, usize),
+    ) -> Option<Reading> {
         let ill: u32 = args.iter().map(|a| a.ill).sum();
         let mut sort = sym.result;
         let mut extra_ill = 0;
@@ -808,7 +862,7 @@ impl TermParser<'_> {
     }
 }
 
-fn push(out: &mut Vec<Reading>, r: Reading) {
+pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
     if let Some(existing) = out.iter_mut().find(|o| o.pat == r.pat) {
         if r.ill < existing.ill {
             *existing = r;

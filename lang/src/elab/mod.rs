@@ -13,6 +13,7 @@
 //! symbols whose names differ; the parameter's sorts can be written `X$Config` or `Config`.
 
 pub mod chance;
+mod chain;
 pub mod extend;
 pub mod mixfix;
 
@@ -237,12 +238,7 @@ impl Session {
 
     /// Load a file from disk.
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<Loaded, Vec<Diag>> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diag::error(format!(
-                "cannot read `{}`: {e}",
-                path.display()
-            ))]
-        })?;
+        let text = crate::span::read_source(path).map_err(|e| vec![Diag::error(e)])?;
         self.load_source(&path.display().to_string(), &text)
     }
 
@@ -530,8 +526,28 @@ impl Session {
         let grammar = self.grammar(game_module);
         let result = self.program.sig.op(op).result;
         let mut nv = mixfix::NoVars;
-        let (pat, _) =
+        let (pat, sort) =
             mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut nv, Some(result))?;
+        // The parser accepts any term of the parameter's kind (`-1` for a `Nat`); the
+        // value must be of the declared sort.
+        if !self.program.sig.leq(sort, result) {
+            let sig = &self.program.sig;
+            let span = toks[0].span.to(toks[toks.len() - 1].span);
+            return Err(Diag::at(
+                span,
+                format!(
+                    "`{}` is of sort {}, but parameter `{name}` is a {}",
+                    value.trim(),
+                    sig.sort(sort).name,
+                    sig.sort(result).name
+                ),
+                format!("not a {}", sig.sort(result).name),
+            )
+            .note(format!(
+                "give `{name}` a value of sort {}",
+                sig.sort(result).name
+            )));
+        }
         let lhs = Pat::App(op, Vec::new());
         let module = self.program.sig.op(op).module.clone();
         self.program.equations.retain(|e| e.lhs != lhs);
@@ -1152,6 +1168,12 @@ impl Session {
         if !hints.is_empty() {
             d = d.note(format!("did you mean {}?", quote_list(&hints)));
         }
+        // The prelude's sorts are not visible without importing them.
+        if matches!(name, "Nat" | "NzNat" | "Int" | "NzInt") {
+            d = d.note("the integers come from the prelude: add `protecting INT .` to the module (the errors after this one may all come from it)");
+        } else if name == "Bool" {
+            d = d.note("the Booleans come from the prelude: add `protecting BOOL .` (or `protecting INT .`) to the module");
+        }
         d
     }
 
@@ -1567,6 +1589,14 @@ impl Session {
                             "expected the identity element after this",
                         ));
                     };
+                    if c.text.parse::<i64>().is_ok() {
+                        return Err(Diag::at(
+                            c.span,
+                            format!("a number (`{}`) cannot be an identity here", c.text),
+                            "not a declared constant",
+                        )
+                        .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
+                    }
                     let sig = &self.program.sig;
                     let found = self.modules[m].ops.iter().copied().find(|&o| {
                         let oi = sig.op(o);
@@ -1748,6 +1778,22 @@ impl Session {
                 "unbound: the equation could not give it a value",
             )
             .secondary(lhs_span, "the left-hand side"));
+        }
+        // The simplest loop there is (`eq foo = foo .`, often a typo): the term rewrites
+        // to itself forever, until the step budget runs out minutes later.
+        if l == r && !nonexec {
+            let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
+            return Err(Diag::at(
+                rhs_span,
+                "this equation rewrites its left-hand side to itself",
+                "the same term as the left-hand side",
+            )
+            .secondary(lhs_span, "the left-hand side")
+            .note(if c.is_some() {
+                "whenever its condition holds, the reduction would never end"
+            } else {
+                "the reduction would never end; did you mean another operator on the right?"
+            }));
         }
         if nonexec {
             return Ok(None);

@@ -235,7 +235,17 @@ impl Backend {
             self.declarations(text, &mut r)
         } else {
             let file = self.input(text);
-            self.reduce(file, 0..text.len(), &mut r)
+            self.reduce(file, 0..text.len(), &mut r).map_err(|d| {
+                // `movs (2 5)`: a mistyped command is read as a term; say so.
+                let hints = suggest(first, commands::COMMANDS.iter().map(|c| c.name));
+                if hints.is_empty() || !d.message.contains(&format!("`{first}`")) {
+                    return d;
+                }
+                d.note(format!(
+                    "`{first}` is not a command either: did you mean `{}`?",
+                    hints.join("` or `")
+                ))
+            })
         };
         if let Err(d) = result {
             self.fail(&d, &mut r);
@@ -834,8 +844,7 @@ impl Backend {
     /// Load a file. `remember`: if it has errors, keep it in the log anyway, so that
     /// `reload` tries it again (the file given on the command line).
     fn load(&mut self, path: &Path, remember: bool, r: &mut Reply) -> Result<(), Diag> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Diag::error(format!("cannot read `{}`: {e}", path.display())))?;
+        let text = gamelang_lang::span::read_source(path).map_err(Diag::error)?;
         let same = |p: &Path| {
             p == path || matches!((p.canonicalize(), path.canonicalize()), (Ok(a), Ok(b)) if a == b)
         };
@@ -903,8 +912,7 @@ impl Backend {
         let mut files = Vec::new();
         for e in &mut log {
             if let Entry::File { path, text } = e {
-                let t = std::fs::read_to_string(&*path)
-                    .map_err(|e| Diag::error(format!("cannot read `{}`: {e}", path.display())))?;
+                let t = gamelang_lang::span::read_source(path).map_err(Diag::error)?;
                 *text = Some(t);
                 files.push(path.display().to_string());
             }

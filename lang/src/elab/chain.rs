@@ -1,0 +1,355 @@
+//! Linear-time parsing of long chains: `1 + 1 + … + 1`, `0, 1, …, 199`, a BDDL goal list
+//! `g1 | g2 | …`, an `#init` written as cells side by side.
+//!
+//! The chart parser of [`super::mixfix`] tries every split of every span, which is cubic in
+//! the length of a chain. A span whose top level (outside parentheses) is a sequence of
+//! *items* — a token, a parenthesised group, or a prefix application `f(…)` — joined by
+//! binary infix operators (`_+_`, `_,_`, `_|_`) or by juxtaposition (`__`) is read here
+//! instead: it is split at the loosest of those operators, each part is read by the chart
+//! parser (or by this, if it is itself a long chain), and the parts are combined from the
+//! left with the same precedence and sort checks as the chart parser makes. Anything else
+//! at the top level (a mixfix keyword such as `if`, a prefix operator without
+//! parentheses, two operators of the loosest precedence that differ in associativity)
+//! leaves the span to the chart parser, so the readings found are the chart parser's.
+
+use super::mixfix::{Reading, TermParser};
+use crate::elab::mixfix::SymTarget;
+use crate::program::{Pat, PatPiece};
+
+/// Spans shorter than this are left to the chart parser.
+pub const CHAIN_MIN: usize = 16;
+
+/// What a top-level token of a chain is.
+enum Piece {
+    /// Tokens `start..end`: an item.
+    Item(usize, usize),
+    /// An infix operator token at this position, with its symbols' precedence.
+    Op(usize, u32),
+}
+
+impl TermParser<'_> {
+    /// The readings of tokens `i..j` if they form a chain (see the module documentation).
+    pub(super) fn chain(&mut self, i: usize, j: usize) -> Option<Vec<Reading>> {
+        if j - i < CHAIN_MIN || !self.balanced(i, j) {
+            return None;
+        }
+        // One parenthesised group: its inside, unless some operator's form itself starts
+        // with `(` (the heaps game's `(__)`), which the chart parser must consider.
+        if self.toks[i].text == "("
+            && self.below[i + 1] == j
+            && !self
+                .grammar
+                .syms
+                .iter()
+                .any(|s| s.form.first() == Some(&PatPiece::Lit("(".into())))
+        {
+            let inner = self.span(i + 1, j - 1);
+            return Some(
+                inner
+                    .iter()
+                    .map(|r| Reading {
+                        prec: 0,
+                        ..r.clone()
+                    })
+                    .collect(),
+            );
+        }
+        let pieces = self.pieces(i, j)?;
+        // The loosest level: infix operators, or juxtaposition between adjacent items.
+        let loosest_op = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Op(_, prec) => Some(*prec),
+                Piece::Item(..) => None,
+            })
+            .max();
+        let adjacent = pieces
+            .windows(2)
+            .any(|w| matches!(w, [Piece::Item(..), Piece::Item(..)]));
+        let juxtaposition: Vec<usize> = (0..self.grammar.syms.len())
+            .filter(|&s| self.grammar.syms[s].form == [PatPiece::Hole, PatPiece::Hole])
+            .collect();
+        let jux_prec = juxtaposition
+            .iter()
+            .map(|&s| self.grammar.syms[s].prec)
+            .max();
+        // Parts between the splitting points, and the operator before each part.
+        let mut parts: Vec<(Option<usize>, usize, usize)> = Vec::new();
+        match loosest_op {
+            Some(level) => {
+                if adjacent && jux_prec.is_none_or(|p| p >= level) {
+                    return None;
+                }
+                let mut start = i;
+                let mut op_before = None;
+                for p in &pieces {
+                    if let Piece::Op(k, prec) = *p {
+                        if prec == level {
+                            parts.push((op_before, start, k));
+                            op_before = Some(k);
+                            start = k + 1;
+                        }
+                    }
+                }
+                parts.push((op_before, start, j));
+            }
+            None => {
+                if juxtaposition.is_empty() {
+                    return None;
+                }
+                for p in &pieces {
+                    if let Piece::Item(a, b) = *p {
+                        parts.push((None, a, b));
+                    }
+                }
+            }
+        }
+        if parts.len() < 2 {
+            return None;
+        }
+        // With an associative operator at the loosest level, the chart parser also finds
+        // right-nested readings; they are the same term (flattened) only if every joint
+        // is the same operator. Otherwise (`a |> b <| c`) it finds an ambiguity: leave it.
+        let mut level_syms: Vec<usize> = Vec::new();
+        for &(op, _, _) in &parts[1..] {
+            let syms: Vec<usize> = match op {
+                Some(k) => (0..self.grammar.syms.len())
+                    .filter(|&s| is_infix(&self.grammar.syms[s].form, &self.toks[k].text))
+                    .collect(),
+                None => juxtaposition.clone(),
+            };
+            for s in syms {
+                if !level_syms.contains(&s) {
+                    level_syms.push(s);
+                }
+            }
+        }
+        // (Overloads of one operator, `_,_` on several sorts, count as one: their mixed
+        // readings are settled by sort, as the chart parser settles them.)
+        let names: Vec<&str> = {
+            let mut v: Vec<&str> = level_syms
+                .iter()
+                .map(|&s| self.grammar.syms[s].name.as_str())
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        };
+        if names.len() > 1 && level_syms.iter().any(|&s| self.grammar.syms[s].assoc) {
+            return None;
+        }
+        let (_, a, b) = parts[0];
+        let mut acc: Vec<Reading> = self.span(a, b).iter().cloned().collect();
+        for &(op, a, b) in &parts[1..] {
+            let syms: Vec<usize> = match op {
+                Some(k) => {
+                    let t = &self.toks[k].text;
+                    (0..self.grammar.syms.len())
+                        .filter(|&s| is_infix(&self.grammar.syms[s].form, t))
+                        .collect()
+                }
+                None => juxtaposition.clone(),
+            };
+            let right = self.span(a, b);
+            let left_end = op.unwrap_or(a);
+            acc = self.combine(&syms, acc, &right, (i, left_end), (a, b), (i, b));
+            if acc.is_empty() {
+                break;
+            }
+        }
+        Some(acc)
+    }
+
+    /// Split tokens `i..j` into items and infix operators, or `None` if something else is
+    /// at the top level.
+    fn pieces(&self, i: usize, j: usize) -> Option<Vec<Piece>> {
+        let mut out = Vec::new();
+        let mut k = i;
+        while k < j {
+            let t = self.toks[k].text.as_str();
+            if t == "(" {
+                let end = self.below[k + 1].min(j);
+                // The group's `)` is at end - 1 (balanced: depth returns at `end`).
+                out.push(Piece::Item(k, end));
+                k = end;
+                continue;
+            }
+            if t == ")" {
+                return None;
+            }
+            let forms: Vec<&[PatPiece]> = self
+                .grammar
+                .syms
+                .iter()
+                .filter(|s| top_level(&s.form, t))
+                .map(|s| s.form.as_slice())
+                .collect();
+            if forms.is_empty() || forms.iter().all(|f| f.len() == 1) {
+                // A variable, a number or a constant; or the head of an application.
+                let group = k + 1 < j && self.toks[k + 1].text == "(";
+                if group && !forms.is_empty() {
+                    return None; // a constant juxtaposed with a group: leave it
+                }
+                out.push(Piece::Item(k, k + 1));
+                k += 1;
+                continue;
+            }
+            // An infix operator; its token may also be a bracket of another form (`|_|`),
+            // which cannot stand right after an item.
+            let bracket = |f: &&[PatPiece]| {
+                f.len() >= 3
+                    && f.first() == Some(&PatPiece::Lit(t.into()))
+                    && f.last() == Some(&PatPiece::Lit(t.into()))
+            };
+            let after_item = matches!(out.last(), Some(Piece::Item(..)));
+            if forms.iter().any(|f| is_infix(f, t))
+                && forms
+                    .iter()
+                    .all(|f| is_infix(f, t) || (after_item && bracket(f)))
+            {
+                let precs: Vec<u32> = self
+                    .grammar
+                    .syms
+                    .iter()
+                    .filter(|s| is_infix(&s.form, t))
+                    .map(|s| s.prec)
+                    .collect();
+                if precs.iter().any(|&p| p != precs[0]) {
+                    return None;
+                }
+                if matches!(out.last(), None | Some(Piece::Op(..))) {
+                    return None;
+                }
+                out.push(Piece::Op(k, precs[0]));
+                k += 1;
+                continue;
+            }
+            // A prefix application `f(…)`: every form of `f` starts `f (`.
+            if k + 1 < j
+                && self.toks[k + 1].text == "("
+                && forms.iter().all(|f| {
+                    f.len() >= 2
+                        && f[1] == PatPiece::Lit("(".into())
+                        && f[0] == PatPiece::Lit(t.into())
+                })
+            {
+                let end = self.below[k + 2].min(j);
+                out.push(Piece::Item(k, end));
+                k = end;
+                continue;
+            }
+            return None;
+        }
+        if matches!(out.last(), Some(Piece::Op(..))) {
+            return None;
+        }
+        // Associativity must agree at the loosest level (left-associative or assoc).
+        Some(out)
+    }
+
+    /// Apply each binary symbol of `syms` to every pair of a left and a right reading.
+    fn combine(
+        &mut self,
+        syms: &[usize],
+        left: Vec<Reading>,
+        right: &[Reading],
+        left_span: (usize, usize),
+        part: (usize, usize),
+        whole: (usize, usize),
+    ) -> Vec<Reading> {
+        // Which combinations fit (precedence and sort), before building any: the left
+        // readings can be large, and each is moved into its last use rather than copied.
+        let mut combos: Vec<(usize, usize, usize, u32, u32)> = Vec::new();
+        for &s in syms {
+            let sym = self.grammar.syms[s].clone();
+            let lmax = self.allowed_prec(&sym, 0, 2);
+            let rmax = self.allowed_prec(&sym, sym.form.len() - 1, 2);
+            for (li, l) in left.iter().enumerate() {
+                if l.prec > lmax {
+                    continue;
+                }
+                let Some(lill) = self.arg_fit(&sym, 0, l, left_span, whole) else {
+                    continue;
+                };
+                for (ri, r) in right.iter().enumerate() {
+                    if r.prec > rmax {
+                        continue;
+                    }
+                    let Some(rill) = self.arg_fit(&sym, 1, r, part, whole) else {
+                        continue;
+                    };
+                    combos.push((s, li, ri, lill, rill));
+                }
+            }
+        }
+        let mut uses = vec![0usize; left.len()];
+        for c in &combos {
+            uses[c.1] += 1;
+        }
+        let mut left: Vec<Option<Reading>> = left.into_iter().map(Some).collect();
+        let mut out = Vec::new();
+        for (s, li, ri, lfit, rfit) in combos {
+            uses[li] -= 1;
+            let l = if uses[li] == 0 {
+                left[li].take().expect("used once more")
+            } else {
+                left[li].clone().expect("still here")
+            };
+            let sym = self.grammar.syms[s].clone();
+            let l = Reading { ill: lfit, ..l };
+            let r = Reading {
+                ill: rfit,
+                ..right[ri].clone()
+            };
+            let reading = match (&sym.target, sym.assoc, sym.builtin) {
+                // Flattening in place: `build` would copy the whole chain at every step.
+                (SymTarget::Op(op), true, None) => {
+                    let ill = l.ill + r.ill;
+                    let mut args = match l.pat {
+                        Pat::App(o, args) if o == *op => args,
+                        other => vec![other],
+                    };
+                    match r.pat {
+                        Pat::App(o, inner) if o == *op => args.extend(inner),
+                        other => args.push(other),
+                    }
+                    Some(Reading {
+                        pat: Pat::App(*op, args),
+                        sort: sym.result,
+                        prec: sym.prec,
+                        ill,
+                    })
+                }
+                _ => self.build(&sym, vec![l, r], whole),
+            };
+            if let Some(reading) = reading {
+                super::mixfix::push(&mut out, reading);
+            }
+        }
+        out
+    }
+}
+
+/// Does `t` occur in `form` outside the form's own parentheses? (`f(_,_)`'s comma is
+/// always inside parentheses in a term, so it cannot be a top-level `,`.)
+fn top_level(form: &[PatPiece], t: &str) -> bool {
+    let mut depth = 0i32;
+    for p in form {
+        if let PatPiece::Lit(l) = p {
+            if l == t && depth == 0 {
+                return true;
+            }
+            match l.as_str() {
+                "(" => depth += 1,
+                ")" => depth -= 1,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// Is `form` the binary infix form `_t_`?
+fn is_infix(form: &[PatPiece], t: &str) -> bool {
+    matches!(form, [PatPiece::Hole, PatPiece::Lit(l), PatPiece::Hole] if l == t)
+}

@@ -1,0 +1,186 @@
+//! Watching a long reduction: the memory budget, and a progress line on a terminal.
+//!
+//! Both are checked every few hundred thousand steps of [`Engine::reduce`] (see
+//! `Engine::run`), so they cost nothing measurable:
+//!
+//! * the **memory budget** is the resident memory of the whole process (all engines and
+//!   threads together): past it the reduction stops with [`RuntimeError::MemoryLimit`], a
+//!   clear error, instead of growing until an allocation fails and the process aborts. It
+//!   is half of the machine's memory by default, or `GAMELANG_MAX_MEMORY` (`500M`, `4G`, or
+//!   a number of bytes), or what [`set_memory_budget`] says;
+//! * the **progress line** (when [`set_progress`] turned it on: the command-line tool does
+//!   so when standard error is a terminal) appears once a reduction has run for two
+//!   seconds, and says every second how long it has run, how many rewrites, memo entries
+//!   and how much memory it has used, and how to stop it. It is erased when the reduction
+//!   ends.
+
+use super::{Engine, Task};
+use crate::error::RuntimeError;
+use std::cell::Cell;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Steps between two checks (a power of two, minus one, as a mask).
+pub(super) const CHECK_MASK: u32 = (1 << 18) - 1;
+
+static BUDGET: AtomicU64 = AtomicU64::new(0);
+static PROGRESS: AtomicBool = AtomicBool::new(false);
+
+thread_local! {
+    /// When the current reduction started, and when the progress line was last drawn.
+    static STARTED: Cell<Option<Instant>> = const { Cell::new(None) };
+    static SHOWN: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Set the memory budget, in bytes of resident memory (0: the default).
+pub fn set_memory_budget(bytes: u64) {
+    BUDGET.store(bytes, Ordering::Relaxed);
+}
+
+/// The memory budget in bytes: [`set_memory_budget`], else `GAMELANG_MAX_MEMORY`, else half
+/// of the machine's memory (4 GiB when that is unknown).
+pub fn memory_budget() -> u64 {
+    match BUDGET.load(Ordering::Relaxed) {
+        0 => *DEFAULT.get_or_init(default_budget),
+        b => b,
+    }
+}
+
+static DEFAULT: OnceLock<u64> = OnceLock::new();
+
+fn default_budget() -> u64 {
+    if let Some(b) = std::env::var("GAMELANG_MAX_MEMORY")
+        .ok()
+        .and_then(|s| parse_size(&s))
+    {
+        return b;
+    }
+    physical_memory().map_or(4 << 30, |m| m / 2)
+}
+
+/// `500M`, `4G`, `64K` or a number of bytes.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (num, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => (&t[..i], t[i..].to_ascii_uppercase()),
+        None => (t, String::new()),
+    };
+    let n: u64 = num.trim().parse().ok()?;
+    let shift = match unit.trim_end_matches("IB").trim_end_matches('B') {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return None,
+    };
+    n.checked_mul(1 << shift).filter(|&b| b > 0)
+}
+
+/// Total memory of the machine (Linux: `/proc/meminfo`).
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    kib_field(&text, "MemTotal:")
+}
+
+/// Resident memory of this process in bytes (Linux: `/proc/self/status`).
+pub fn resident_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    kib_field(&text, "VmRSS:")
+}
+
+fn kib_field(text: &str, key: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(key))?;
+    let kib: u64 = line[key.len()..].split_whitespace().next()?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Turn the progress line on or off (for the whole process).
+pub fn set_progress(on: bool) {
+    PROGRESS.store(on, Ordering::Relaxed);
+}
+
+/// `1.2 GB`.
+pub fn show_bytes(b: u64) -> String {
+    let mb = b as f64 / (1u64 << 20) as f64;
+    if mb >= 1024.0 {
+        format!("{:.1} GB", mb / 1024.0)
+    } else {
+        format!("{mb:.0} MB")
+    }
+}
+
+impl Engine {
+    /// A reduction starts.
+    pub(super) fn watch_begin(&mut self) {
+        STARTED.with(|s| s.set(Some(Instant::now())));
+        SHOWN.with(|s| s.set(None));
+    }
+
+    /// A reduction ended: erase the progress line if one was drawn.
+    pub(super) fn watch_end(&mut self) {
+        if SHOWN.with(|s| s.take()).is_some() {
+            let mut err = std::io::stderr().lock();
+            let _ = write!(err, "\r\x1b[K");
+            let _ = err.flush();
+        }
+    }
+
+    /// Every [`CHECK_MASK`] + 1 steps: the memory budget, and the progress line.
+    #[cold]
+    pub(super) fn watch(&mut self, task: &Task) -> Result<(), RuntimeError> {
+        let used = resident_memory().unwrap_or(0);
+        let limit = memory_budget();
+        if used > limit {
+            let term = match *task {
+                Task::Eval(t) | Task::Return(t) => t,
+                Task::Build { node, env, .. } => self.instantiate(node, env),
+            };
+            return Err(RuntimeError::MemoryLimit { limit, used, term });
+        }
+        if !PROGRESS.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        let Some(started) = STARTED.with(|s| s.get()) else {
+            return Ok(());
+        };
+        let now = Instant::now();
+        let elapsed = now - started;
+        let due = match SHOWN.with(|s| s.get()) {
+            None => elapsed >= Duration::from_secs(2),
+            Some(last) => now - last >= Duration::from_secs(1),
+        };
+        if due {
+            SHOWN.with(|s| s.set(Some(now)));
+            let mut err = std::io::stderr().lock();
+            let _ = write!(
+                err,
+                "\r\x1b[Kreducing for {} s: {} rewrites, {} memo entries, {} of {} memory (Ctrl-C stops it)",
+                elapsed.as_secs(),
+                self.steps,
+                self.memo_total,
+                show_bytes(used),
+                show_bytes(limit)
+            );
+            let _ = err.flush();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("500M"), Some(500 << 20));
+        assert_eq!(parse_size("4G"), Some(4 << 30));
+        assert_eq!(parse_size("2GiB"), Some(2 << 30));
+        assert_eq!(parse_size("1000"), Some(1000));
+        assert_eq!(parse_size("lots"), None);
+        assert_eq!(parse_size("0"), None);
+    }
+}

@@ -1,0 +1,406 @@
+//! Issue 14: what fuzzing and bad input found — each defect's command, with the outcome it
+//! must have now (an answer, or a clear error with a non-zero exit status; never a panic,
+//! an abort or a hang).
+
+use std::process::{Command, Output};
+
+fn gamelang(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run gamelang")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run that fails cleanly: exit status 1 or 2 (not a panic's 101, not a signal), with
+/// `what` in the error.
+fn fails_with(args: &[&str], what: &str) -> String {
+    let o = gamelang(args);
+    let err = stderr(&o);
+    assert!(
+        matches!(o.status.code(), Some(1) | Some(2)),
+        "gamelang {args:?}: status {:?}\n{err}",
+        o.status
+    );
+    assert!(err.contains(what), "gamelang {args:?}:\n{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn a_parameter_is_checked_against_its_declared_sort() {
+    let err = fails_with(
+        &["solve", "examples/colouring.game", "--set", "n=-1"],
+        "`-1` is of sort Int, but parameter `n` is a Nat",
+    );
+    assert!(err.contains("--set:1:3"), "{err}");
+    fails_with(
+        &["solve", "examples/domineering.game", "--set", "rows=-3"],
+        "parameter `rows` is a Nat",
+    );
+    // A value of the sort is still accepted.
+    let o = gamelang(&[
+        "solve",
+        "examples/domineering.game",
+        "--set",
+        "rows=2",
+        "--set",
+        "cols=2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("winner: B"), "{}", stdout(&o));
+}
+
+fn corpus(game: &str, problem: &str) -> (String, String) {
+    let dir = format!("bddl/tests/corpus/{game}");
+    (format!("{dir}/domain.ig"), format!("{dir}/{problem}"))
+}
+
+#[test]
+fn an_infinite_or_huge_timeout_is_no_limit_and_a_bad_one_is_refused() {
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    for t in ["inf", "1e20"] {
+        let o = gamelang(&["bddl", "solve", &d, &p, "--qbf", "--timeout", t]);
+        assert!(o.status.success(), "--timeout {t}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("winning move: occupy(2,2)"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    for t in ["-1", "NaN", "soon"] {
+        let o = gamelang(&["bddl", "solve", &d, &p, "--qbf", &format!("--timeout={t}")]);
+        assert_eq!(o.status.code(), Some(2), "--timeout {t}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not a number of seconds"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+/// Is process `pid` gone (or a zombie waiting for init)? Polled for a while: a killed
+/// process takes a moment to go.
+fn gone(pid: &str) -> bool {
+    for _ in 0..500 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) => {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                if state.starts_with('Z') || state.starts_with('X') {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    false
+}
+
+/// Wait for a file a solver script writes, and read it.
+fn wait_for(path: &std::path::Path) -> String {
+    for _ in 0..1000 {
+        if let Ok(s) = std::fs::read_to_string(path) {
+            if s.ends_with('\n') {
+                return s.trim().to_string();
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    panic!("{} never written", path.display());
+}
+
+fn script(dir: &std::path::Path, name: &str, text: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_timeout_kills_the_solver_and_everything_it_started() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("grandchild");
+    let solver = script(
+        tmp.path(),
+        "wrapper.sh",
+        &format!(
+            "#!/bin/sh\nsleep 300 &\necho $! > {}\nwait\n",
+            pidfile.display()
+        ),
+    );
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    let o = gamelang(&[
+        "bddl",
+        "solve",
+        &d,
+        &p,
+        "--qbf",
+        "--json",
+        "--solver",
+        &solver,
+        "--timeout",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\"answer\":\"unknown\""),
+        "{}",
+        stdout(&o)
+    );
+    let pid = wait_for(&pidfile);
+    assert!(gone(&pid), "the solver's child {pid} outlived the timeout");
+}
+
+#[test]
+fn the_solver_dies_with_gamelang() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("solver");
+    let solver = script(
+        tmp.path(),
+        "solver.sh",
+        &format!(
+            "#!/bin/sh\necho $$ > {}\nexec sleep 300\n",
+            pidfile.display()
+        ),
+    );
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["bddl", "solve", &d, &p, "--qbf", "--solver", &solver])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = wait_for(&pidfile);
+    child.kill().unwrap(); // SIGKILL: gamelang gets no chance to clean up
+    child.wait().unwrap();
+    assert!(gone(&pid), "the solver {pid} outlived gamelang");
+}
+
+#[test]
+fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("h.csv");
+    let csv = csv.to_str().unwrap();
+    let sweep = |extra: &[&str]| {
+        let mut args = vec![
+            "sweep",
+            "examples/heaps.game",
+            "--from",
+            "(k n)",
+            "--range",
+            "k=1..3",
+            "--range",
+            "n=1..3",
+            "--no-boundaries",
+        ];
+        args.extend_from_slice(extra);
+        gamelang(&args)
+    };
+    let o = sweep(&["--csv", csv]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let full = std::fs::read_to_string(csv).unwrap();
+    assert!(
+        full.starts_with("# gamelang sweep: game heaps, --from (k n), --first R\nk,n,winner\n"),
+        "{full}"
+    );
+    // Another question (--first B) is refused.
+    let o = sweep(&["--first", "B", "--resume", csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the CSV of another sweep"),
+        "{}",
+        stderr(&o)
+    );
+    // A row that is not a result is refused, with its line.
+    std::fs::write(csv, format!("{full}banana\n")).unwrap();
+    let o = sweep(&["--resume", csv]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("h.csv:12: `banana` has 1 fields"),
+        "{}",
+        stderr(&o)
+    );
+    // A last row cut short (`1,3,` without its result and line end) is recomputed.
+    let cut: String = full
+        .lines()
+        .take(4)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        + "1,3,";
+    std::fs::write(csv, &cut).unwrap();
+    let o = sweep(&["--resume", csv]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("2 of them read from the resumed CSV"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(csv).unwrap(), full);
+}
+
+#[test]
+fn depth_auto_stops_at_the_longest_play() {
+    // Black (second) cannot get three in a row on a 3x1 board; the file's depth is huge.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d.ig");
+    let p = tmp.path().join("p.ig");
+    std::fs::write(
+        &d,
+        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
+         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &p,
+        "#boardsize\n3 1\n#depth\n1000000001\n#blackgoal\nblack(?x,?y) black(?x+1,?y) black(?x+2,?y)\n#whitegoal\nFalse\n#blackturn\nsecond\n",
+    )
+    .unwrap();
+    let (d, p) = (d.to_str().unwrap(), p.to_str().unwrap());
+    for extra in [&[][..], &["--qbf"][..]] {
+        let mut args = vec!["bddl", "solve", d, p, "--depth", "auto"];
+        args.extend_from_slice(extra);
+        let o = gamelang(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("critical depth: none (no play lasts more than 4 plies"),
+            "{extra:?}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+/// `gamelang repl examples/heaps.game` with `input` as its script.
+fn repl(input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", "examples/heaps.game"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn the_remainder_of_the_least_integer_by_minus_one_is_zero() {
+    let o = repl("-9223372036854775808 rem -1\n-9223372036854775808 quo -1\n");
+    assert!(stdout(&o).contains("result Nat: 0"), "{}", stdout(&o));
+    // The quotient does overflow, and says so.
+    assert!(stderr(&o).contains("integer overflow"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_huge_unknown_identifier_is_reported_without_suggestions() {
+    let o = repl(&format!("{}\n", "z".repeat(1 << 20)));
+    assert!(
+        stderr(&o).contains("unknown operator or variable"),
+        "{}",
+        &stderr(&o)[..200]
+    );
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_is_located_and_dev_zero_is_not_read_to_the_end() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("bad.game");
+    std::fs::write(&f, b"fmod X is\n  sort S .\n  op a : -> S . \xff\nendfm\n").unwrap();
+    fails_with(
+        &["solve", f.to_str().unwrap()],
+        "bad.game:3:17: byte 0xff is not UTF-8",
+    );
+    fails_with(&["solve", "/dev/zero"], "larger than 64 MiB");
+    let (d, _) = corpus("httt", "3x3_5_el.ig");
+    fails_with(
+        &["bddl", "solve", &d, f.to_str().unwrap()],
+        "bad.game:3:17: byte 0xff",
+    );
+}
+
+#[test]
+fn a_bddl_problem_with_300_goals_loads() {
+    // Its translation has a goal list of ~5,000 tokens: "term too long" before.
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("d.ig");
+    let p = tmp.path().join("p.ig");
+    std::fs::write(
+        &d,
+        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
+         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
+    )
+    .unwrap();
+    let goals: String = (0..300)
+        .map(|k| format!("black(?x,?y) black(?x+1,?y) NOT(white({},1))\n", 1 + k % 3))
+        .collect();
+    std::fs::write(
+        &p,
+        format!("#boardsize\n3 1\n#depth\n3\n#blackgoal\n{goals}#whitegoal\nFalse\n"),
+    )
+    .unwrap();
+    let o = gamelang(&["bddl", "solve", d.to_str().unwrap(), p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Black has a winning strategy within 3 plies"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_million_parentheses_at_the_prompt_are_an_error() {
+    let o = repl(&format!(
+        "{}1{}\n",
+        "(".repeat(1_000_000),
+        ")".repeat(1_000_000)
+    ));
+    let err = stderr(&o);
+    assert!(
+        err.contains("parentheses nested more than 10000 deep"),
+        "{}",
+        err.chars().take(300).collect::<String>()
+    );
+}
+
+#[test]
+fn runaway_recursion_stops_at_the_memory_budget_with_an_error() {
+    // The seed's appendix-A program recurses without end from (-3 -1); the depth limit
+    // (50 M frames) does not fit in a small machine's memory. With a budget of 150 MB the
+    // reduction must stop with the memory error, not abort.
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args([
+            "solve",
+            "tests/data/seed003-appendix-a.game",
+            "--from",
+            "(-3 -1)",
+        ])
+        .env("GAMELANG_MAX_MEMORY", "150M")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("more than the memory budget of 150 MB")
+            && err.contains("GAMELANG_MAX_MEMORY"),
+        "{err}"
+    );
+}
