@@ -4,7 +4,7 @@
 //! templates over their arguments, its start, parameters and where things are declared
 //! (so that run-time checks, such as probabilities that do not sum to 1, are located).
 
-use super::{mixfix, mod_expr_from_tokens, Session};
+use super::{mod_expr_from_tokens, Session};
 use crate::ast;
 use crate::diag::Diag;
 use crate::program::{OpId, Pat, SortId};
@@ -164,21 +164,7 @@ impl Session {
                 && sig.same_kind(i.args[0], state_sort)
                 && Some(i.result) == string
         });
-        let Some(start) = field("start") else {
-            return Err(
-                Diag::at(g.name.span, "a game needs a `start` field", "in this game")
-                    .note("e.g. `start st(0, 0, a) .`"),
-            );
-        };
-        let grammar = self.grammar(module);
-        let mut nv = mixfix::NoVars;
-        let (start, _) = mixfix::parse_term(
-            &self.program.sig,
-            &grammar,
-            &start.value,
-            &mut nv,
-            Some(state_sort),
-        )?;
+        let start = self.game_start(g, module, state_sort, "st(0, 0, a)")?;
         let params = self.game_params(g, module)?;
         Ok(ChanceGame {
             name: g.name.name.clone(),

@@ -1896,21 +1896,7 @@ impl Session {
         };
         let w_info = sig.op(w).clone();
         let (player_sort, config_sort) = (w_info.args[0], w_info.args[1]);
-        let Some(start) = field("start") else {
-            return Err(
-                Diag::at(g.name.span, "a game needs a `start` field", "in this game")
-                    .note("e.g. `start (2 5) .`"),
-            );
-        };
-        let grammar = self.grammar(module);
-        let mut nv = mixfix::NoVars;
-        let (start_pat, _) = mixfix::parse_term(
-            &self.program.sig,
-            &grammar,
-            &start.value,
-            &mut nv,
-            Some(config_sort),
-        )?;
+        let start_pat = self.game_start(g, module, config_sort, "(2 5)")?;
         let player = |name: &str| {
             let sig = &self.program.sig;
             self.modules[module].ops.iter().copied().find(|&o| {
@@ -1954,6 +1940,8 @@ impl Session {
                     )
                 })
         };
+        let grammar = self.grammar(module);
+        let mut nv = mixfix::NoVars;
         let first_pat = match field("first") {
             Some(f) => {
                 mixfix::parse_term(
@@ -1996,6 +1984,33 @@ impl Session {
 }
 
 impl Session {
+    /// The `start` field of a game, parsed in `module` as a term of `sort` (`example` shows
+    /// one in the error when the field is missing).
+    fn game_start(
+        &mut self,
+        g: &ast::GameDecl,
+        module: ModuleId,
+        sort: SortId,
+        example: &str,
+    ) -> Result<Pat, Diag> {
+        let Some(start) = g.fields.iter().find(|f| f.key.name == "start") else {
+            return Err(
+                Diag::at(g.name.span, "a game needs a `start` field", "in this game")
+                    .note(format!("e.g. `start {example} .`")),
+            );
+        };
+        let grammar = self.grammar(module);
+        let mut nv = mixfix::NoVars;
+        let (pat, _) = mixfix::parse_term(
+            &self.program.sig,
+            &grammar,
+            &start.value,
+            &mut nv,
+            Some(sort),
+        )?;
+        Ok(pat)
+    }
+
     /// The `param` fields of a game: constants of its module with a default equation.
     fn game_params(
         &mut self,
