@@ -12,8 +12,8 @@
 //! one-sort theory such as `TRIV`, a sort (`SET{TwoHeaps}`); a view only lists the
 //! symbols whose names differ; the parameter's sorts can be written `X$Config` or `Config`.
 
-pub mod chance;
 mod chain;
+pub mod chance;
 pub mod extend;
 pub mod mixfix;
 
