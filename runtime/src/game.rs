@@ -735,6 +735,15 @@ pub fn is_interrupted(e: &SolveError) -> bool {
 /// What to do about a position that repeats.
 const CYCLE_HINT: &str = "a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)";
 
+/// The message of an interrupted computation of `outer` (the position being solved, the
+/// term typed): what the user asked for, not the inner term the engine was on.
+pub fn interrupted_message(engine: &Engine, outer: TermId) -> String {
+    format!(
+        "interrupted while computing `{}`",
+        engine.show_limited(outer, 300)
+    )
+}
+
 pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
     match e {
         SolveError::Game(msg) if msg.starts_with("cycle in the game graph") => {
@@ -794,6 +803,13 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                 RuntimeError::Cycle { .. } => {
                     d.message = format!("cycle in the game graph: {}", d.message);
                     d = d.note(CYCLE_HINT);
+                }
+                RuntimeError::Interrupted { term } => {
+                    // The term reduced at the moment of the interrupt is whatever the
+                    // engine happened to be on (often `false` or a number); name the
+                    // outermost term being computed, the one the user asked about.
+                    let outer = f.trace.first().copied().unwrap_or(*term);
+                    d.message = interrupted_message(engine, outer);
                 }
                 RuntimeError::StepBudget { .. } => {
                     d = d.note("raise the budget with `--max-steps N` if the game is just large");
