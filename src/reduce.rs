@@ -3,6 +3,7 @@
 
 use gamelang_lang::diag::{render_all, Diag};
 use gamelang_lang::elab::Session;
+use gamelang_runtime::error::RuntimeError;
 use gamelang_runtime::game::{self as driver, SolveError};
 use gamelang_runtime::Engine;
 use std::io::{IsTerminal, Write};
@@ -114,8 +115,14 @@ pub fn run(args: ReduceArgs) -> ExitCode {
         let v = match engine.reduce(t) {
             Ok(v) => v,
             Err(e) => {
+                let interrupted = matches!(e, RuntimeError::Interrupted { .. });
                 let f = SolveError::Runtime(engine.failure(e));
-                return fail(&session, driver::diagnose(&engine, &f));
+                let mut d = driver::diagnose(&engine, &f);
+                if interrupted {
+                    // Name the term asked for, not the one the engine was on.
+                    d.message = driver::interrupted_message(&engine, t);
+                }
+                return fail(&session, d);
             }
         };
         let elapsed = began.elapsed();

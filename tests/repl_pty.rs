@@ -81,7 +81,8 @@ fn completion_interrupt_and_history_in_a_terminal() {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
     p.send_control('c').unwrap();
-    p.exp_string("interrupted while reducing").unwrap();
+    p.exp_string("interrupted while computing `spin(0)`")
+        .unwrap();
     p.exp_string("the session is intact").unwrap();
     p.exp_string(PROMPT).unwrap();
 

@@ -207,6 +207,8 @@ pub fn lex(file: FileId, src: &str) -> Result<Vec<(usize, Tok, usize)>, ParseErr
                     span: Span::new(file, range.start, end),
                     expected: Vec::new(),
                     unexpected_eof: false,
+                    label: None,
+                    help: None,
                 });
             }
         }

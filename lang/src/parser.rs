@@ -25,6 +25,10 @@ pub struct ParseError {
     /// The input ended too early: more text could make it parse (lets a REPL ask for
     /// another line instead of reporting an error).
     pub unexpected_eof: bool,
+    /// The label under the span, when "unexpected here" would not fit.
+    pub label: Option<String>,
+    /// What to do about it (rendered as a note).
+    pub help: Option<String>,
 }
 
 impl ParseError {
@@ -35,6 +39,8 @@ impl ParseError {
             span,
             expected: Vec::new(),
             unexpected_eof: false,
+            label: None,
+            help: None,
         }
     }
 }
@@ -153,6 +159,37 @@ pub(crate) fn concat_tokens(tokens: &[Token]) -> Ident {
     Ident { name, span }
 }
 
+/// The keywords that end a block: an equation's right-hand side that contains one has
+/// run past the end of its module because its ` .` is missing (the run goes on to the
+/// next `.`, several lines further, where the error would otherwise be reported).
+const BLOCK_ENDS: &[&str] = &["endfm", "endfth", "endv", "endgame"];
+
+/// An error at the end of an equation whose right-hand side `rhs` ran past the end of its
+/// module: at the token before the block's closing keyword, where the ` .` is missing.
+pub(crate) fn check_equation_end(rhs: &TokenRun) -> Result<(), ParseError> {
+    let Some(i) = rhs
+        .iter()
+        .position(|t| BLOCK_ENDS.contains(&t.text.as_str()))
+    else {
+        return Ok(());
+    };
+    let keyword = &rhs[i].text;
+    let (span, after) = match i.checked_sub(1).map(|j| &rhs[j]) {
+        Some(last) => (last.span, format!(" after `{}`", last.text)),
+        None => (rhs[i].span, String::new()),
+    };
+    Err(ParseError {
+        label: Some("the equation ends here, without ` .`".to_string()),
+        help: Some(format!(
+            "add ` .`{after}: every equation ends with a period; without it the equation runs on past `{keyword}` into what follows"
+        )),
+        ..ParseError::new(
+            format!("missing ` .` at the end of the equation before `{keyword}`"),
+            span,
+        )
+    })
+}
+
 /// Splits the right-hand side of a `ceq` into the term and its condition, at the condition
 /// `if`: the rightmost `if` that does not open an `if … fi` closed further right, so that
 /// `if_then_else_fi` may be used in the term. `None` if there is no such `if` or either
@@ -222,6 +259,8 @@ fn humanize(file: FileId, src: &str, tokens: &[Triple], err: RawError) -> ParseE
                 span: Span::new(file, src.len(), src.len()),
                 expected: render_all(&expected),
                 unexpected_eof: true,
+                label: None,
+                help: None,
             }
         }
         LalrpopError::UnrecognizedToken {
@@ -235,6 +274,8 @@ fn humanize(file: FileId, src: &str, tokens: &[Triple], err: RawError) -> ParseE
                 span: Span::new(file, l, r),
                 expected: render_all(&expected),
                 unexpected_eof: false,
+                label: None,
+                help: None,
             }
         }
         LalrpopError::ExtraToken { token: (l, tok, r) } => ParseError::new(
@@ -788,6 +829,16 @@ endv
         assert_eq!(e.expected, ["`.`", "`[`", "`{`"]);
         assert!(!e.unexpected_eof);
         assert_eq!(e.to_string(), e.message);
+
+        // The last equation of a module: at its end, not at the next `.` lines later.
+        let src = "fmod A is\n  eq a = b\nendfm\nfmod B is\n  sort S .\nendfm";
+        let e = err(src);
+        assert_eq!(
+            e.message,
+            "missing ` .` at the end of the equation before `endfm`"
+        );
+        assert_eq!(at(src, e.span), "b");
+        assert!(e.help.unwrap().starts_with("add ` .` after `b`"));
 
         let src = "fmod A is protecting NAT endfm";
         let e = err(src);

@@ -1846,11 +1846,15 @@ impl Engine {
                         let got = self.store.sort_of(a);
                         let got = sig.sorts.get(got.0 as usize).map_or("?", |s| s.name.as_str());
                         let want = if info.attrs.assoc {
-                            info.args
-                                .iter()
-                                .map(|s| sig.sort(*s).name.clone())
-                                .collect::<Vec<_>>()
-                                .join(" or ")
+                            // Each sort once (`_,_ : Set Set -> Set` expects `Set`).
+                            let mut names: Vec<String> = Vec::new();
+                            for s in &info.args {
+                                let n = &sig.sort(*s).name;
+                                if !names.contains(n) {
+                                    names.push(n.clone());
+                                }
+                            }
+                            names.join(" or ")
                         } else {
                             info.args.get(*arg).map_or("?".into(), |s| sig.sort(*s).name.clone())
                         };

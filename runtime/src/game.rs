@@ -735,6 +735,23 @@ pub fn is_interrupted(e: &SolveError) -> bool {
 /// What to do about a position that repeats.
 const CYCLE_HINT: &str = "a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)";
 
+/// Does `p` apply `op` anywhere?
+fn applies(p: &Pat, op: gamelang_lang::program::OpId) -> bool {
+    match p {
+        Pat::App(o, args) => *o == op || args.iter().any(|a| applies(a, op)),
+        _ => false,
+    }
+}
+
+/// The message of an interrupted computation of `outer` (the position being solved, the
+/// term typed): what the user asked for, not the inner term the engine was on.
+pub fn interrupted_message(engine: &Engine, outer: TermId) -> String {
+    format!(
+        "interrupted while computing `{}`",
+        engine.show_limited(outer, 300)
+    )
+}
+
 pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
     match e {
         SolveError::Game(msg) if msg.starts_with("cycle in the game graph") => {
@@ -794,6 +811,69 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
                 RuntimeError::Cycle { .. } => {
                     d.message = format!("cycle in the game graph: {}", d.message);
                     d = d.note(CYCLE_HINT);
+                }
+                RuntimeError::Interrupted { term } => {
+                    // The term reduced at the moment of the interrupt is whatever the
+                    // engine happened to be on (often `false` or a number); name the
+                    // outermost term being computed, the one the user asked about.
+                    let outer = f.trace.first().copied().unwrap_or(*term);
+                    d.message = interrupted_message(engine, outer);
+                }
+                RuntimeError::IllSorted { term, arg } => {
+                    if let Some(op) = engine.store().op(*term) {
+                        let program = engine.program();
+                        // Where the term was probably built: an equation of a function
+                        // being reduced (in the innermost term of the trace) whose
+                        // right-hand side applies the same operator. Named only when
+                        // there is exactly one.
+                        let mut candidates: Vec<usize> = Vec::new();
+                        let mut stack: Vec<TermId> = f.trace.last().copied().into_iter().collect();
+                        let mut seen = 0usize;
+                        while let Some(t) = stack.pop() {
+                            seen += 1;
+                            if seen > 10_000 {
+                                break;
+                            }
+                            let Some(o) = engine.store().op(t) else {
+                                continue;
+                            };
+                            for &i in program.eqs_by_op.get(&o).map_or(&[][..], |v| &v[..]) {
+                                if !candidates.contains(&i)
+                                    && applies(&program.equations[i].rhs, op)
+                                {
+                                    candidates.push(i);
+                                }
+                            }
+                            stack.extend(engine.store().args(t).iter().copied());
+                        }
+                        if let [i] = candidates[..] {
+                            d = d.primary(
+                                program.equations[i].span,
+                                format!(
+                                    "the ill-sorted `{}` term was probably built by this equation",
+                                    sig.op(op).name
+                                ),
+                            );
+                        }
+                        let info = sig.op(op);
+                        if let Some(span) = info.span {
+                            // The sort expected is in the message; an associative
+                            // operator's argument positions are those of the flattened term.
+                            let label = match info.args.get(*arg).filter(|_| !info.attrs.assoc) {
+                                Some(want) => format!(
+                                    "`{}` is declared here: argument {} must have sort `{}`",
+                                    info.name,
+                                    arg + 1,
+                                    sig.sort(*want).name
+                                ),
+                                None => format!(
+                                    "`{}` is declared here, with the sorts its arguments must have",
+                                    info.name
+                                ),
+                            };
+                            d = d.secondary(span, label);
+                        }
+                    }
                 }
                 RuntimeError::StepBudget { .. } => {
                     d = d.note("raise the budget with `--max-steps N` if the game is just large");

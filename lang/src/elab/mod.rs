@@ -2639,10 +2639,14 @@ fn quote_list(names: &[String]) -> String {
 
 /// A parse error as a diagnostic.
 pub fn parse_diag(e: &parser::ParseError) -> Diag {
-    let label = if e.unexpected_eof {
-        "the input ends here"
-    } else {
-        "unexpected here"
+    let label = match &e.label {
+        Some(label) => label.as_str(),
+        None if e.unexpected_eof => "the input ends here",
+        None => "unexpected here",
     };
-    Diag::at(e.span, e.message.clone(), label)
+    let d = Diag::at(e.span, e.message.clone(), label);
+    match &e.help {
+        Some(help) => d.note(format!("help: {help}")),
+        None => d,
+    }
 }

@@ -377,8 +377,14 @@ impl Backend {
     /// Reduce `t`, as a diagnostic on failure.
     fn reduce_term(&mut self, t: TermId) -> Result<TermId, Diag> {
         self.engine.reduce(t).map_err(|e| {
+            let interrupted = matches!(e, RuntimeError::Interrupted { .. });
             let f = SolveError::Runtime(self.engine.failure(e));
-            self.runtime_diag(&f)
+            let mut d = self.runtime_diag(&f);
+            if interrupted {
+                // Name the term typed, not the one the engine was on at that moment.
+                d.message = driver::interrupted_message(&self.engine, t);
+            }
+            d
         })
     }
 
