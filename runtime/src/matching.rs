@@ -138,7 +138,8 @@ struct Compiler<'a, 'p> {
     rest_vars: Vec<u32>,
 }
 
-fn is_ground(p: &Pat) -> bool {
+/// Has `p` no variables?
+pub(crate) fn is_ground(p: &Pat) -> bool {
     match p {
         Pat::Var(_) => false,
         Pat::Int(_) => true,

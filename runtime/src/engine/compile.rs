@@ -14,7 +14,7 @@
 //! branches of a conditional is reduced only in the branch taken.
 
 use super::Node;
-use crate::matching::build_ground;
+use crate::matching::{build_ground, is_ground};
 use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{OpId, Pat};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -197,13 +197,5 @@ fn count_uses<'p>(p: &'p Pat, uses: &mut FxHashMap<&'p Pat, u32>) {
                 count_uses(a, uses);
             }
         }
-    }
-}
-
-fn is_ground(p: &Pat) -> bool {
-    match p {
-        Pat::Var(_) => false,
-        Pat::Int(_) => true,
-        Pat::App(_, args) => args.iter().all(is_ground),
     }
 }

@@ -92,6 +92,13 @@ impl Engine {
         before - self.gc_live
     }
 
+    /// Has the store (terms or segment elements) doubled since the last collection, and is
+    /// it past the minimum worth collecting?
+    fn store_has_grown(&self) -> bool {
+        self.store.len() > self.collect_min_terms.max(2 * self.gc_live)
+            || self.store.segment_elements() > MIN_SEG_ELEMS.max(2 * self.gc_segs)
+    }
+
     /// How many garbage collections the engine has done.
     pub fn collections(&self) -> u64 {
         self.collections
@@ -102,11 +109,7 @@ impl Engine {
     /// evaluated or returned), the frames, the value and environment stacks, and the
     /// matchers suspended while conditions are evaluated.
     pub(super) fn collect_pending_if_grown(&mut self, task: Option<TermId>) {
-        let terms = self.store.len();
-        let segs = self.store.segment_elements();
-        if terms <= self.collect_min_terms.max(2 * self.gc_live)
-            && segs <= MIN_SEG_ELEMS.max(2 * self.gc_segs)
-        {
+        if !self.store_has_grown() {
             return;
         }
         let mut roots: Vec<TermId> = task.into_iter().collect();
@@ -137,11 +140,7 @@ impl Engine {
     /// [`Engine::collect_garbage`] if the store has grown to twice what was live after the
     /// last collection (and is not small). Returns whether it collected.
     pub fn collect_garbage_if_grown(&mut self, roots: &[TermId]) -> bool {
-        let terms = self.store.len();
-        let segs = self.store.segment_elements();
-        if terms > self.collect_min_terms.max(2 * self.gc_live)
-            || segs > MIN_SEG_ELEMS.max(2 * self.gc_segs)
-        {
+        if self.store_has_grown() {
             self.collect_garbage(roots);
             true
         } else {
