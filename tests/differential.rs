@@ -197,20 +197,11 @@ fn exhaustive_and_qbf_routes_agree_on_random_bddl_problems() {
 #[test]
 fn a_goal_that_holds_initially_is_refused_by_both_routes() {
     let dir = tempfile::tempdir().unwrap();
-    let d = dir.path().join("d.ig");
-    let p = dir.path().join("p.ig");
-    std::fs::write(
-        &d,
-        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
-         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
-    )
-    .unwrap();
-    std::fs::write(
-        &p,
+    let (d, p) = support::cli::occupy_problem(
+        dir.path(),
         "#boardsize\n2 1\n#init\nblack(1,1)\n#depth\n1\n#blackgoal\nblack(?x,?y)\n#whitegoal\nFalse\n#blackturn\nsecond\n",
-    )
-    .unwrap();
-    let (d, p) = (d.to_str().unwrap(), p.to_str().unwrap());
+    );
+    let (d, p) = (d.as_str(), p.as_str());
     for extra in [&[][..], &["--qbf"][..]] {
         let mut args = vec!["bddl", "solve", d, p];
         args.extend_from_slice(extra);

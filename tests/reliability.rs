@@ -2,15 +2,9 @@
 //! must have now (an answer, or a clear error with a non-zero exit status; never a panic,
 //! an abort or a hang).
 
+mod support;
 use std::process::{Command, Output};
-
-fn gamelang(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run gamelang")
-}
+use support::cli::gamelang;
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -253,20 +247,11 @@ fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
 fn depth_auto_stops_at_the_longest_play() {
     // Black (second) cannot get three in a row on a 3x1 board; the file's depth is huge.
     let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path().join("d.ig");
-    let p = tmp.path().join("p.ig");
-    std::fs::write(
-        &d,
-        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
-         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
-    )
-    .unwrap();
-    std::fs::write(
-        &p,
+    let (d, p) = support::cli::occupy_problem(
+        tmp.path(),
         "#boardsize\n3 1\n#depth\n1000000001\n#blackgoal\nblack(?x,?y) black(?x+1,?y) black(?x+2,?y)\n#whitegoal\nFalse\n#blackturn\nsecond\n",
-    )
-    .unwrap();
-    let (d, p) = (d.to_str().unwrap(), p.to_str().unwrap());
+    );
+    let (d, p) = (d.as_str(), p.as_str());
     for extra in [&[][..], &["--qbf"][..]] {
         let mut args = vec!["bddl", "solve", d, p, "--depth", "auto"];
         args.extend_from_slice(extra);
@@ -340,23 +325,14 @@ fn a_byte_that_is_not_utf8_is_located_and_dev_zero_is_not_read_to_the_end() {
 fn a_bddl_problem_with_300_goals_loads() {
     // Its translation has a goal list of ~5,000 tokens: "term too long" before.
     let tmp = tempfile::tempdir().unwrap();
-    let d = tmp.path().join("d.ig");
-    let p = tmp.path().join("p.ig");
-    std::fs::write(
-        &d,
-        "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
-         #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
-    )
-    .unwrap();
     let goals: String = (0..300)
         .map(|k| format!("black(?x,?y) black(?x+1,?y) NOT(white({},1))\n", 1 + k % 3))
         .collect();
-    std::fs::write(
-        &p,
-        format!("#boardsize\n3 1\n#depth\n3\n#blackgoal\n{goals}#whitegoal\nFalse\n"),
-    )
-    .unwrap();
-    let o = gamelang(&["bddl", "solve", d.to_str().unwrap(), p.to_str().unwrap()]);
+    let (d, p) = support::cli::occupy_problem(
+        tmp.path(),
+        &format!("#boardsize\n3 1\n#depth\n3\n#blackgoal\n{goals}#whitegoal\nFalse\n"),
+    );
+    let o = gamelang(&["bddl", "solve", &d, &p]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("Black has a winning strategy within 3 plies"),

@@ -37,14 +37,7 @@ fn equations_conditions_owise() {
 #[test]
 fn conditional_equation_tries_all_matches() {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     s.op("big", &["Set"], "Nat", "");
     // succeeds only on the largest element, i.e. the last candidate in order
     s.ceq("c:Nat S:Set", "[big [_,_ c S]]", "c", "[_>_ c 98]");
@@ -507,14 +500,7 @@ fn set_library_equations() {
     // As stdlib/set.game: membership, cardinality, deletion by AC matching with a bound
     // element.
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     s.op("_in_", &["Nat", "Set"], "Bool", "prec:51");
     s.op("|_|", &["Set"], "Nat", "");
     s.op("delete", &["Nat", "Set"], "Set", "");
@@ -546,14 +532,7 @@ fn set_library_equations() {
 #[test]
 fn ill_sorted_set_element() {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     let mut e = s.engine();
     assert!(matches!(
         err_of(&s, &mut e, "[_,_ 1 [_-_ 0 1]]"),

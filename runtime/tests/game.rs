@@ -9,14 +9,7 @@ fn subtraction_game(moves: &[i64]) -> Spec {
     let mut s = Spec::new();
     s.op("R", &[], "Player", "ctor");
     s.op("B", &[], "Player", "ctor");
-    s.subsort("Nat", "CSet");
-    s.op("empty", &[], "CSet", "ctor");
-    s.op(
-        "_,_",
-        &["CSet", "CSet"],
-        "CSet",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "CSet");
     s.op("moves", &[], "CSet", "");
     let set = moves
         .iter()

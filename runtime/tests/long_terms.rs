@@ -9,14 +9,7 @@ use gamelang_runtime::{Engine, TermId};
 /// Sets of naturals with the usual set functions, and a memoised game-like function.
 fn spec() -> Spec {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     // upto(n) = 0, 1, ..., n - 1, built from the largest element down (appends).
     s.op("upto", &["Nat"], "Set", "");
     s.eq("", "[upto 0]", "empty");

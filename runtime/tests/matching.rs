@@ -7,14 +7,7 @@ use gamelang_runtime::{Matcher, Pattern};
 
 fn spec() -> Spec {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     s.subsort("Nat", "NeSet2");
     s.op(
         "_;_",

@@ -99,14 +99,7 @@ fn sharing_keeps_conditionals_lazy() {
 #[test]
 fn each_match_of_a_conditional_equation_gets_fresh_slots() {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     s.op("sq", &["Nat"], "Nat", "");
     s.eq("x:Nat", "[sq x]", "[_*_ x x]");
     // The condition writes `sq(c)` twice: its value must be that of the element being

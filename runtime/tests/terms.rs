@@ -6,14 +6,7 @@ use gamelang_runtime::{TermData, TermStore};
 
 fn set_spec() -> Spec {
     let mut s = Spec::new();
-    s.subsort("Nat", "Set");
-    s.op("empty", &[], "Set", "ctor");
-    s.op(
-        "_,_",
-        &["Set", "Set"],
-        "Set",
-        "ctor assoc comm idem id:empty prec:121",
-    );
+    s.set_of("Nat", "Set");
     s.op("_;_", &["MSet", "MSet"], "MSet", "ctor assoc comm prec:121");
     s.subsort("Nat", "MSet");
     s.op("nil", &[], "List", "ctor");

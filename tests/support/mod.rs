@@ -27,6 +27,20 @@ pub mod cli {
         serde_json::from_slice(&out.stdout).expect("one JSON object")
     }
 
+    /// Writes into `dir` a BDDL domain in which both players occupy an open cell, and the
+    /// problem `problem`; returns the paths of the two files.
+    pub fn occupy_problem(dir: &Path, problem: &str) -> (String, String) {
+        let (d, p) = (dir.join("d.ig"), dir.join("p.ig"));
+        std::fs::write(
+            &d,
+            "#blackactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (black(?x,?y))\n\
+             #whiteactions\n:action occupy\n:parameters (?x, ?y)\n:precondition (open(?x,?y))\n:effect (white(?x,?y))\n",
+        )
+        .unwrap();
+        std::fs::write(&p, problem).unwrap();
+        (d.display().to_string(), p.display().to_string())
+    }
+
     /// A corpus problem's domain and problem file (the copy in bddl/tests/corpus).
     pub fn corpus_files(game: &str, problem: &str) -> (String, String) {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"))

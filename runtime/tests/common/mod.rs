@@ -130,6 +130,19 @@ impl Spec {
         id
     }
 
+    /// A set of `elem`s as games use them: the sort `set` above `elem`, the constant
+    /// `empty` and the constructor `_,_` (assoc comm idem, identity `empty`). Returns `_,_`.
+    pub fn set_of(&mut self, elem: &str, set: &str) -> OpId {
+        self.subsort(elem, set);
+        self.op("empty", &[], set, "ctor");
+        self.op(
+            "_,_",
+            &[set, set],
+            set,
+            "ctor assoc comm idem id:empty prec:121",
+        )
+    }
+
     /// Get or declare a sort (every sort is below `Top`).
     pub fn sort(&mut self, name: &str) -> SortId {
         if let Some(s) = self.sorts.get(name) {
