@@ -4,10 +4,10 @@
 //! `b-within` — Definition 10's "Black has a winning strategy within d plies".
 
 use gamelang_bddl::Model;
+use gamelang_game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_lang::diag::render_all;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_lang::span::Sources;
-use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_runtime::{Engine, TermId};
 use serde_json::json;
 use std::io::IsTerminal;

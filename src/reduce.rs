@@ -1,10 +1,10 @@
 //! `gamelang reduce`: run the `reduce TERM .` commands of a file (Maude's), or reduce one
 //! term given on the command line, and print each normal form in full.
 
+use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::{render_all, Diag};
 use gamelang_lang::elab::Session;
 use gamelang_runtime::error::RuntimeError;
-use gamelang_runtime::game::{self as driver, SolveError};
 use gamelang_runtime::Engine;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

@@ -1,9 +1,9 @@
 //! `gamelang solve`: who wins from a configuration, with the winning move, the principal
 //! line, the number of positions evaluated and the time taken; as text or as one JSON object.
 
+use gamelang_game::{self as driver, Bounded, Outcome, Verdict};
 use gamelang_lang::diag::{render_all, Diag};
 use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::game::{self as driver, Bounded, Outcome, Verdict};
 use gamelang_runtime::Engine;
 use serde_json::json;
 use std::io::IsTerminal;

@@ -15,8 +15,8 @@
 //! `tests/diagnostics/snapshots/`. Review changes with `cargo insta review`, or rerun
 //! with `INSTA_UPDATE=always` and read the diff.
 
+use gamelang_game as driver;
 use gamelang_lang::elab::Session;
-use gamelang_runtime::game as driver;
 use gamelang_runtime::Engine;
 use std::io::Write;
 use std::path::Path;

@@ -2,8 +2,8 @@
 //! that declares a `game` must load and solve, so the reference cannot drift from the
 //! implementation.
 
+use gamelang_game::{Side, Verdict};
 use gamelang_lang::elab::Session;
-use gamelang_runtime::game::{self, Side, Verdict};
 use gamelang_runtime::Engine;
 use std::sync::Arc;
 
@@ -45,8 +45,11 @@ fn the_first_game_of_the_reference_solves_correctly() {
             let start = s
                 .parse_term(g.module, "n", &n.to_string(), Some(g.config_sort))
                 .unwrap();
-            let o = game::solve(&mut engine, &g, &start, &g.first).unwrap_or_else(|e| {
-                panic!("{}", game::diagnose(&engine, &e).render(&s.sources, false))
+            let o = gamelang_game::solve(&mut engine, &g, &start, &g.first).unwrap_or_else(|e| {
+                panic!(
+                    "{}",
+                    gamelang_game::diagnose(&engine, &e).render(&s.sources, false)
+                )
             });
             let mover_loses = n % 3 == 0;
             assert_eq!(o.winner == Verdict::Win(Side::R), !mover_loses, "n = {n}");

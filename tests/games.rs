@@ -2,7 +2,7 @@
 //! written here (not against gamelang itself), and Theorem 2.1 of seed 003 checked on the
 //! language's own `w` and its dual `w'`.
 
-use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
+use gamelang_game::{GameDriver, Side, Verdict};
 use std::collections::HashMap;
 mod support;
 use support::heaps::moves as heap_moves;
@@ -440,7 +440,7 @@ fn colouring_outcomes_and_values_match_brute_force() {
         assert_eq!(o.winner, verdict, "{n} x {n}");
         let start = g.term_of("board(0, 0)", Some(g.game.config_sort));
         let first = g.term_of("B", Some(g.game.player_sort));
-        let v = game::solve_value(&mut g.engine, &g.game, &start, &first).unwrap();
+        let v = gamelang_game::solve_value(&mut g.engine, &g.game, &start, &first).unwrap();
         assert_eq!(v.value, expected, "value of {n} x {n}");
     }
 }
@@ -591,7 +591,7 @@ fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
     );
     let solve = |text: &str| {
         let mut l = support::load_source("tictactoe.game", text);
-        game::solve(&mut l.engine, &l.game, &l.game.start, &l.game.first).unwrap()
+        gamelang_game::solve(&mut l.engine, &l.game, &l.game.start, &l.game.first).unwrap()
     };
     let with = solve(&src);
     let without = solve(&src.replace("symmetry canon .", ""));
@@ -821,7 +821,7 @@ fn the_seeds_order_as_a_symmetry_of_the_heaps_game_keeps_every_answer() {
             let start = s
                 .parse_term(g.module, "test", &format!("({k} {n})"), Some(g.config_sort))
                 .unwrap();
-            let o = game::solve(&mut engine, &g, &start, &g.first).unwrap();
+            let o = gamelang_game::solve(&mut engine, &g, &start, &g.first).unwrap();
             let expected = if support::heaps::mover_wins(k, n, &mut memo) {
                 Side::R
             } else {

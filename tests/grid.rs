@@ -17,7 +17,7 @@
 //! name one cell twice, absolute goals, a goal with a NOT that the opponent can make hold.
 //! Then the stuck rule and errors on their own, and the examples in examples/grid/.
 
-use gamelang_runtime::game::{self, GameDriver, Side, Verdict};
+use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_runtime::TermId;
 use std::collections::HashMap;
 
@@ -620,7 +620,7 @@ fn solve_start(l: &mut Loaded) -> (Verdict, usize) {
 fn within_start(l: &mut Loaded, d: u64) -> bool {
     let start = l.term_of("start", Some(l.game.config_sort));
     let first = l.term_of("B", Some(l.game.player_sort));
-    game::solve_within(&mut l.engine, &l.game.clone(), &start, &first, d)
+    gamelang_game::solve_within(&mut l.engine, &l.game.clone(), &start, &first, d)
         .unwrap()
         .wins
 }
@@ -630,9 +630,9 @@ fn solve_error(l: &mut Loaded) -> String {
     let start = l.term_of("start", Some(l.game.config_sort));
     let first = l.term_of("B", Some(l.game.player_sort));
     let game = l.game.clone();
-    match game::solve(&mut l.engine, &game, &start, &first) {
+    match gamelang_game::solve(&mut l.engine, &game, &start, &first) {
         Ok(o) => panic!("solved ({:?}), but an error was expected", o.winner),
-        Err(e) => game::diagnose(&l.engine, &e).render(&l.session.sources, false),
+        Err(e) => gamelang_game::diagnose(&l.engine, &e).render(&l.session.sources, false),
     }
 }
 

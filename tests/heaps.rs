@@ -1,7 +1,7 @@
 //! The two-heaps game of seed 003 solved by gamelang (examples/heaps.game, through the
 //! generic WINS module) against an independent brute-force solver written here.
 
-use gamelang_runtime::game::{GameDriver, Side, Verdict};
+use gamelang_game::{GameDriver, Side, Verdict};
 use std::collections::HashMap;
 mod support;
 use support::heaps::{mover_wins, moves};

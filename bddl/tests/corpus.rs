@@ -7,9 +7,9 @@ mod common;
 
 use common::{model, parse_texts, problems, Problem};
 use gamelang_bddl::Model;
+use gamelang_game::solve_within;
 use gamelang_lang::diag::render_all;
 use gamelang_lang::elab::Session;
-use gamelang_runtime::game::solve_within;
 use gamelang_runtime::Engine;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -266,7 +266,7 @@ fn wins_within(m: &Model, name: &str, plies: u64) -> bool {
         Ok(b) => b.wins,
         Err(e) => panic!(
             "{name}: solving failed: {}",
-            gamelang_runtime::game::diagnose(&engine, &e).render(&session.sources, false)
+            gamelang_game::diagnose(&engine, &e).render(&session.sources, false)
         ),
     }
 }

@@ -5,9 +5,9 @@ mod common;
 
 use common::{model, OCCUPY, TIC};
 use gamelang_bddl::{Action, Atom, Coord, Model, Piece};
+use gamelang_game::solve_within;
 use gamelang_lang::diag::render_all;
 use gamelang_lang::elab::Session;
-use gamelang_runtime::game::solve_within;
 use gamelang_runtime::Engine;
 use std::sync::Arc;
 
@@ -34,7 +34,7 @@ fn wins_within(m: &Model, plies: u64) -> bool {
         Ok(b) => b.wins,
         Err(e) => panic!(
             "{}",
-            gamelang_runtime::game::diagnose(&engine, &e).render(&session.sources, false)
+            gamelang_game::diagnose(&engine, &e).render(&session.sources, false)
         ),
     }
 }

@@ -4,9 +4,9 @@
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
 use crate::{BigInt, Q};
+use gamelang_game::{diagnose, SolveError};
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::program::{OpId, Pat};
-use gamelang_runtime::game::{diagnose, SolveError};
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use num_traits::{One, Signed, Zero};

@@ -5,9 +5,9 @@
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
 use crate::Q;
+use gamelang_game::{diagnose, GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
-use gamelang_runtime::game::{diagnose, GameDriver, Side, SolveError, Verdict};
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use num_traits::One;

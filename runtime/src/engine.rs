@@ -299,6 +299,10 @@ pub struct Engine {
     pub collect_min_terms: usize,
     steps: u64,
     step_limit: u64,
+    /// When set, the step budget counts from this step on, across calls to `reduce`
+    /// ([`Engine::begin_step_budget`]): a solver that reduces once per position keeps one
+    /// budget for the whole solve.
+    budget_base: Option<u64>,
     normal: Vec<u64>,
     memo: Vec<FxHashMap<TermId, TermId>>,
     /// Memo tables of the memo-pair operators, keyed by [`pair_key`] of the arguments.
@@ -352,6 +356,7 @@ impl Engine {
             collect_min_terms: 1 << 18,
             steps: 0,
             step_limit: u64::MAX,
+            budget_base: None,
             normal: Vec::new(),
             memo: Vec::new(),
             memo2: Vec::new(),
@@ -608,6 +613,17 @@ impl Engine {
         self.normal[i >> 6] |= 1 << (i & 63);
     }
 
+    /// From now on, [`Limits::max_steps`] bounds the steps of all calls to [`Engine::reduce`]
+    /// together (until [`Engine::end_step_budget`]), not each call alone.
+    pub fn begin_step_budget(&mut self) {
+        self.budget_base = Some(self.steps);
+    }
+
+    /// Back to a step budget per call to [`Engine::reduce`].
+    pub fn end_step_budget(&mut self) {
+        self.budget_base = None;
+    }
+
     /// Reduce `t` to normal form (innermost strategy, lazy Boolean built-ins, memo tables).
     /// On error the engine stays usable: the pending work is dropped (completed memo
     /// entries are kept) and [`Engine::trace`] tells where it happened.
@@ -618,7 +634,10 @@ impl Engine {
         self.nconds = 0;
         self.trace.clear();
         self.trace_elided = 0;
-        self.step_limit = self.steps.saturating_add(self.limits.max_steps);
+        self.step_limit = self
+            .budget_base
+            .unwrap_or(self.steps)
+            .saturating_add(self.limits.max_steps);
         self.watch_begin();
         let result = self.run(t);
         self.watch_end();

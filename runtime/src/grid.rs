@@ -608,7 +608,7 @@ impl GridOps {
                     .filter(|n| n.starts_with('"'))
                     .ok_or("an action's name must be a string literal")?;
                 Ok(Action {
-                    name: crate::game::unquote(&name),
+                    name: crate::print::unquote(&name),
                     pre: self.cond(sig, store, args[1])?,
                     eff: self.cond(sig, store, args[2])?,
                 })

@@ -281,3 +281,23 @@ impl<'a> Printer<'a> {
         p
     }
 }
+
+/// The text of a string literal: quotes removed, `\n`, `\t`, `\"` and `\\` read.
+pub fn unquote(literal: &str) -> String {
+    let inner = &literal[1..literal.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

@@ -13,13 +13,13 @@ mod grid;
 mod picture;
 mod work;
 
+use gamelang_game::Side;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::mixfix::{self, VarScope};
 use gamelang_lang::elab::Session;
 use gamelang_lang::parser;
 use gamelang_lang::program::{Pat, SortId};
 use gamelang_lang::span::Span;
-use gamelang_runtime::game::Side;
 use grid::{has_value, Grid, Range, Values, PENDING, SKIPPED};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};

@@ -4,11 +4,11 @@
 
 use super::grid::Grid;
 use super::Kind;
+use gamelang_game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{Pat, Program};
 use gamelang_runtime::engine::SharedMemo;
-use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_runtime::{Engine, TermId};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};

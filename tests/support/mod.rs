@@ -96,7 +96,7 @@ pub mod heaps {
 
 use gamelang_lang::elab::{Game, Session};
 use gamelang_lang::program::Pat;
-use gamelang_runtime::game;
+
 use gamelang_runtime::{Engine, TermId};
 use std::sync::Arc;
 
@@ -175,15 +175,15 @@ impl Loaded {
             .unwrap_or_else(|e| panic!("{}", self.engine.describe(&e)))
     }
 
-    pub fn solve(&mut self, from: &str, first: &str) -> game::Outcome {
+    pub fn solve(&mut self, from: &str, first: &str) -> gamelang_game::Outcome {
         let (c, p) = (
             self.term_of(from, Some(self.game.config_sort)),
             self.term_of(first, Some(self.game.player_sort)),
         );
-        game::solve(&mut self.engine, &self.game, &c, &p).unwrap_or_else(|e| {
+        gamelang_game::solve(&mut self.engine, &self.game, &c, &p).unwrap_or_else(|e| {
             panic!(
                 "{}",
-                game::diagnose(&self.engine, &e).render(&self.session.sources, false)
+                gamelang_game::diagnose(&self.engine, &e).render(&self.session.sources, false)
             )
         })
     }

@@ -130,7 +130,17 @@ pub struct Game {
     pub w: OpId,
     /// Templates over `Var(0)` = player, `Var(1)` = configuration.
     pub halted: Pat,
+    /// The moves as the game defines them (what a player can do; the principal line and
+    /// `play` show these).
     pub next_config: Pat,
+    /// The moves a solver explores: `next_config`, or with a `symmetry` its successors'
+    /// canonical forms.
+    pub solver_next: Pat,
+    /// `won(p, c)` (R has won the halted position) and, in a game with draws, `lost(p, c)`
+    /// (B has won it); `score(p, c)` for a game with a score.
+    pub won: Pat,
+    pub lost: Option<Pat>,
+    pub score: Option<Pat>,
     /// The set union operator of the successor sets (`_,_`).
     pub set_union: OpId,
     /// The constants `B` and `R`.
@@ -1883,6 +1893,18 @@ impl Session {
                 )
             })?;
         let halted = binding.op_by_name(sig, "halted").cloned().expect("checked");
+        let solver_next = binding
+            .op_by_name(sig, "next-config")
+            .cloned()
+            .expect("checked");
+        let won = binding.op_by_name(sig, "won").cloned().ok_or_else(|| {
+            Diag::at(
+                inst.span,
+                "the game has no `won`",
+                "map `won` in the view of GAME-TREE",
+            )
+        })?;
+        let lost = binding.op_by_name(sig, "lost").cloned();
         let next_config = raw_next;
         let set_union = match binding.op_by_name(sig, "_,_") {
             Some(Pat::App(op, _)) => *op,
@@ -1923,7 +1945,7 @@ impl Session {
             })
         };
         let solver = self.solver_for(&binding, draws, inst.span)?;
-        let value = self.value_for(&binding, inst.span)?;
+        let (value, score) = self.value_for(&binding, inst.span)?.unzip();
         let params = self.game_params(g, module)?;
         let op_named = |name: &str| {
             let sig = &self.program.sig;
@@ -1966,6 +1988,10 @@ impl Session {
             w,
             halted,
             next_config,
+            solver_next,
+            won,
+            lost,
+            score,
             set_union,
             players: [b_op, r_op],
             draws,
@@ -2281,7 +2307,9 @@ impl Session {
     }
 
     /// `VALUE{…}` for a game whose module defines `score` (None otherwise).
-    fn value_for(&mut self, binding: &Binding, at: Span) -> Result<Option<OpId>, Diag> {
+    /// The game's `value` (of the standard library's VALUE) and its `score` as a template
+    /// over the player and the configuration, for a game whose module declares a score.
+    fn value_for(&mut self, binding: &Binding, at: Span) -> Result<Option<(OpId, Pat)>, Diag> {
         let target = match binding.target {
             Some(t) => t,
             None => return Ok(None),
@@ -2315,6 +2343,7 @@ impl Session {
         for (op, pat) in &binding.op_map {
             b.op_map.insert(*op, pat.clone());
         }
+        let score = b.op_by_name(&self.program.sig, "score").cloned();
         let param = ParamBinding {
             param: value.params[0].name.name.clone(),
             theory: "SCORED-GAME".into(),
@@ -2322,11 +2351,12 @@ impl Session {
         };
         let m = self.instantiate(&value, vec![param], at)?;
         let sig = &self.program.sig;
-        Ok(self.modules[m]
+        let value = self.modules[m]
             .ops
             .iter()
             .copied()
-            .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2))
+            .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2);
+        Ok(value.zip(score))
     }
 }
 

@@ -67,7 +67,7 @@ impl Engine {
                 if !name.starts_with('"') {
                     return Ok(None);
                 }
-                let board = Board::parse(&crate::game::unquote(name))?;
+                let board = Board::parse(&crate::print::unquote(name))?;
                 Some(self.grid_board_term(&ops, &board))
             }
             Builtin::GridInitial => {

@@ -12,13 +12,13 @@ mod play;
 mod show;
 
 use super::commands::{self, ArgError, Args, Cmd, CommandInfo};
+use gamelang_game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_lang::diag::{suggest, Diag};
 use gamelang_lang::elab::{Game, Loaded, ModuleId, Session};
 use gamelang_lang::parser;
 use gamelang_lang::program::Pat;
 use gamelang_lang::span::{FileId, Span};
 use gamelang_runtime::error::RuntimeError;
-use gamelang_runtime::game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_runtime::{Engine, Limits, TermId};
 use play::Play;
 use std::ops::Range;

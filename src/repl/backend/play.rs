@@ -3,10 +3,10 @@
 //! halts and the winner is announced. `undo` takes back the user's last move.
 
 use super::{Args, Backend, Reply};
+use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
 use gamelang_lang::span::FileId;
-use gamelang_runtime::game::{GameDriver, Side, Verdict};
 use gamelang_runtime::{Engine, TermId};
 
 /// A game being played.

@@ -1,0 +1,405 @@
+//! A `.game` file's game, played through the rewriting engine: [`GameDriver`] builds and
+//! reads the terms (players, positions, Booleans, the drawn board), and [`EngineRules`] is
+//! the game's [`Rules`], each rule one reduction of the game's own operator.
+
+use crate::error::SolveError;
+use crate::rules::Rules;
+use crate::side::{Side, Verdict};
+use gamelang_lang::elab::Game;
+use gamelang_lang::program::Pat;
+use gamelang_runtime::error::{RuntimeError, RuntimeFailure, TRACE_HEAD, TRACE_TAIL};
+use gamelang_runtime::print::unquote;
+use gamelang_runtime::term::TermId;
+use gamelang_runtime::Engine;
+
+/// The driver's view of one game: the terms it builds and reads.
+pub struct GameDriver<'g> {
+    pub game: &'g Game,
+    pub b: TermId,
+    pub r: TermId,
+    draw: TermId,
+    truth: TermId,
+    falsity: TermId,
+}
+
+impl<'g> GameDriver<'g> {
+    pub fn new(engine: &mut Engine, game: &'g Game) -> Result<GameDriver<'g>, SolveError> {
+        let sig = &engine.program().sig;
+        let (t, f) = match (sig.true_op, sig.false_op) {
+            (Some(t), Some(f)) => (t, f),
+            _ => return Err(SolveError::Game("the prelude defines no Booleans".into())),
+        };
+        let [b, r] = game.players;
+        Ok(GameDriver {
+            game,
+            b: engine.mk_app(b, &[]),
+            r: engine.mk_app(r, &[]),
+            draw: engine.mk_app(game.draw, &[]),
+            truth: engine.mk_app(t, &[]),
+            falsity: engine.mk_app(f, &[]),
+        })
+    }
+
+    /// The terms this driver holds between reductions, which a garbage collection of the
+    /// engine's term store must keep.
+    pub fn roots(&self) -> Vec<TermId> {
+        vec![self.b, self.r, self.draw, self.truth, self.falsity]
+    }
+
+    /// Reduce `t`; a failure's trace starts with `t` itself (the rule being computed,
+    /// such as `next(1)`), which the engine leaves out when it fails on `t`'s own step.
+    fn reduce(&self, engine: &mut Engine, t: TermId) -> Result<TermId, SolveError> {
+        engine.reduce(t).map_err(|e| {
+            let mut f = engine.failure(e);
+            if f.trace.first() != Some(&t) {
+                f.trace.insert(0, t);
+                (f.trace, f.elided) = elide(std::mem::take(&mut f.trace), f.elided);
+            }
+            SolveError::Runtime(f)
+        })
+    }
+
+    fn boolean(&self, engine: &mut Engine, t: TermId, what: &str) -> Result<bool, SolveError> {
+        let v = self.reduce(engine, t)?;
+        if v == self.truth {
+            Ok(true)
+        } else if v == self.falsity {
+            Ok(false)
+        } else {
+            Err(SolveError::Game(format!(
+                "{what} reduced to `{}`, which is not a Boolean",
+                engine.show(v)
+            )))
+        }
+    }
+
+    /// The configuration drawn by the game's `display`, if it has one.
+    pub fn draw(&self, engine: &mut Engine, c: TermId) -> Result<Option<String>, SolveError> {
+        let Some(display) = self.game.display else {
+            return Ok(None);
+        };
+        let t = engine.build(&Pat::App(display, vec![Pat::Var(0)]), &[c]);
+        let v = self.reduce(engine, t)?;
+        let mut out = String::new();
+        self.render(engine, v, &mut out);
+        Ok(Some(out))
+    }
+
+    /// Append the text of a String value: literals joined by `++`.
+    fn render(&self, engine: &Engine, t: TermId, out: &mut String) {
+        let store = engine.store();
+        match store.op(t) {
+            Some(op) if Some(op) == self.game.concat => {
+                for &a in store.args(t) {
+                    self.render(engine, a, out);
+                }
+            }
+            Some(op)
+                if store.args(t).is_empty()
+                    && engine.program().sig.op(op).name.starts_with('"') =>
+            {
+                out.push_str(&unquote(&engine.program().sig.op(op).name));
+            }
+            _ => out.push_str(&engine.show(t)),
+        }
+    }
+
+    /// Which player a (reduced) player term is.
+    pub fn side(&self, engine: &mut Engine, p: TermId) -> Result<Side, SolveError> {
+        let v = self.reduce(engine, p)?;
+        if v == self.b {
+            Ok(Side::B)
+        } else if v == self.r {
+            Ok(Side::R)
+        } else {
+            Err(SolveError::Game(format!(
+                "`{}` is not a player (B or R)",
+                engine.show(v)
+            )))
+        }
+    }
+
+    pub fn player(&self, s: Side) -> TermId {
+        match s {
+            Side::B => self.b,
+            Side::R => self.r,
+        }
+    }
+
+    /// Does R have a winning strategy from `c` with `p` to move? (`w(p, c)` of WINS.)
+    pub fn r_wins(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
+        let t = engine.build(
+            &Pat::App(self.game.w, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.player(p), c],
+        );
+        self.boolean(engine, t, "`w`")
+    }
+
+    pub fn winner(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<Side, SolveError> {
+        Ok(if self.r_wins(engine, p, c)? {
+            Side::R
+        } else {
+            Side::B
+        })
+    }
+
+    /// Who wins from `c` with `p` to move, or a draw. A win/lose game asks `w` alone; a game
+    /// with draws asks `outcome` of SOLVE (which asks `w`, then `wb`).
+    pub fn verdict(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<Verdict, SolveError> {
+        if !self.game.draws {
+            return Ok(Verdict::Win(self.winner(engine, p, c)?));
+        }
+        let t = engine.build(
+            &Pat::App(self.game.outcome, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.player(p), c],
+        );
+        let v = self.reduce(engine, t)?;
+        if v == self.b {
+            Ok(Verdict::Win(Side::B))
+        } else if v == self.r {
+            Ok(Verdict::Win(Side::R))
+        } else if v == self.draw {
+            Ok(Verdict::Draw)
+        } else {
+            Err(SolveError::Game(format!(
+                "`outcome` reduced to `{}`, not B, R or draw",
+                engine.show(v)
+            )))
+        }
+    }
+
+    /// Can `who` force a win within `plies` plies from `c` with `p` to move?
+    /// (`r-within` / `b-within` of SOLVE: the bounded question of seed 001.)
+    pub fn wins_within(
+        &self,
+        engine: &mut Engine,
+        who: Side,
+        p: Side,
+        c: TermId,
+        plies: u64,
+    ) -> Result<bool, SolveError> {
+        let op = match who {
+            Side::R => self.game.r_within,
+            Side::B => self.game.b_within,
+        };
+        let d = i64::try_from(plies)
+            .map_err(|_| SolveError::Game(format!("depth {plies} is too large")))?;
+        let d = engine.mk_int(d);
+        let t = engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1), Pat::Var(2)]),
+            &[self.player(p), c, d],
+        );
+        self.boolean(
+            engine,
+            t,
+            if who == Side::R {
+                "`r-within`"
+            } else {
+                "`b-within`"
+            },
+        )
+    }
+
+    pub fn halted(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
+        let t = engine.build(&self.game.halted, &[self.player(p), c]);
+        self.boolean(engine, t, "`halted`")
+    }
+
+    /// The configurations `p` can move to from `c`, in the set's order.
+    pub fn moves(
+        &self,
+        engine: &mut Engine,
+        p: Side,
+        c: TermId,
+    ) -> Result<Vec<TermId>, SolveError> {
+        let t = engine.build(&self.game.next_config, &[self.player(p), c]);
+        let set = self.reduce(engine, t)?;
+        Ok(engine.elements(set, self.game.set_union))
+    }
+
+    /// The moves a solver explores (up to the game's symmetry, when it declares one).
+    pub fn solver_moves(
+        &self,
+        engine: &mut Engine,
+        p: Side,
+        c: TermId,
+    ) -> Result<Vec<TermId>, SolveError> {
+        let t = engine.build(&self.game.solver_next, &[self.player(p), c]);
+        let set = self.reduce(engine, t)?;
+        Ok(engine.elements(set, self.game.set_union))
+    }
+
+    /// A move that keeps the win for `winner`, who is to move at `c`.
+    pub fn winning_move(
+        &self,
+        engine: &mut Engine,
+        winner: Side,
+        c: TermId,
+    ) -> Result<Option<TermId>, SolveError> {
+        for m in self.moves(engine, winner, c)? {
+            if self.winner(engine, winner.opponent(), m)? == winner {
+                return Ok(Some(m));
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl GameDriver<'_> {
+    fn boolean_of(
+        &self,
+        engine: &mut Engine,
+        pat: &Pat,
+        p: Side,
+        c: TermId,
+        what: &str,
+    ) -> Result<bool, SolveError> {
+        let t = engine.build(pat, &[self.player(p), c]);
+        self.boolean(engine, t, what)
+    }
+
+    /// The term `w(p, c)`: how positions are named in traces and cycles (the value of
+    /// formula (1) at the position, which is what a solver computes there).
+    fn position_term(&self, engine: &mut Engine, p: Side, c: TermId) -> TermId {
+        engine.build(
+            &Pat::App(self.game.w, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.player(p), c],
+        )
+    }
+
+    fn path_terms(&self, engine: &mut Engine, path: &[(Side, TermId)]) -> Vec<TermId> {
+        path.iter()
+            .map(|&(p, c)| self.position_term(engine, p, c))
+            .collect()
+    }
+}
+
+/// Keep the outermost [`TRACE_HEAD`] and innermost [`TRACE_TAIL`] entries of a trace, as
+/// the engine does; returns the trace and how many entries were dropped.
+fn elide(mut trace: Vec<TermId>, elided: usize) -> (Vec<TermId>, usize) {
+    if trace.len() <= TRACE_HEAD + TRACE_TAIL {
+        return (trace, elided);
+    }
+    let drop = trace.len() - TRACE_HEAD - TRACE_TAIL;
+    trace.drain(TRACE_HEAD..TRACE_HEAD + drop);
+    (trace, elided + drop)
+}
+
+/// A `.game` game's [`Rules`]: each rule is a reduction of the game's own operator
+/// (`halted`, `won`/`lost`, `next-config`, `score`) by the engine.
+pub struct EngineRules<'a, 'g> {
+    pub driver: &'a GameDriver<'g>,
+    pub engine: &'a mut Engine,
+}
+
+impl<'a, 'g> EngineRules<'a, 'g> {
+    pub fn new(driver: &'a GameDriver<'g>, engine: &'a mut Engine) -> Self {
+        EngineRules { driver, engine }
+    }
+}
+
+impl Rules for EngineRules<'_, '_> {
+    type Config = TermId;
+
+    fn has_draws(&self) -> bool {
+        self.driver.game.draws
+    }
+
+    fn halted(&mut self, p: Side, c: TermId) -> Result<bool, SolveError> {
+        self.driver.halted(self.engine, p, c)
+    }
+
+    fn result(&mut self, p: Side, c: TermId) -> Result<Verdict, SolveError> {
+        let game = self.driver.game;
+        if self
+            .driver
+            .boolean_of(self.engine, &game.won, p, c, "`won`")?
+        {
+            return Ok(Verdict::Win(Side::R));
+        }
+        match &game.lost {
+            None => Ok(Verdict::Win(Side::B)),
+            Some(lost) => Ok(
+                if self.driver.boolean_of(self.engine, lost, p, c, "`lost`")? {
+                    Verdict::Win(Side::B)
+                } else {
+                    Verdict::Draw
+                },
+            ),
+        }
+    }
+
+    fn moves(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
+        self.driver.moves(self.engine, p, c)
+    }
+
+    fn search_moves(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
+        self.driver.solver_moves(self.engine, p, c)
+    }
+
+    fn score(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
+        let game = self.driver.game;
+        let Some(score) = &game.score else {
+            return Err(SolveError::Game(format!(
+                "game `{}` has no score: define `op score : Players Config -> Int` in its module",
+                game.name
+            )));
+        };
+        let t = self.engine.build(score, &[self.driver.player(p), c]);
+        let v = self.driver.reduce(self.engine, t)?;
+        self.engine.store().int(v).ok_or_else(|| {
+            SolveError::Game(format!(
+                "`score` reduced to `{}`, not an integer",
+                self.engine.show(v)
+            ))
+        })
+    }
+
+    fn interrupted(&self) -> bool {
+        self.engine
+            .interrupt
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Interrupted while computing the root position: named as the engine names what it
+    /// was computing, with the line of positions as the trace.
+    fn stop(&mut self, path: &[(Side, TermId)]) -> SolveError {
+        let terms = self.driver.path_terms(self.engine, path);
+        let term = *terms.last().expect("a path has a position");
+        let (trace, elided) = elide(terms, 0);
+        SolveError::Runtime(RuntimeFailure {
+            error: RuntimeError::Interrupted { term },
+            trace,
+            elided,
+        })
+    }
+
+    /// A repeated position is reported as the engine reports a memo term met again while
+    /// it is computed: `w(p, c)` depends on itself, with the line of positions as the
+    /// trace.
+    fn cycle(&mut self, path: &[(Side, TermId)]) -> SolveError {
+        let terms = self.driver.path_terms(self.engine, path);
+        let term = *terms.last().expect("a cycle has a position");
+        let (trace, elided) = elide(terms[..terms.len() - 1].to_vec(), 0);
+        SolveError::Runtime(RuntimeFailure {
+            error: RuntimeError::Cycle { term },
+            trace,
+            elided,
+        })
+    }
+
+    /// A failure of the game's rules at a position deep in a search: the positions from
+    /// the root to it go before the engine's own trace, so the message names the position
+    /// solved and the line that led to the failure.
+    fn in_context(&mut self, e: SolveError, path: &[(Side, TermId)]) -> SolveError {
+        let SolveError::Runtime(f) = e else { return e };
+        let mut trace = self.driver.path_terms(self.engine, path);
+        trace.extend(f.trace.iter().copied());
+        let (trace, elided) = elide(trace, f.elided);
+        SolveError::Runtime(RuntimeFailure {
+            error: f.error,
+            trace,
+            elided,
+        })
+    }
+}

@@ -1,0 +1,30 @@
+//! gamelang's games: one home for what a game is and how it is solved.
+//!
+//! * [`rules`]: the [`Rules`] trait, the one interface between a game and an algorithm;
+//! * [`driver`]: a `.game` file's game through the rewriting engine ([`GameDriver`], and
+//!   [`EngineRules`], its `Rules`);
+//! * [`search`]: the solvers, generic over `Rules` (one-pass outcome, alpha-beta);
+//! * [`line`]: the principal line of a solved position;
+//! * [`solve`]: the questions `gamelang solve` asks, answered as [`report`]s (plain data for
+//!   the front ends to print);
+//! * [`side`]: the players and verdicts; [`error`]: why solving failed, as a diagnostic.
+//!
+//! Games with chance and n players are the `gamelang-chance` crate's (see
+//! `docs/ARCHITECTURE.md`).
+
+pub mod driver;
+pub mod error;
+pub mod line;
+pub mod report;
+pub mod rules;
+pub mod search;
+pub mod side;
+pub mod solve;
+
+pub use driver::{EngineRules, GameDriver};
+pub use error::{diagnose, interrupted_message, is_interrupted, SolveError};
+pub use line::{DEFAULT_LINE_BUDGET, MAX_LINE};
+pub use report::{Bounded, Outcome, Valued};
+pub use rules::Rules;
+pub use side::{Side, Verdict};
+pub use solve::{solve, solve_value, solve_with_budget, solve_within};

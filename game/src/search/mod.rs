@@ -1,0 +1,10 @@
+//! The solvers: algorithms over [`crate::rules::Rules`], so each runs on any game.
+//!
+//! * [`OutcomeSearch`]: who wins (or a draw), in one pass with a transposition table;
+//! * [`ValueSearch`]: the score under best play, alpha-beta with a table of bounds.
+
+mod outcome;
+mod value;
+
+pub use outcome::OutcomeSearch;
+pub use value::{Leaf, ValueSearch};

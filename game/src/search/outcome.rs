@@ -1,0 +1,62 @@
+//! Who wins under best play, or a draw: the alpha-beta search of [`super::value`] with
+//! outcomes at the leaves (+1 won by B, 0 drawn, -1 won by R), in one pass.
+
+use super::value::{Leaf, ValueSearch};
+use crate::error::SolveError;
+use crate::rules::Rules;
+use crate::side::{Side, Verdict};
+use std::hash::Hash;
+
+/// The outcome search and its transposition table. Keep it to ask about more positions of
+/// the same game: what one question decided, the next reuses.
+pub struct OutcomeSearch<C> {
+    search: ValueSearch<C>,
+}
+
+impl<C: Copy + Eq + Hash> Default for OutcomeSearch<C> {
+    fn default() -> Self {
+        OutcomeSearch {
+            search: ValueSearch::new(Leaf::Outcome),
+        }
+    }
+}
+
+impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stop searching (with [`SolveError::OverLimit`]) once `limit` positions are known.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.search.set_limit(limit);
+    }
+
+    /// Positions searched so far.
+    pub fn positions(&self) -> usize {
+        self.search.positions()
+    }
+
+    /// The verdict of a position, if the table knows it exactly.
+    pub fn known(&self, p: Side, c: C) -> Option<Verdict> {
+        self.search.exact(p, c).map(|v| match v {
+            1 => Verdict::Win(Side::B),
+            -1 => Verdict::Win(Side::R),
+            _ => Verdict::Draw,
+        })
+    }
+
+    /// The successor the search found best at `c` (for a won position, a winning move).
+    pub fn best(&self, p: Side, c: C) -> Option<C> {
+        self.search.best(p, c)
+    }
+
+    /// Who wins from `c` with `p` to move (or a draw), under best play.
+    pub fn verdict<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+    ) -> Result<Verdict, SolveError> {
+        self.search.verdict(rules, p, c)
+    }
+}

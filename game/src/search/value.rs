@@ -1,0 +1,341 @@
+//! Minimax values: alpha-beta with a transposition table of bounds, on its own stack.
+//!
+//! One search serves two questions, by what it puts at the leaves ([`Leaf`]):
+//!
+//! * the *score* under best play (`solve --value`): the game's `score` at halted positions;
+//! * the *outcome* (who wins, or a draw): +1 where B has won, 0 for a draw, -1 where R has.
+//!   Searched with the window (-1, 1), alpha-beta is the one-pass three-valued outcome:
+//!   once the mover has a draw in hand, the remaining successors are only asked "does this
+//!   one win?", a Boolean question with the same short-circuits as formula (1) — where the
+//!   standard library's `SOLVE` asks `w` and then `wb`, two passes over the game.
+//!
+//! The table stores, for each position searched, the bounds learnt about its value (a
+//! search that fails high learns a lower bound, one that fails low an upper bound) and the
+//! successor that was best, which is tried first the next time the position is met. The
+//! other successors are ordered by what the table already knows of them, best for the
+//! mover first; one already known to cut the search off ends it before any other is
+//! searched (an enhanced transposition cut-off). Nothing of this needs the game's help.
+//!
+//! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
+
+use crate::error::SolveError;
+use crate::rules::Rules;
+use crate::side::{Side, Verdict};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::Hash;
+
+/// What a halted position is worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The game's score (B maximises, R minimises).
+    Score,
+    /// +1 won by B, 0 drawn, -1 won by R.
+    Outcome,
+}
+
+/// What is known of a position's value: `lo <= value <= hi`.
+#[derive(Clone, Copy, Debug)]
+struct Bounds<C> {
+    lo: i64,
+    hi: i64,
+    /// The successor that was best (or caused the cut-off) when it was last searched.
+    best: Option<C>,
+}
+
+/// A position being searched.
+struct Frame<C> {
+    p: Side,
+    c: C,
+    /// The window the position was asked about.
+    alpha: i64,
+    beta: i64,
+    /// The window its successors are asked about (narrowed as values come in).
+    a: i64,
+    b: i64,
+    moves: Vec<C>,
+    next: usize,
+    /// The best value so far, and the successor that gave it.
+    g: i64,
+    best: Option<C>,
+}
+
+/// The transposition table and the search. It lives as long as the caller keeps it, so
+/// successive questions about the same game (the principal line's verdicts after the
+/// solve) reuse what earlier ones learnt.
+pub struct ValueSearch<C> {
+    leaf: Leaf,
+    /// Most positions the table may hold before a search stops with
+    /// [`SolveError::OverLimit`].
+    limit: usize,
+    table: FxHashMap<(Side, C), Bounds<C>>,
+}
+
+impl<C: Copy + Eq + Hash> ValueSearch<C> {
+    pub fn new(leaf: Leaf) -> Self {
+        ValueSearch {
+            leaf,
+            limit: usize::MAX,
+            table: FxHashMap::default(),
+        }
+    }
+
+    /// Stop searching (with [`SolveError::OverLimit`]) once the table holds `limit`
+    /// positions; what was learnt stays in the table.
+    pub fn set_limit(&mut self, limit: usize) {
+        self.limit = limit;
+    }
+
+    /// Positions searched so far.
+    pub fn positions(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The exact value, if the table knows it.
+    pub fn exact(&self, p: Side, c: C) -> Option<i64> {
+        self.table
+            .get(&(p, c))
+            .filter(|b| b.lo == b.hi)
+            .map(|b| b.lo)
+    }
+
+    /// The successor that was best (or cut the search off) when `c` was last searched.
+    pub fn best(&self, p: Side, c: C) -> Option<C> {
+        self.table.get(&(p, c)).and_then(|b| b.best)
+    }
+
+    /// The exact minimax value of `c` with `p` to move.
+    pub fn value<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+    ) -> Result<i64, SolveError> {
+        self.search(rules, p, c, i64::MIN, i64::MAX)
+    }
+
+    /// Who wins from `c` with `p` to move, or a draw (for a search with [`Leaf::Outcome`]).
+    pub fn verdict<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+    ) -> Result<Verdict, SolveError> {
+        debug_assert_eq!(self.leaf, Leaf::Outcome);
+        // Values are -1, 0 and 1: the window (-1, 1) makes every answer exact.
+        Ok(match self.search(rules, p, c, -1, 1)? {
+            v if v >= 1 => Verdict::Win(Side::B),
+            v if v <= -1 => Verdict::Win(Side::R),
+            _ => Verdict::Draw,
+        })
+    }
+
+    /// What the table can answer about a position for the window (alpha, beta) without a
+    /// search: a value, or the window narrowed and the successor to try first.
+    fn probe(&self, p: Side, c: C, alpha: i64, beta: i64) -> Result<i64, (i64, i64, Option<C>)> {
+        match self.table.get(&(p, c)) {
+            None => Err((alpha, beta, None)),
+            Some(b) if b.lo == b.hi || b.lo >= beta => Ok(b.lo),
+            Some(b) if b.hi <= alpha => Ok(b.hi),
+            Some(b) => Err((alpha.max(b.lo), beta.min(b.hi), b.best)),
+        }
+    }
+
+    fn store(&mut self, p: Side, c: C, alpha: i64, beta: i64, g: i64, best: Option<C>) {
+        let entry = self.table.entry((p, c)).or_insert(Bounds {
+            lo: i64::MIN,
+            hi: i64::MAX,
+            best: None,
+        });
+        if g <= alpha {
+            entry.hi = entry.hi.min(g);
+        } else if g >= beta {
+            entry.lo = entry.lo.max(g);
+        } else {
+            entry.lo = g;
+            entry.hi = g;
+        }
+        if best.is_some() {
+            entry.best = best;
+        }
+    }
+
+    /// Alpha-beta (fail-soft): the value if it lies strictly inside (alpha, beta); else a
+    /// bound on the side where it lies.
+    fn search<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, SolveError> {
+        let mut stack: Vec<Frame<C>> = Vec::new();
+        let mut on_stack: FxHashSet<(Side, C)> = FxHashSet::default();
+        let mut open = Some((p, c, alpha, beta));
+        let mut result: Option<i64> = None;
+        loop {
+            if let Some((p, c, alpha, beta)) = open.take() {
+                match self.open(rules, &stack, &on_stack, p, c, alpha, beta) {
+                    Ok(Ok(v)) => result = Some(v),
+                    Ok(Err(frame)) => {
+                        on_stack.insert((p, c));
+                        stack.push(frame);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            let Some(top) = stack.last_mut() else {
+                return Ok(result.expect("the root was searched"));
+            };
+            let mut cut = false;
+            if let Some(v) = result.take() {
+                let m = top.moves[top.next - 1];
+                if top.p == Side::B {
+                    if v > top.g || top.best.is_none() {
+                        (top.g, top.best) = (v, Some(m));
+                    }
+                    top.a = top.a.max(top.g);
+                    cut = top.g >= top.beta;
+                } else {
+                    if v < top.g || top.best.is_none() {
+                        (top.g, top.best) = (v, Some(m));
+                    }
+                    top.b = top.b.min(top.g);
+                    cut = top.g <= top.alpha;
+                }
+            }
+            if !cut && top.next < top.moves.len() {
+                let m = top.moves[top.next];
+                top.next += 1;
+                open = Some((top.p.opponent(), m, top.a, top.b));
+                continue;
+            }
+            let f = stack.pop().expect("non-empty");
+            on_stack.remove(&(f.p, f.c));
+            self.store(f.p, f.c, f.alpha, f.beta, f.g, f.best);
+            result = Some(f.g);
+        }
+    }
+
+    /// Start on a position: its value when the table, a halted position or an enhanced
+    /// transposition cut-off gives it at once; otherwise its frame, successors ordered.
+    #[allow(clippy::too_many_arguments)]
+    fn open<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        stack: &[Frame<C>],
+        on_stack: &FxHashSet<(Side, C)>,
+        p: Side,
+        c: C,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<Result<i64, Frame<C>>, SolveError> {
+        let (alpha, beta, hint) = match self.probe(p, c, alpha, beta) {
+            Ok(v) => return Ok(Ok(v)),
+            Err(narrowed) => narrowed,
+        };
+        let path = |p: Side, c: C| -> Vec<(Side, C)> {
+            let mut path: Vec<(Side, C)> = stack.iter().map(|f| (f.p, f.c)).collect();
+            path.push((p, c));
+            path
+        };
+        if on_stack.contains(&(p, c)) {
+            return Err(rules.cycle(&path(p, c)));
+        }
+        if self.table.len() >= self.limit {
+            return Err(SolveError::OverLimit);
+        }
+        if rules.interrupted() {
+            return Err(rules.stop(&path(p, c)));
+        }
+        let looked = self.look(rules, p, c);
+        let moves = match looked {
+            Ok(Ok(v)) => {
+                // Halted: its value is exact whatever the window.
+                self.store(p, c, i64::MIN, i64::MAX, v, None);
+                return Ok(Ok(v));
+            }
+            Ok(Err(moves)) => moves,
+            Err(e) => return Err(rules.in_context(e, &path(p, c))),
+        };
+        let mut moves = moves;
+        let q = p.opponent();
+        // An enhanced transposition cut-off: a successor already known good enough.
+        for &m in &moves {
+            if let Some(&b) = self.table.get(&(q, m)) {
+                if p == Side::B && b.lo >= beta {
+                    self.store(p, c, alpha, beta, b.lo, Some(m));
+                    return Ok(Ok(b.lo));
+                }
+                if p == Side::R && b.hi <= alpha {
+                    self.store(p, c, alpha, beta, b.hi, Some(m));
+                    return Ok(Ok(b.hi));
+                }
+            }
+        }
+        self.order(p, &mut moves, hint);
+        Ok(Err(Frame {
+            p,
+            c,
+            alpha,
+            beta,
+            a: alpha,
+            b: beta,
+            moves,
+            next: 0,
+            g: if p == Side::B { i64::MIN } else { i64::MAX },
+            best: None,
+        }))
+    }
+
+    /// A halted position's value, or the successors of one that has not halted.
+    fn look<R: Rules<Config = C>>(
+        &self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+    ) -> Result<Result<i64, Vec<C>>, SolveError> {
+        if rules.halted(p, c)? {
+            return Ok(Ok(match self.leaf {
+                Leaf::Score => rules.score(p, c)?,
+                Leaf::Outcome => match rules.result(p, c)? {
+                    Verdict::Win(Side::B) => 1,
+                    Verdict::Win(Side::R) => -1,
+                    Verdict::Draw => 0,
+                },
+            }));
+        }
+        let moves = rules.search_moves(p, c)?;
+        if moves.is_empty() {
+            return match self.leaf {
+                // As in formula (1): a position that has not halted but has no move is
+                // lost by the player to move.
+                Leaf::Outcome => Ok(Ok(if p == Side::B { -1 } else { 1 })),
+                Leaf::Score => Err(SolveError::Game(format!(
+                    "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
+                    p.name()
+                ))),
+            };
+        }
+        Ok(Err(moves))
+    }
+
+    /// The successors in the order to try them: the one that was best last time first,
+    /// then the others by what the table knows of them, best for the mover first (the
+    /// unknown ones keep the game's order, between the promising and the poor).
+    fn order(&self, p: Side, moves: &mut [C], hint: Option<C>) {
+        let q = p.opponent();
+        let key = |m: &C| -> (u8, i64) {
+            if Some(*m) == hint {
+                return (0, 0);
+            }
+            match self.table.get(&(q, *m)) {
+                // For B a high lower bound is promising; for R a low upper bound.
+                Some(b) if p == Side::B && b.lo != i64::MIN => (1, -b.lo),
+                Some(b) if p == Side::R && b.hi != i64::MAX => (1, b.hi),
+                _ => (1, 0),
+            }
+        };
+        moves.sort_by_key(key);
+    }
+}

@@ -1,0 +1,172 @@
+//! The questions `gamelang solve` asks of a `.game` game, each answered by a solver of
+//! [`crate::search`] on the game's [`EngineRules`] and returned as a report
+//! ([`crate::report`]).
+
+use crate::driver::{EngineRules, GameDriver};
+use crate::error::SolveError;
+use crate::line::{first_moves_line, principal_line, DEFAULT_LINE_BUDGET};
+use crate::report::{Bounded, Outcome, Valued};
+use crate::search::{Leaf, OutcomeSearch, ValueSearch};
+use crate::side::{Side, Verdict};
+use gamelang_lang::elab::Game;
+use gamelang_lang::program::Pat;
+use gamelang_runtime::term::TermId;
+use gamelang_runtime::Engine;
+use std::time::Instant;
+
+/// The start configuration (reduced) and the player to move, from their templates.
+fn position(
+    engine: &mut Engine,
+    d: &GameDriver<'_>,
+    start: &Pat,
+    first: &Pat,
+) -> Result<(Side, TermId), SolveError> {
+    let start_t = engine.build(start, &[]);
+    let start = engine
+        .reduce(start_t)
+        .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
+    let first_t = engine.build(first, &[]);
+    Ok((d.side(engine, first_t)?, start))
+}
+
+/// Run `f` with the engine's step budget counting for the whole solve (a solver reduces
+/// once per rule per position), not for each reduction alone.
+fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
+    engine.begin_step_budget();
+    let r = f(engine);
+    engine.end_step_budget();
+    r
+}
+
+/// With `GAMELANG_SOLVE_STATS` set, say on standard error how much work each phase took.
+fn stats(phase: &str, positions: usize, steps: u64) {
+    if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+        eprintln!("{phase}: {positions} positions, {steps} rewrites");
+    }
+}
+
+/// Solve `game` from configuration `start` with `first` to move.
+pub fn solve(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+) -> Result<Outcome, SolveError> {
+    solve_with_budget(engine, game, start, first, DEFAULT_LINE_BUDGET)
+}
+
+/// [`solve`] with a budget of positions for the depth-optimal principal line.
+pub fn solve_with_budget(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    line_budget: usize,
+) -> Result<Outcome, SolveError> {
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let d = GameDriver::new(engine, game)?;
+    let (to_move, start) = position(engine, &d, start, first)?;
+    with_budget(engine, |engine| {
+        let mut rules = EngineRules::new(&d, engine);
+        let mut search = OutcomeSearch::new();
+        let verdict = search.verdict(&mut rules, to_move, start)?;
+        let positions = search.positions();
+        stats("outcome", positions, rules.engine.steps() - steps_before);
+        let line = principal_line(
+            &mut rules,
+            &mut search,
+            to_move,
+            start,
+            verdict,
+            line_budget,
+        )?;
+        let (line, depth_optimal) = match line {
+            Some(line) => (line, true),
+            None => (
+                first_moves_line(&mut rules, &mut search, to_move, start, verdict)?,
+                false,
+            ),
+        };
+        stats(
+            "outcome and line",
+            search.positions(),
+            engine.steps() - steps_before,
+        );
+        let best_move = if verdict == Verdict::Win(to_move) {
+            line.get(1).copied()
+        } else {
+            None
+        };
+        Ok(Outcome {
+            start,
+            to_move,
+            winner: verdict,
+            best_move,
+            line,
+            depth_optimal,
+            positions,
+            steps: engine.steps() - steps_before,
+            elapsed: began.elapsed(),
+        })
+    })
+}
+
+/// Can the player to move at `start` force a win within `plies` plies? (`r-within` /
+/// `b-within` of the standard library's SOLVE, run by the engine.)
+pub fn solve_within(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    plies: u64,
+) -> Result<Bounded, SolveError> {
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let memo_before = engine.memo_len(game.r_within) + engine.memo_len(game.b_within);
+    let d = GameDriver::new(engine, game)?;
+    let (to_move, start) = position(engine, &d, start, first)?;
+    let wins = d.wins_within(engine, to_move, to_move, start, plies)?;
+    Ok(Bounded {
+        start,
+        to_move,
+        max_depth: plies,
+        wins,
+        positions: engine.memo_len(game.r_within) + engine.memo_len(game.b_within) - memo_before,
+        steps: engine.steps() - steps_before,
+        elapsed: began.elapsed(),
+    })
+}
+
+/// The score under best play (B maximising, R minimising) from `start` with `first` to
+/// move, by alpha-beta with a transposition table.
+pub fn solve_value(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+) -> Result<Valued, SolveError> {
+    if game.score.is_none() {
+        return Err(SolveError::Game(format!(
+            "game `{}` has no score: define `op score : Players Config -> Int` in its module",
+            game.name
+        )));
+    }
+    let began = Instant::now();
+    let steps_before = engine.steps();
+    let d = GameDriver::new(engine, game)?;
+    let (to_move, start) = position(engine, &d, start, first)?;
+    with_budget(engine, |engine| {
+        let mut rules = EngineRules::new(&d, engine);
+        let mut search = ValueSearch::new(Leaf::Score);
+        let value = search.value(&mut rules, to_move, start)?;
+        Ok(Valued {
+            start,
+            to_move,
+            value,
+            positions: search.positions(),
+            steps: engine.steps() - steps_before,
+            elapsed: began.elapsed(),
+        })
+    })
+}

@@ -1,0 +1,186 @@
+//! The solvers of `gamelang-game` on games written in plain Rust (random layered game
+//! graphs, with transpositions, draws and scores), checked against plain minimax written
+//! here without tables, windows or orderings.
+
+use gamelang_game::search::{Leaf, OutcomeSearch, ValueSearch};
+use gamelang_game::{Rules, Side, SolveError, Verdict};
+
+/// A random game graph: node `i`'s successors are nodes of the next layer (so play ends),
+/// shared between parents (transpositions). Leaves carry a result and a score. The player
+/// to move is part of the position, as in gamelang, and does not change the successors.
+struct Graph {
+    succ: Vec<Vec<usize>>,
+    result: Vec<Verdict>,
+    score: Vec<i64>,
+    draws: bool,
+    /// Add an edge back to the root from the last layer (a cycle).
+    cyclic: bool,
+}
+
+/// A tiny deterministic generator (xorshift), so the test needs no crate.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+fn graph(seed: u64, draws: bool) -> Graph {
+    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let layers = 2 + rng.below(6) as usize;
+    let mut layer_of = vec![vec![0usize]];
+    let mut n = 1;
+    for _ in 1..layers {
+        let width = 1 + rng.below(6) as usize;
+        layer_of.push((n..n + width).collect());
+        n += width;
+    }
+    let mut succ = vec![Vec::new(); n];
+    for l in 0..layers - 1 {
+        for &i in &layer_of[l] {
+            // Some nodes stop early (leaves inside the graph).
+            if l > 0 && rng.below(5) == 0 {
+                continue;
+            }
+            let next = &layer_of[l + 1];
+            let k = 1 + rng.below(next.len() as u64) as usize;
+            for _ in 0..k {
+                let j = next[rng.below(next.len() as u64) as usize];
+                if !succ[i].contains(&j) {
+                    succ[i].push(j);
+                }
+            }
+        }
+    }
+    let result = (0..n)
+        .map(|_| match rng.below(if draws { 3 } else { 2 }) {
+            0 => Verdict::Win(Side::B),
+            1 => Verdict::Win(Side::R),
+            _ => Verdict::Draw,
+        })
+        .collect();
+    let score = (0..n).map(|_| rng.below(21) as i64 - 10).collect();
+    Graph {
+        succ,
+        result,
+        score,
+        draws,
+        cyclic: false,
+    }
+}
+
+impl Rules for Graph {
+    type Config = usize;
+    fn has_draws(&self) -> bool {
+        self.draws
+    }
+    fn halted(&mut self, _p: Side, c: usize) -> Result<bool, SolveError> {
+        Ok(self.succ[c].is_empty() && !(self.cyclic && c != 0))
+    }
+    fn result(&mut self, _p: Side, c: usize) -> Result<Verdict, SolveError> {
+        Ok(self.result[c])
+    }
+    fn moves(&mut self, _p: Side, c: usize) -> Result<Vec<usize>, SolveError> {
+        if self.cyclic && self.succ[c].is_empty() {
+            return Ok(vec![0]);
+        }
+        Ok(self.succ[c].clone())
+    }
+    fn score(&mut self, _p: Side, c: usize) -> Result<i64, SolveError> {
+        Ok(self.score[c])
+    }
+    fn cycle(&mut self, path: &[(Side, usize)]) -> SolveError {
+        SolveError::Game(format!("cycle through {} positions", path.len()))
+    }
+}
+
+/// Plain minimax of the outcome: B prefers a B win, then a draw; R the reverse.
+fn outcome(g: &Graph, p: Side, c: usize) -> Verdict {
+    if g.succ[c].is_empty() {
+        return g.result[c];
+    }
+    let rank = |v: Verdict| match v {
+        Verdict::Win(Side::B) => 2,
+        Verdict::Draw => 1,
+        Verdict::Win(Side::R) => 0,
+    };
+    let vs = g.succ[c].iter().map(|&m| outcome(g, p.opponent(), m));
+    match p {
+        Side::B => vs.max_by_key(|&v| rank(v)).unwrap(),
+        Side::R => vs.min_by_key(|&v| rank(v)).unwrap(),
+    }
+}
+
+fn value(g: &Graph, p: Side, c: usize) -> i64 {
+    if g.succ[c].is_empty() {
+        return g.score[c];
+    }
+    let vs = g.succ[c].iter().map(|&m| value(g, p.opponent(), m));
+    match p {
+        Side::B => vs.max().unwrap(),
+        Side::R => vs.min().unwrap(),
+    }
+}
+
+#[test]
+fn the_outcome_search_agrees_with_minimax_at_every_position() {
+    for seed in 0..400 {
+        let mut g = graph(seed, seed % 2 == 0);
+        let mut search = OutcomeSearch::new();
+        // Every position, both players, one table: later questions reuse earlier answers
+        // (with bounds learnt under other windows), which is where a table goes wrong.
+        for c in 0..g.succ.len() {
+            for p in [Side::B, Side::R] {
+                let want = outcome(&g, p, c);
+                assert_eq!(
+                    search.verdict(&mut g, p, c).unwrap(),
+                    want,
+                    "seed {seed}, position {c}, {p:?} to move"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_value_search_agrees_with_minimax_at_every_position() {
+    for seed in 0..400 {
+        let mut g = graph(seed, true);
+        let mut search = ValueSearch::new(Leaf::Score);
+        for c in (0..g.succ.len()).rev().chain(0..g.succ.len()) {
+            for p in [Side::R, Side::B] {
+                assert_eq!(
+                    search.value(&mut g, p, c).unwrap(),
+                    value(&g, p, c),
+                    "seed {seed}, position {c}, {p:?} to move"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_position_that_repeats_is_an_error_not_an_answer() {
+    let mut found = 0;
+    for seed in 0..50 {
+        let mut g = graph(seed, true);
+        g.cyclic = true;
+        let o = OutcomeSearch::new().verdict(&mut g, Side::B, 0);
+        let v = ValueSearch::new(Leaf::Score).value(&mut g, Side::B, 0);
+        // Every play returns to the root, so the whole game is a cycle: both searches
+        // must say so (short-circuits cannot avoid it: no position halts).
+        for r in [o.map(|_| ()), v.map(|_| ())] {
+            match r {
+                Err(SolveError::Game(m)) if m.starts_with("cycle") => found += 1,
+                other => panic!("seed {seed}: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(found, 100);
+}
