@@ -1000,3 +1000,59 @@ fn chance_sweep_errors() {
         "{err}"
     );
 }
+
+/// A module with two parameters instantiating SET with each: `SET{V}` is the set of V's
+/// elements, not K's (the elaborator used to map both to whichever `$Elt` it found first,
+/// so `ran` below was refused with "unrelated sorts `Set{Nat}` and `Nat`").
+#[test]
+fn set_of_each_parameter_inside_a_two_parameter_module() {
+    let src = "fmod MYMAP{K :: TRIV, V :: TRIV} is
+  protecting SET{K} .
+  protecting SET{V} .
+  sort MyMap{K, V} .
+  op _|->_ : K$Elt V$Elt -> MyMap{K, V} [ctor prec 40] .
+  op _&_ : MyMap{K, V} MyMap{K, V} -> MyMap{K, V} [ctor assoc comm] .
+  op dom : MyMap{K, V} -> Set{K} .
+  op ran : MyMap{K, V} -> Set{V} .
+  var k : K$Elt .
+  var v : V$Elt .
+  var M : MyMap{K, V} .
+  eq dom(k |-> v) = k .
+  eq dom((k |-> v) & M) = k, dom(M) .
+  eq ran(k |-> v) = v .
+  eq ran((k |-> v) & M) = v, ran(M) .
+endfm
+
+fmod T is
+  sort Player .
+  ops a b : -> Player [ctor] .
+  protecting MYMAP{Player, Nat} .
+endfm
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.game");
+    std::fs::write(&path, src).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"dom((a |-> 3) & (b |-> 4))\nran((a |-> 3) & (b |-> 4))\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(
+        results,
+        ["result Set{Player}: a, b", "result Set{Nat}: 3, 4"],
+        "{out}\n{err}"
+    );
+}
