@@ -35,7 +35,7 @@ fn render(session: &Session, d: &Diag) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn error_diag(e: ChanceError) -> Diag {
+pub fn error_diag(e: ChanceError) -> Diag {
     match e {
         ChanceError::Engine(d) => *d,
         ChanceError::Game {

@@ -7,7 +7,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use gamelang_chance::{BigInt, Q};
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 use std::collections::HashMap;
 mod support;
 use support::cli::{gamelang, json};
@@ -777,4 +777,282 @@ lookup(c, a |-> 1)
     // Outside the domain, a lookup is an error, not a value.
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no equation of `lookup` applies"), "{err}");
+}
+
+// ----- sweeps over chance games ----------------------------------------------------------------
+
+/// Run a sweep writing `csv`; its rows as (the variables, the decimal, the exact text).
+fn sweep_rows(args: &[&str], csv: &std::path::Path) -> Vec<(Vec<i64>, f64, String)> {
+    let mut all = vec!["sweep"];
+    all.extend_from_slice(args);
+    all.extend(["--csv", csv.to_str().unwrap()]);
+    let o = gamelang(&all);
+    assert!(
+        o.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(csv).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("# gamelang sweep: game "));
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let nvars = header.len() - 2;
+    assert!(
+        header[nvars..] == ["win_probability", "win_probability_exact"]
+            || header[nvars..] == ["value", "value_exact"],
+        "{header:?}"
+    );
+    lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), nvars + 2, "{l}");
+            let point = f[..nvars].iter().map(|v| v.parse().unwrap()).collect();
+            (point, f[nvars].parse().unwrap(), f[nvars + 1].to_string())
+        })
+        .collect()
+}
+
+fn parse_ratio(s: &str) -> Q {
+    let (a, b) = s.split_once('/').expect("p/q");
+    Q::new(a.parse::<BigInt>().unwrap(), b.parse::<BigInt>().unwrap())
+}
+
+#[test]
+fn sweeping_pig_goal_matches_value_iteration_exactly_and_adds_up_to_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let pig = example("pig.game");
+    let p1 = sweep_rows(
+        &[&pig, "--range", "goal=2..8", "--expr", "win(p1)"],
+        &dir.path().join("p1.csv"),
+    );
+    let p2 = sweep_rows(
+        &[&pig, "--range", "goal=2..8", "--expr", "win(p2)"],
+        &dir.path().join("p2.csv"),
+    );
+    assert_eq!(p1.len(), 7);
+    for ((point, x, exact), (point2, _, exact2)) in p1.iter().zip(&p2) {
+        assert_eq!(point, point2);
+        let goal = point[0] as usize;
+        let want = pig_values(goal)[0][0][0];
+        assert!((x - want).abs() < 1e-9, "goal {goal}: {x} vs {want}");
+        // Small Pig is solved exactly: the rational is the decimal, and somebody wins.
+        let (e1, e2) = (parse_ratio(exact), parse_ratio(exact2));
+        assert!((e1.to_f64().unwrap() - x).abs() < 1e-15, "{exact} vs {x}");
+        assert_eq!(e1 + e2, Q::one(), "goal {goal}");
+    }
+}
+
+#[test]
+fn sweeping_from_states_with_the_range_variables() {
+    let dir = tempfile::tempdir().unwrap();
+    // Best of three tosses from every score, exactly as the recursion says.
+    let rows = sweep_rows(
+        &[
+            &example("tosses.game"),
+            "--range",
+            "i=0..1",
+            "--range",
+            "j=0..1",
+            "--expr",
+            "win(a, st((a |-> i) & (b |-> j), a))",
+        ],
+        &dir.path().join("t.csv"),
+    );
+    assert_eq!(rows.len(), 4);
+    for (point, _, exact) in &rows {
+        let (i, j) = (point[0] as u32, point[1] as u32);
+        assert_eq!(*exact, ratio(&tosses(i, j, 0, 0)), "({i}, {j})");
+    }
+    // Pig from a head start k of the first player, over a parameter and a variable at once.
+    let rows = sweep_rows(
+        &[
+            &example("pig.game"),
+            "--range",
+            "goal=4..6",
+            "--range",
+            "k=0..3",
+            "--expr",
+            "win(p1, pig(k, 0, 0, p1))",
+        ],
+        &dir.path().join("k.csv"),
+    );
+    assert_eq!(rows.len(), 12);
+    for (point, x, _) in &rows {
+        let (goal, k) = (point[0] as usize, point[1] as usize);
+        let want = pig_values(goal)[k][0][0];
+        assert!((x - want).abs() < 1e-9, "goal {goal}, k {k}: {x} vs {want}");
+    }
+    // The expected length of solitaire Snakes and Ladders, swept over its one seat count.
+    let rows = sweep_rows(
+        &[
+            &example("snakes-ladders.game"),
+            "--range",
+            "players=1..1",
+            "--expr",
+            "value(p1)",
+        ],
+        &dir.path().join("s.csv"),
+    );
+    assert_eq!(rows[0].2, ratio(&expected_throws()));
+}
+
+#[test]
+fn a_chance_sweep_resumes_and_draws_darker_for_likelier_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("r.csv");
+    let png = dir.path().join("r.png");
+    let pig = example("pig.game");
+    let args = |extra: &[&str]| {
+        let mut a = vec!["sweep", &pig, "--range", "goal=3..7", "--expr", "win(p2)"];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect::<Vec<String>>()
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
+        let o = gamelang(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let (csv_s, png_s) = (csv.to_str().unwrap(), png.to_str().unwrap());
+    run(args(&["--csv", csv_s, "--png", png_s]));
+    let full = std::fs::read_to_string(&csv).unwrap();
+    // Cut after two rows and in the middle of the third, as an interrupted sweep leaves it.
+    let lines: Vec<&str> = full.lines().collect();
+    let cut = format!("{}\n{}", lines[..4].join("\n"), &lines[4][..5]);
+    std::fs::write(&csv, cut).unwrap();
+    let report = run(args(&["--resume", csv_s]));
+    assert!(
+        report.contains("2 of them read from the resumed CSV"),
+        "{report}"
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap(), full);
+    // The picture: one cell per goal, darker (less light) where p2 is likelier to win.
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut px = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut px).unwrap();
+    let grid: HashMap<String, usize> = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .find(|t| t.keyword == "gamelang-grid")
+        .unwrap()
+        .text
+        .split_whitespace()
+        .map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap();
+            (k.to_string(), v.parse().unwrap())
+        })
+        .collect();
+    let (x0, y0, cell, w) = (grid["x0"], grid["y0"], grid["cell"], info.width as usize);
+    let light = |col: usize| {
+        let (x, y) = (x0 + col * cell + cell / 2, y0 + cell / 2);
+        let i = (y * w + x) * 3;
+        px[i] as u32 + px[i + 1] as u32 + px[i + 2] as u32
+    };
+    let probs: Vec<f64> = (3..=7).map(|g| 1.0 - pig_values(g)[0][0][0]).collect();
+    for a in 0..5 {
+        for b in 0..5 {
+            if probs[a] < probs[b] - 1e-6 {
+                assert!(light(a) > light(b), "goal {} vs {}", a + 3, b + 3);
+            }
+        }
+    }
+}
+
+#[test]
+fn chance_sweep_errors() {
+    let pig = example("pig.game");
+    let o = gamelang(&["sweep", &pig, "--range", "goal=2..3", "--expr", "win(p3)"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("`p3` is not one of the game's players (p1, p2)")
+            && err.contains("at the point goal=2 of the sweep"),
+        "{err}"
+    );
+    let o = gamelang(&[
+        "sweep",
+        &pig,
+        "--range",
+        "k=0..1",
+        "--from",
+        "pig(k, 0, 0, p1)",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is a chance game") && err.contains("win(PLAYER)"),
+        "{err}"
+    );
+    let o = gamelang(&[
+        "sweep",
+        &pig,
+        "--range",
+        "k=0..1",
+        "--expr",
+        "win(p1, pig(k, 0, 0, p9))",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("unknown operator or variable `p9`") && err.contains("--expr:1:14"),
+        "{err}"
+    );
+}
+
+/// A module with two parameters instantiating SET with each: `SET{V}` is the set of V's
+/// elements, not K's (the elaborator used to map both to whichever `$Elt` it found first,
+/// so `ran` below was refused with "unrelated sorts `Set{Nat}` and `Nat`").
+#[test]
+fn set_of_each_parameter_inside_a_two_parameter_module() {
+    let src = "fmod MYMAP{K :: TRIV, V :: TRIV} is
+  protecting SET{K} .
+  protecting SET{V} .
+  sort MyMap{K, V} .
+  op _|->_ : K$Elt V$Elt -> MyMap{K, V} [ctor prec 40] .
+  op _&_ : MyMap{K, V} MyMap{K, V} -> MyMap{K, V} [ctor assoc comm] .
+  op dom : MyMap{K, V} -> Set{K} .
+  op ran : MyMap{K, V} -> Set{V} .
+  var k : K$Elt .
+  var v : V$Elt .
+  var M : MyMap{K, V} .
+  eq dom(k |-> v) = k .
+  eq dom((k |-> v) & M) = k, dom(M) .
+  eq ran(k |-> v) = v .
+  eq ran((k |-> v) & M) = v, ran(M) .
+endfm
+
+fmod T is
+  sort Player .
+  ops a b : -> Player [ctor] .
+  protecting MYMAP{Player, Nat} .
+endfm
+";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.game");
+    std::fs::write(&path, src).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"dom((a |-> 3) & (b |-> 4))\nran((a |-> 3) & (b |-> 4))\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(
+        results,
+        ["result Set{Player}: a, b", "result Set{Nat}: 3, 4"],
+        "{out}\n{err}"
+    );
 }

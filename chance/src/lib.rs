@@ -18,6 +18,7 @@
 
 pub mod engine;
 pub mod graph;
+pub mod linear;
 pub mod model;
 pub mod retro;
 pub mod simulate;

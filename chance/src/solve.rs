@@ -20,10 +20,10 @@
 //!   for exact arithmetic; the tolerance and what was achieved are reported.
 
 use crate::graph::{sccs, Graph, Kind};
+use crate::linear::{Stop, System};
 use crate::model::ChanceError;
 use crate::Q;
 use num_traits::{ToPrimitive, Zero};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Goal {
@@ -472,68 +472,25 @@ fn jump<S, C>(g: &Graph<S, C>, comp: &[u32], goal: Goal, vals: &mut [f64]) {
     if reaches.iter().any(|r| !r) {
         return;
     }
-    let mut rows: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); m];
-    let mut rhs: Vec<Vec<f64>> = vec![vec![0.0; n]; m];
-    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); m];
+    let mut sys: System<f64> = System::new(m, n);
     for k in 0..m {
-        reward(g, comp[k] as usize, goal, &mut rhs[k]);
-        rows[k].insert(k, 1.0);
+        reward(g, comp[k] as usize, goal, sys.rhs_mut(k));
+        sys.set(k, k, 1.0);
         for &(t, p) in g.outcomes(policy[k].expect("checked")) {
             let pf = g.probs_f[p as usize];
             match local.get(&t) {
-                Some(&j) => {
-                    *rows[k].entry(j).or_insert(0.0) -= pf;
-                    cols[j].push(k);
-                }
+                Some(&j) => sys.sub(k, j, &pf),
                 None => {
                     for i in 0..n {
-                        rhs[k][i] += pf * vals[t as usize * n + i];
+                        sys.rhs_mut(k)[i] += pf * vals[t as usize * n + i];
                     }
                 }
             }
         }
     }
-    for k in 0..m {
-        let pivot = rows[k].get(&k).copied().unwrap_or(0.0);
-        if pivot.abs() < 1e-300 {
-            return;
-        }
-        let row_k: Vec<(usize, f64)> = rows[k]
-            .range(k + 1..)
-            .map(|(&c, &v)| (c, v / pivot))
-            .collect();
-        let rhs_k: Vec<f64> = rhs[k].iter().map(|v| v / pivot).collect();
-        rows[k] = row_k.iter().copied().collect();
-        rhs[k].clone_from(&rhs_k);
-        let mut users = std::mem::take(&mut cols[k]);
-        users.sort_unstable();
-        users.dedup();
-        for j in users {
-            if j <= k {
-                continue;
-            }
-            let Some(f) = rows[j].remove(&k) else {
-                continue;
-            };
-            for &(c, a) in &row_k {
-                *rows[j].entry(c).or_insert(0.0) -= f * a;
-                cols[c].push(j);
-            }
-            for i in 0..n {
-                rhs[j][i] -= f * rhs_k[i];
-            }
-        }
-    }
-    let mut x = vec![vec![0.0; n]; m];
-    for k in (0..m).rev() {
-        let mut v = rhs[k].clone();
-        for (&c, &a) in &rows[k] {
-            for i in 0..n {
-                v[i] -= a * x[c][i];
-            }
-        }
-        x[k] = v;
-    }
+    let Ok(x) = sys.solve(|_, _| Ok(())) else {
+        return;
+    };
     for k in 0..m {
         let s = comp[k] as usize;
         vals[s * n..s * n + n].copy_from_slice(&x[k]);
@@ -761,104 +718,51 @@ fn evaluate<S, C>(
             ))));
         }
     }
-    // Rows of (I - P) x = r + (exits), over the states that reach an exit.
-    let mut rows: Vec<BTreeMap<usize, Q>> = vec![BTreeMap::new(); m];
-    let mut rhs: Vec<Vec<Q>> = Vec::with_capacity(m);
-    let mut cols: Vec<Vec<usize>> = vec![Vec::new(); m];
+    // (I - P) x = r + (exits), over the states that reach an exit.
+    let mut sys: System<Q> = System::new(m, n);
     for k in 0..m {
+        sys.set(k, k, Q::from_integer(1.into()));
+        if !reaches[k] {
+            continue;
+        }
         let s = comp[k] as usize;
-        let mut r = reward_q(g, s, opts.goal);
-        if reaches[k] {
-            rows[k].insert(k, Q::from_integer(1.into()));
-            for &(t, p) in g.outcomes(policy[k]) {
-                let q = &g.probs[p as usize];
-                match local.get(&t) {
-                    Some(&j) if reaches[j] => {
-                        let e = rows[k].entry(j).or_insert_with(Q::zero);
-                        *e -= q;
-                        cols[j].push(k);
-                    }
-                    Some(_) => {}
-                    None => {
-                        for (i, x) in r.iter_mut().enumerate() {
-                            *x += q * &vals[t as usize][i];
-                        }
+        *sys.rhs_mut(k) = reward_q(g, s, opts.goal);
+        for &(t, p) in g.outcomes(policy[k]) {
+            let q = &g.probs[p as usize];
+            match local.get(&t) {
+                Some(&j) if reaches[j] => sys.sub(k, j, q),
+                Some(_) => {}
+                None => {
+                    for (i, x) in sys.rhs_mut(k).iter_mut().enumerate() {
+                        *x += q * &vals[t as usize][i];
                     }
                 }
             }
-            rows[k].retain(|_, v| !v.is_zero());
-        } else {
-            rows[k].insert(k, Q::from_integer(1.into()));
-            r = zero.clone();
-        }
-        *fill += rows[k].len();
-        rhs.push(r);
-    }
-    // Gaussian elimination without pivoting: I - P restricted to states that reach an exit
-    // is a non-singular M-matrix, so every pivot is non-zero.
-    for k in 0..m {
-        let pivot = rows[k].get(&k).cloned().unwrap_or_else(Q::zero);
-        if pivot.is_zero() {
-            return Err(Fallback::TooBig("a singular linear system".into()));
-        }
-        let row_k: Vec<(usize, Q)> = rows[k]
-            .iter()
-            .filter(|(&c, _)| c > k)
-            .map(|(&c, v)| (c, v / &pivot))
-            .collect();
-        let rhs_k: Vec<Q> = rhs[k].iter().map(|v| v / &pivot).collect();
-        rows[k] = row_k.iter().cloned().collect();
-        rows[k].insert(k, Q::from_integer(1.into()));
-        rhs[k] = rhs_k.clone();
-        let mut users = std::mem::take(&mut cols[k]);
-        users.sort_unstable();
-        users.dedup();
-        for j in users {
-            if j <= k {
-                continue;
-            }
-            let Some(f) = rows[j].remove(&k) else {
-                continue;
-            };
-            for (c, a) in &row_k {
-                let e = rows[j].entry(*c).or_insert_with(|| {
-                    *fill += 1;
-                    Q::zero()
-                });
-                *work += f.numer().bits() + f.denom().bits() + a.numer().bits() + a.denom().bits();
-                *e -= &f * a;
-                cols[*c].push(j);
-            }
-            for (i, x) in rhs[j].iter_mut().enumerate() {
-                *work += f.numer().bits()
-                    + f.denom().bits()
-                    + rhs_k[i].numer().bits()
-                    + rhs_k[i].denom().bits();
-                *x -= &f * &rhs_k[i];
-            }
-        }
-        if *work > opts.work_budget && opts.exactness == Exactness::Auto {
-            return Err(Fallback::TooBig(format!(
-                "the exact elimination passed its budget of {:e} bit operations",
-                opts.work_budget as f64
-            )));
-        }
-        if *fill > opts.fill_budget && opts.exactness == Exactness::Auto {
-            return Err(Fallback::TooBig(format!(
-                "the linear system grew past {} coefficients",
-                opts.fill_budget
-            )));
         }
     }
-    let mut x: Vec<Vec<Q>> = vec![Vec::new(); m];
-    for k in (0..m).rev() {
-        let mut v = rhs[k].clone();
-        for (&c, a) in rows[k].range(k + 1..) {
-            for (i, xi) in v.iter_mut().enumerate() {
-                *xi -= a * &x[c][i];
+    let (fill0, work0) = (*fill, *work);
+    let auto = opts.exactness == Exactness::Auto;
+    let x = sys
+        .solve(|f, w| {
+            if auto && work0 + w > opts.work_budget {
+                Err(format!(
+                    "the exact elimination passed its budget of {:e} bit operations",
+                    opts.work_budget as f64
+                ))
+            } else if auto && fill0 + f > opts.fill_budget {
+                Err(format!(
+                    "the linear system grew past {} coefficients",
+                    opts.fill_budget
+                ))
+            } else {
+                Ok(())
             }
-        }
-        x[k] = v;
-    }
+        })
+        .map_err(|e| match e {
+            Stop::Singular => Fallback::TooBig("a singular linear system".into()),
+            Stop::Budget(why) => Fallback::TooBig(why),
+        })?;
+    *fill += sys.fill;
+    *work += sys.work;
     Ok(x)
 }

@@ -1,8 +1,10 @@
 //! The sweep's CSV: a comment line with the question (so that `--resume` can refuse a CSV
 //! of another sweep), a header with the variables and the result column, then one row per
-//! point. Rows are appended as points finish (so an interrupted sweep keeps them all) and
+//! point. A result may fill several columns (a chance sweep's decimal and exact
+//! probability): it is stored as one text, its fields separated by [`SEP`]. Rows are appended as points finish (so an interrupted sweep keeps them all) and
 //! the file is rewritten in grid order once the sweep is complete.
 
+pub use super::chance::SEP;
 use super::grid::{has_value, Grid, Values, PENDING};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -54,10 +56,11 @@ pub fn split(line: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// The first two lines: `# gamelang sweep: QUESTION`, then the column names.
-pub fn header(grid: &Grid, result: &str, question: &str) -> String {
+/// The first two lines: `# gamelang sweep: QUESTION`, then the column names (the
+/// variables, then the result's columns).
+pub fn header(grid: &Grid, columns: &[&str], question: &str) -> String {
     let mut h: Vec<String> = grid.ranges.iter().map(|r| field(&r.name)).collect();
-    h.push(result.to_string());
+    h.extend(columns.iter().map(|c| field(c)));
     format!("{}\n{}", comment(question), h.join(","))
 }
 
@@ -72,7 +75,8 @@ fn row(values: &[i64], result: &str) -> String {
         s.push_str(&v.to_string());
         s.push(',');
     }
-    s.push_str(&field(result));
+    let fields: Vec<String> = result.split(SEP).map(field).collect();
+    s.push_str(&fields.join(","));
     s
 }
 
@@ -135,6 +139,10 @@ pub fn read_existing(
         ));
     }
     let nvars = grid.ranges.len();
+    let ncols = want
+        .get(1)
+        .and_then(|h| split(h).ok())
+        .map_or(1, |h| h.len().saturating_sub(nvars).max(1));
     let mut found = 0;
     let mut point = Vec::with_capacity(nvars);
     for (lineno, line) in lines.enumerate() {
@@ -149,11 +157,11 @@ pub fn read_existing(
             )
         };
         let fields = split(line).map_err(&bad)?;
-        if fields.len() != nvars + 1 {
+        if fields.len() != nvars + ncols {
             return Err(bad(format!(
                 "`{line}` has {} fields, not {}",
                 fields.len(),
-                nvars + 1
+                nvars + ncols
             )));
         }
         point.clear();
@@ -170,10 +178,14 @@ pub fn read_existing(
                 fields[..nvars].join(", ")
             )));
         };
-        if !valid(&fields[nvars]) {
-            return Err(bad(format!("`{}` is not a result", fields[nvars])));
+        let result = fields[nvars..].join(&SEP.to_string());
+        if !valid(&result) {
+            return Err(bad(format!(
+                "`{}` is not a result",
+                fields[nvars..].join(",")
+            )));
         }
-        let v = values.intern(&fields[nvars]);
+        let v = values.intern(&result);
         if results[i] == PENDING {
             found += 1;
         } else if results[i] != v {
@@ -287,7 +299,7 @@ mod tests {
         let mut results = vec![PENDING; g.len()];
         let mut values = Values::default();
         let valid = |r: &str| ["B", "R", "draw"].contains(&r);
-        let header = header(&g, "winner", "game heaps, --from (k n), --first R");
+        let header = header(&g, &["winner"], "game heaps, --from (k n), --first R");
         let n = read_existing(&dir, &g, &header, &valid, &mut results, &mut values);
         let _ = std::fs::remove_file(&dir);
         n.map(|n| (n, results, values))

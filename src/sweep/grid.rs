@@ -126,21 +126,23 @@ impl Grid {
 }
 
 /// Distinct result texts, numbered in order of first appearance; results are stored as
-/// these numbers.
+/// these numbers. (A chance sweep has as many distinct results as points: they are found
+/// by hash.)
 #[derive(Clone, Debug, Default)]
 pub struct Values {
     pub names: Vec<String>,
+    index: std::collections::HashMap<String, u32>,
 }
 
 impl Values {
     pub fn intern(&mut self, s: &str) -> u32 {
-        match self.names.iter().position(|n| n == s) {
-            Some(i) => i as u32,
-            None => {
-                self.names.push(s.to_string());
-                (self.names.len() - 1) as u32
-            }
+        if let Some(&i) = self.index.get(s) {
+            return i;
         }
+        let i = self.names.len() as u32;
+        self.names.push(s.to_string());
+        self.index.insert(s.to_string(), i);
+        i
     }
 
     pub fn name(&self, v: u32) -> &str {

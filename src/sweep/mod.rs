@@ -1,6 +1,8 @@
 //! `gamelang sweep`: evaluate who wins (or any term) over a grid of integer parameters, in
 //! parallel, writing a CSV and a picture, and reporting the boundary sequences of a
-//! two-dimensional Boolean or outcome sweep (seed 003, section 5).
+//! two-dimensional Boolean or outcome sweep (seed 003, section 5). On a chance game
+//! (`instance CHANCE{…}`) it sweeps a player's probability of winning or expected score
+//! (`--expr 'win(p1)'`, see [`chance`]).
 //!
 //! The term is parsed once, with the range variables as variables, and instantiated per
 //! point. Each worker thread has its own engine (an engine is single-threaded); what their
@@ -8,6 +10,7 @@
 //! pays (see `docs/benchmarks.md`).
 
 mod boundary;
+mod chance;
 mod csv;
 mod grid;
 mod picture;
@@ -41,6 +44,9 @@ pub struct SweepArgs {
     #[arg(long, value_name = "TERM", conflicts_with = "expr")]
     pub from: Option<String>,
     /// Sweep the value of any term (a Bool, a number, …) instead, e.g. 'w(B, (k n))'.
+    /// On a chance game: 'win(PLAYER)' or 'value(PLAYER)' (probability of winning or
+    /// expected score under optimal play, by the chance solver), from the game's start or
+    /// from a state with the variables in it: 'win(p1, pig(k, 0, 0, p1))'.
     #[arg(long, value_name = "TERM")]
     pub expr: Option<String>,
     /// Only the points where this Bool term over the variables holds, e.g. 'k <= n'
@@ -110,6 +116,9 @@ pub enum Kind {
     Outcome(Side),
     /// The normal form of the term.
     Value,
+    /// A chance game's probability of winning or expected score (the question is in the
+    /// job's target).
+    Chance,
 }
 
 fn parse_with_ranges(
@@ -208,24 +217,53 @@ pub fn run(args: SweepArgs) -> ExitCode {
         eprint!("{}", d.render(&session.sources, color));
         ExitCode::FAILURE
     };
-    let game = match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
-        Ok(g) => g.clone(),
-        Err(d) => return fail(&session, d),
+    let target = match crate::chance::chosen(&session, args.game.as_deref()) {
+        Some(g) => {
+            if args.from.is_some() || args.first.is_some() {
+                return usage(format!(
+                    "`{}` is a chance game: sweep a player's probability of winning with --expr 'win(PLAYER)' (or from a state: 'win(PLAYER, STATE)'), not --from/--first",
+                    g.name
+                ));
+            }
+            let question = args.expr.as_deref().and_then(chance::Question::parse);
+            work::Target::Chance(g.clone(), question)
+        }
+        None => match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
+            Ok(g) => work::Target::Classic(g.clone()),
+            Err(d) => return fail(&session, d),
+        },
     };
-    let (origin, text, expected) = match (&args.from, &args.expr) {
-        (Some(t), _) => ("--from", t, Some(game.config_sort)),
-        (None, Some(t)) => ("--expr", t, None),
-        (None, None) => unreachable!("checked above"),
+    let (name, module, params) = match &target {
+        work::Target::Classic(g) => (g.name.clone(), g.module, g.params.clone()),
+        work::Target::Chance(g, _) => (g.name.clone(), g.module, g.params.clone()),
     };
-    let template = match parse_with_ranges(&mut session, game.module, origin, text, &grid, expected)
-    {
+    let (origin, text, expected) = match (&args.from, &args.expr, &target) {
+        (Some(t), _, work::Target::Classic(g)) => ("--from", t, Some(g.config_sort)),
+        (None, Some(t), _) => ("--expr", t, None),
+        _ => unreachable!("checked above"),
+    };
+    let template = match &target {
+        work::Target::Chance(g, Some(q)) => match &q.state {
+            Some(state) => parse_with_ranges(
+                &mut session,
+                module,
+                origin,
+                state,
+                &grid,
+                Some(g.state_sort),
+            ),
+            None => Ok(g.start.clone()),
+        },
+        _ => parse_with_ranges(&mut session, module, origin, text, &grid, expected),
+    };
+    let template = match template {
         Ok(p) => p,
         Err(d) => return fail(&session, d),
     };
     let filter = match &args.filter {
         Some(cond) => {
             let bool_sort = session.program.sig.bool_sort;
-            match parse_with_ranges(&mut session, game.module, "--where", cond, &grid, bool_sort) {
+            match parse_with_ranges(&mut session, module, "--where", cond, &grid, bool_sort) {
                 Ok(p) => Some(p),
                 Err(d) => return fail(&session, d),
             }
@@ -238,7 +276,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         .ranges
         .iter()
         .enumerate()
-        .filter(|(_, r)| game.params.iter().any(|(p, _)| *p == r.name))
+        .filter(|(_, r)| params.iter().any(|(p, _)| *p == r.name))
         .map(|(i, _)| i)
         .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
@@ -249,7 +287,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
             );
         }
     }
-    let kind = if args.from.is_some() {
+    let kind = if let work::Target::Chance(_, Some(_)) = &target {
+        Kind::Chance
+    } else if let (Some(_), work::Target::Classic(game)) = (&args.from, &target) {
         let first = match &args.first {
             Some(text) => {
                 match session.parse_term(game.module, "--first", text, Some(game.player_sort)) {
@@ -259,29 +299,36 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             None => game.first.clone(),
         };
-        match work::side_of(&session.program, &game, &first) {
+        match work::side_of(&session.program, game, &first) {
             Ok(s) => Kind::Outcome(s),
             Err(msg) => return fail(&session, Diag::error(msg)),
         }
     } else {
         Kind::Value
     };
-    let result_col = match kind {
-        Kind::Outcome(_) => "winner",
-        Kind::Value => "value",
+    let question_of = |t: &work::Target| match t {
+        work::Target::Chance(_, Some(q)) => Some(q.clone()),
+        _ => None,
+    };
+    let chance_question = question_of(&target);
+    let columns: Vec<&str> = match (kind, &chance_question) {
+        (Kind::Outcome(_), _) => vec!["winner"],
+        (Kind::Chance, Some(q)) => q.columns().to_vec(),
+        _ => vec!["value"],
     };
     // The question, written into the CSV so that --resume refuses another sweep's file.
-    let mut question = format!("game {}, {origin} {}", game.name, text.trim());
+    let mut question = format!("game {name}, {origin} {}", text.trim());
     if let Kind::Outcome(side) = kind {
         let _ = write!(question, ", --first {}", side_letter(side));
     }
     if let Some(cond) = &args.filter {
         let _ = write!(question, ", --where {}", cond.trim());
     }
-    let header = csv::header(&grid, result_col, &question);
+    let header = csv::header(&grid, &columns, &question);
     let valid = |r: &str| match kind {
         Kind::Outcome(_) => ["B", "R", "draw"].contains(&r),
         Kind::Value => !r.trim().is_empty(),
+        Kind::Chance => chance::valid(r),
     };
 
     // Points already computed (--resume).
@@ -347,7 +394,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let began = Instant::now();
     let mut job = work::Job {
         program: Arc::new(session.program.clone()),
-        game: game.clone(),
+        game: target.clone(),
         kind,
         template,
         filter,
@@ -368,7 +415,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
     for (key, points) in groups {
         for (&d, value) in param_dims.iter().zip(&key) {
             let name = &grid.ranges[d].name;
-            if let Err(diag) = session.set_parameter(&game, &format!("{name}={value}")) {
+            let assignment = format!("{name}={value}");
+            let set = match &target {
+                work::Target::Classic(g) => session.set_parameter(g, &assignment),
+                work::Target::Chance(g, _) => session.set_chance_parameter(g, &assignment),
+            };
+            if let Err(diag) = set {
                 return fail(&session, diag);
             }
         }
@@ -453,33 +505,37 @@ pub fn run(args: SweepArgs) -> ExitCode {
             return usage(e);
         }
     }
-    let what = match kind {
-        Kind::Outcome(side) => format!("winner from {} with {} to move", text.trim(), side.name()),
-        Kind::Value => format!("value of {}", text.trim()),
+    let what = match (kind, &chance_question) {
+        (Kind::Outcome(side), _) => {
+            format!("winner from {} with {} to move", text.trim(), side.name())
+        }
+        (Kind::Chance, Some(q)) => q.describe(),
+        _ => format!("value of {}", text.trim()),
     };
     let dims: Vec<String> = grid.ranges.iter().map(|r| r.to_string()).collect();
     if let Some(path) = &args.png {
-        let title = format!("{}: {what}", game.name);
-        if let Err(e) = picture::draw(path, &grid, &results, &values, &title, result_col) {
+        let (title, shading) = match &chance_question {
+            Some(_) => (format!("{name}: {}", text.trim()), picture::Shading::Scale),
+            None => (format!("{name}: {what}"), picture::Shading::Categories),
+        };
+        if let Err(e) = picture::draw(path, &grid, &results, &values, &title, columns[0], shading) {
             return usage(e);
         }
     }
     // The report goes to standard output in one piece (a closed pipe is not an error).
     let mut report = String::new();
-    let _ = writeln!(
-        report,
-        "sweep of {} over {}: {what}",
-        game.name,
-        dims.join(" × ")
-    );
-    let order = boundary::value_order(&values);
-    let counts: Vec<String> = order
-        .iter()
-        .map(|v| {
-            let n = results.iter().filter(|r| **r == *v).count();
-            format!("{} {n}", values.name(*v))
-        })
-        .collect();
+    let _ = writeln!(report, "sweep of {name} over {}: {what}", dims.join(" × "));
+    let counts: Vec<String> = if chance_question.is_some() {
+        chance::summary(&grid, &results, &values)
+    } else {
+        boundary::value_order(&values)
+            .iter()
+            .map(|v| {
+                let n = results.iter().filter(|r| **r == *v).count();
+                format!("{} {n}", values.name(*v))
+            })
+            .collect()
+    };
     let skipped = results.iter().filter(|r| **r == SKIPPED).count();
     let mut how = vec![format!(
         "{} points in {:.3} s with {threads} thread{}",
@@ -511,7 +567,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     {
         let what = match kind {
             Kind::Outcome(_) => "the winner",
-            Kind::Value => "the value",
+            Kind::Value | Kind::Chance => "the value",
         };
         report.push_str(&boundary::report(&grid, &results, &values, what));
     }

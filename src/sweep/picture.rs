@@ -38,6 +38,72 @@ const PALETTE: [Rgb; 10] = [
     [23, 190, 207],
 ];
 
+/// How results become colours.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shading {
+    /// A colour per distinct result (winners, Booleans, a few numbers), or a gradient when
+    /// the results are many integers.
+    Categories,
+    /// Numbers (a chance sweep's probability or expected score: the decimal, its first
+    /// field), shaded from pale (the least) to dark blue (the greatest), the legend
+    /// giving the numbers: a fixed scale from 0 to 1 would leave most sweeps one colour.
+    Scale,
+}
+
+/// The decimal a result starts with (a chance sweep's result is `decimal SEP exact`).
+fn decimal(name: &str) -> Option<f64> {
+    super::chance::decimal(name).filter(|x| x.is_finite())
+}
+
+/// The colour of each result value (indexed like `values.names`) and the legend: colours
+/// with their labels.
+fn shades(values: &Values, shading: Shading, result_name: &str) -> (Vec<Rgb>, Vec<(Rgb, String)>) {
+    let (lo, hi) = match shading {
+        Shading::Categories => {
+            let colours = colours(values);
+            let legend = super::boundary::value_order(values)
+                .iter()
+                .map(|v| {
+                    (
+                        colours[*v as usize],
+                        legend_text(values.name(*v), result_name),
+                    )
+                })
+                .collect();
+            return (colours, legend);
+        }
+        Shading::Scale => {
+            let xs = values.names.iter().filter_map(|n| decimal(n));
+            let lo = xs.clone().fold(f64::INFINITY, f64::min);
+            let hi = xs.fold(f64::NEG_INFINITY, f64::max);
+            if lo > hi {
+                (0.0, 1.0)
+            } else {
+                (lo, hi)
+            }
+        }
+    };
+    let t = |x: f64| {
+        if hi > lo {
+            ((x - lo) / (hi - lo)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let colours = values
+        .names
+        .iter()
+        .map(|n| decimal(n).map_or(MISSING, |x| gradient(t(x))))
+        .collect();
+    let legend = (0..=4)
+        .map(|k| {
+            let x = lo + (hi - lo) * k as f64 / 4.0;
+            (gradient(t(x)), format!("{}", (x * 1e4).round() / 1e4))
+        })
+        .collect();
+    (colours, legend)
+}
+
 /// The colour of each result value (indexed like `values.names`).
 pub fn colours(values: &Values) -> Vec<Rgb> {
     let mut next = 0;
@@ -176,6 +242,7 @@ pub fn draw(
     values: &Values,
     title: &str,
     result_name: &str,
+    shading: Shading,
 ) -> Result<(), String> {
     let nvars = grid.ranges.len();
     if nvars == 0 || nvars > 2 {
@@ -190,7 +257,7 @@ pub fn draw(
     let (gw, gh) = (cols * cell, rows * cell);
     let s = if gw.max(gh) >= 500 { 2 } else { 1 };
     let glyph = 8 * s;
-    let colours = colours(values);
+    let (colours, legend) = shades(values, shading, result_name);
 
     // Label widths.
     let ylabels: Vec<i64> = if nvars == 2 {
@@ -208,17 +275,16 @@ pub fn draw(
     let x0 = margin + glyph + glyph / 2 + ylabel_w + glyph;
     let y0 = margin + glyph + glyph;
     // Legend to the right of the grid.
-    let order = super::boundary::value_order(values);
-    let legend_w = order
+    let legend_w = legend
         .iter()
-        .map(|v| legend_text(values.name(*v), result_name).chars().count())
+        .map(|(_, t)| t.chars().count())
         .max()
         .unwrap_or(0)
         .min(40)
         * glyph
         + 3 * glyph;
     let w = x0 + gw + 2 * glyph + legend_w + margin;
-    let h = (y0 + gh + glyph * 4 + margin).max(y0 + order.len() * glyph * 2 + margin);
+    let h = (y0 + gh + glyph * 4 + margin).max(y0 + legend.len() * glyph * 2 + margin);
     let mut c = Canvas::new(w, h);
 
     c.text(margin, margin / 2, s, title, INK);
@@ -273,11 +339,11 @@ pub fn draw(
     }
     // Legend.
     let lx = x0 + gw + 2 * glyph;
-    for (k, v) in order.iter().enumerate() {
+    for (k, (colour, text)) in legend.iter().enumerate() {
         let y = y0 + k * glyph * 2;
-        c.rect(lx, y, glyph, glyph, colours[*v as usize]);
+        c.rect(lx, y, glyph, glyph, *colour);
         c.outline(lx, y, glyph, glyph, FRAME);
-        let mut t = legend_text(values.name(*v), result_name);
+        let mut t = text.clone();
         if t.chars().count() > 40 {
             t = t.chars().take(39).collect::<String>() + "~";
         }

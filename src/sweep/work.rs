@@ -2,10 +2,13 @@
 //! handed out in chunks (in grid order) from a shared counter, results sent back to the
 //! calling thread in batches.
 
+use super::chance::{self, Question};
 use super::grid::Grid;
 use super::Kind;
+use gamelang_chance::model::ChanceError;
 use gamelang_game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{Pat, Program};
 use gamelang_runtime::engine::SharedMemo;
@@ -13,12 +16,22 @@ use gamelang_runtime::{Engine, TermId};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
+/// The game swept: a two-player game of `WINS`/`SOLVE`, or a chance game and what to ask
+/// the chance solver at each point.
+#[derive(Clone)]
+pub enum Target {
+    Classic(Game),
+    /// With `Kind::Chance`, the question; with `Kind::Value`, none.
+    Chance(ChanceGame, Option<Question>),
+}
+
 /// Everything a worker needs (shared read-only by all of them).
 pub struct Job {
     pub program: Arc<Program>,
-    pub game: Game,
+    pub game: Target,
     pub kind: Kind,
-    /// The swept term, `Var(i)` standing for range variable `i`.
+    /// The swept term, `Var(i)` standing for range variable `i` (for a chance game: the
+    /// start state).
     pub template: Pat,
     /// Only the points where this Bool term (over the same variables) is true.
     pub filter: Option<Pat>,
@@ -131,13 +144,16 @@ fn worker(
     if let Some(sh) = shared {
         engine.share_memo(sh.clone());
     }
-    let d = match GameDriver::new(&mut engine, &job.game) {
-        Ok(d) => d,
-        Err(e) => {
-            let _ = tx.send(Msg::Failed(todo[0], driver::diagnose(&engine, &e)));
-            stop.store(true, Ordering::SeqCst);
-            return;
-        }
+    let d = match &job.game {
+        Target::Classic(game) => match GameDriver::new(&mut engine, game) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                let _ = tx.send(Msg::Failed(todo[0], driver::diagnose(&engine, &e)));
+                stop.store(true, Ordering::SeqCst);
+                return;
+            }
+        },
+        Target::Chance(..) => None,
     };
     let mut point = Vec::new();
     let mut ints: Vec<TermId> = Vec::new();
@@ -175,7 +191,7 @@ fn worker(
             let result = match &job.filter {
                 Some(f) => {
                     let c = engine.build(f, &ints);
-                    included(&mut engine, &d, c)
+                    included(&mut engine, c)
                 }
                 None => Ok(true),
             }
@@ -183,8 +199,18 @@ fn worker(
                 if !yes {
                     return Ok(None);
                 }
-                let t = engine.build(&job.template, &ints);
-                evaluate(&mut engine, &d, job.kind, t).map(Some)
+                match &job.game {
+                    Target::Chance(game, Some(q)) if matches!(job.kind, Kind::Chance) => {
+                        let start = chance::instantiate(&job.template, &point);
+                        chance::evaluate(&mut engine, game, q, start)
+                            .map(Some)
+                            .map_err(Failure::Chance)
+                    }
+                    _ => {
+                        let t = engine.build(&job.template, &ints);
+                        evaluate(&mut engine, d.as_ref(), job.kind, t).map(Some)
+                    }
+                }
             });
             match result {
                 Ok(text) => {
@@ -195,8 +221,17 @@ fn worker(
                 }
                 Err(e) => {
                     let _ = tx.send(Msg::Batch(batch));
-                    if !driver::is_interrupted(&e) {
-                        let _ = tx.send(Msg::Failed(i, driver::diagnose(&engine, &e)));
+                    let diag = match e {
+                        Failure::Classic(e) if !driver::is_interrupted(&e) => {
+                            Some(driver::diagnose(&engine, &e))
+                        }
+                        Failure::Chance(e) if !matches!(e, ChanceError::Interrupted) => {
+                            Some(crate::chance::error_diag(e))
+                        }
+                        _ => None,
+                    };
+                    if let Some(diag) = diag {
+                        let _ = tx.send(Msg::Failed(i, diag));
                     }
                     stop.store(true, Ordering::SeqCst);
                     return;
@@ -216,8 +251,20 @@ fn worker(
     }
 }
 
+/// Why a point could not be evaluated.
+enum Failure {
+    Classic(SolveError),
+    Chance(ChanceError),
+}
+
+impl From<SolveError> for Failure {
+    fn from(e: SolveError) -> Failure {
+        Failure::Classic(e)
+    }
+}
+
 /// Is the point in the sweep (its `--where` condition reduces to `true`)?
-fn included(engine: &mut Engine, d: &GameDriver<'_>, c: TermId) -> Result<bool, SolveError> {
+fn included(engine: &mut Engine, c: TermId) -> Result<bool, Failure> {
     let v = engine
         .reduce(c)
         .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
@@ -226,25 +273,28 @@ fn included(engine: &mut Engine, d: &GameDriver<'_>, c: TermId) -> Result<bool, 
     } else if Some(v) == engine.false_term() {
         Ok(false)
     } else {
-        let _ = d;
-        Err(SolveError::Game(format!(
+        Err(Failure::Classic(SolveError::Game(format!(
             "the --where condition reduced to `{}`, not to true or false",
             engine.show(v)
-        )))
+        ))))
     }
 }
 
 fn evaluate(
     engine: &mut Engine,
-    d: &GameDriver<'_>,
+    d: Option<&GameDriver<'_>>,
     kind: Kind,
     t: TermId,
-) -> Result<String, SolveError> {
+) -> Result<String, Failure> {
     let v = engine
         .reduce(t)
         .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
     match kind {
-        Kind::Outcome(side) => Ok(d.verdict(engine, side, v)?.name().to_string()),
+        Kind::Outcome(side) => {
+            let d = d.expect("a winner is swept on a two-player game, which has a driver");
+            Ok(d.verdict(engine, side, v)?.name().to_string())
+        }
         Kind::Value => Ok(engine.show(v)),
+        Kind::Chance => unreachable!("a chance question is answered by the chance solver"),
     }
 }

@@ -750,8 +750,19 @@ impl Session {
                     // A parameter passed on: map the theory by name in the current scope,
                     // where the parameter's sorts and operators are visible. The instance
                     // is named after what the parameter is bound to (`WINS{HeapsGame}`).
+                    // Each theory sort goes to this parameter's own sort (`K$Elt`), not to
+                    // whichever parameter's sort has the plain name `Elt`: in MAP{K, V},
+                    // SET{V} must be the set of V's elements.
                     let display = p.binding.display.clone();
-                    return self.by_name(theory, c, display, None, &[], arg.span);
+                    let fixed: Vec<(SortId, SortId)> = self.modules[theory]
+                        .param_sorts
+                        .iter()
+                        .filter_map(|&s| {
+                            let own = format!("{name}${}", self.program.sig.sort(s).name);
+                            self.modules[c].sorts.get(&own).map(|&t| (s, t))
+                        })
+                        .collect();
+                    return self.by_name(theory, c, display, None, &fixed, arg.span);
                 }
             }
             // A view is chosen only if it is from the parameter's theory: `SET{Nim}` inside
