@@ -3,6 +3,7 @@
 
 mod bddl;
 mod chance;
+mod failure;
 mod lower;
 mod play;
 mod qbf;
@@ -67,7 +68,17 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    // Under --json, errors are printed as JSON too (see `failure`).
+    failure::set_json(match &cli.command {
+        Command::Solve(args) => args.json,
+        Command::Simulate(args) => args.json,
+        Command::Bddl(bddl::BddlCommand::Solve(args)) => args.json,
+        _ => false,
+    });
     // A long reduction shows a progress line on a terminal (a sweep has its own bar).
     {
         use std::io::IsTerminal;
@@ -93,11 +104,36 @@ fn main() -> ExitCode {
         .spawn(run)
     {
         Ok(handle) => handle.join().unwrap_or(ExitCode::from(101)),
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) => failure::Failure::new(failure::Code::Limit, format!("cannot start: {e}"))
+            .help("the system refused a thread with a 512 MiB stack (reserved, not used): raise the limit on virtual memory (ulimit -v)")
+            .report(),
     }
+}
+
+/// Arguments clap refuses: printed by clap (with its usage line), or under `--json` as a
+/// JSON error like every other. `--help` and `--version` are not errors.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let wants_json = std::env::args_os().any(|a| a == "--json");
+    if !wants_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    // clap's text: `error: MESSAGE`, then tips and the usage line.
+    let text = e.render().to_string();
+    let mut parts = text.trim().splitn(2, '\n');
+    let message = parts.next().unwrap_or_default();
+    let message = message.strip_prefix("error: ").unwrap_or(message);
+    let rest: Vec<&str> = parts
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    failure::set_json(true);
+    failure::Failure::usage(message)
+        .help(rest.join(" "))
+        .report()
 }
 
 /// The stack of the thread that runs the command.

@@ -13,6 +13,7 @@ mod grid;
 mod picture;
 mod work;
 
+use crate::failure::Failure;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::mixfix::{self, VarScope};
 use gamelang_lang::elab::Session;
@@ -170,11 +171,7 @@ fn uses_var(p: &Pat, v: u32) -> bool {
 }
 
 pub fn run(args: SweepArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
-    let usage = |msg: String| {
-        eprintln!("error: {msg}");
-        ExitCode::from(2)
-    };
+    let usage = |msg: String| Failure::usage(msg).report();
     let ranges = match args
         .ranges
         .iter()
@@ -204,10 +201,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let fail = |session: &Session, d: Diag| {
-        eprint!("{}", d.render(&session.sources, color));
-        ExitCode::FAILURE
-    };
+    let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
     let game = match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
         Err(d) => return fail(&session, d),
@@ -291,7 +285,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     if let Some(path) = &args.resume {
         match csv::read_existing(path, &grid, &header, &valid, &mut results, &mut values) {
             Ok(n) => resumed = n,
-            Err(e) => return usage(e),
+            Err(e) => return Failure::resume(e)
+                .help("resume with the command that wrote the CSV, or start afresh with --csv FILE")
+                .report(),
         }
     }
     let csv_path = args.csv.clone().or_else(|| args.resume.clone());
@@ -301,12 +297,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 // A fresh file (or another one than the resumed CSV): start it with the
                 // points already known.
                 if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
-                    return usage(e);
+                    return Failure::io(e).status(2).report();
                 }
             }
             match csv::Appender::open(path, &header) {
                 Ok(a) => Some(a),
-                Err(e) => return usage(e),
+                Err(e) => return Failure::io(e).status(2).report(),
             }
         }
         None => None,
@@ -404,26 +400,25 @@ pub fn run(args: SweepArgs) -> ExitCode {
     drop(appender);
     if let Some(e) = write_error {
         let path = csv_path.as_ref().expect("a CSV was being written");
-        eprintln!("error: cannot write `{}`: {e}", path.display());
-        return ExitCode::FAILURE;
+        return Failure::io(format!("cannot write `{}`: {e}", path.display())).report();
     }
     let done = results.iter().filter(|r| has_value(**r)).count();
     match outcome {
         work::Outcome::Complete => {}
         work::Outcome::Interrupted => {
-            eprintln!(
-                "interrupted: {done} of {} points computed{}",
-                grid.len(),
-                match &csv_path {
-                    Some(p) => format!(
-                        "; `{}` holds all of them. Continue with the same command and --resume {}",
-                        p.display(),
-                        p.display()
-                    ),
-                    None => " (no --csv: they are lost)".into(),
+            let stopped = format!("interrupted: {done} of {} points computed", grid.len());
+            return match &csv_path {
+                Some(p) => {
+                    Failure::interrupted(format!("{stopped}; `{}` holds all of them", p.display()))
+                        .help(format!(
+                            "continue with the same command and --resume {}",
+                            p.display()
+                        ))
                 }
-            );
-            return ExitCode::from(130);
+                None => Failure::interrupted(format!("{stopped} (no --csv: they are lost)"))
+                    .help("give --csv FILE to keep the points computed and resume later"),
+            }
+            .report();
         }
         work::Outcome::Failed { point, diag } => {
             let mut p = Vec::new();
@@ -450,7 +445,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     // Complete: the CSV in grid order, the picture, the report.
     if let Some(path) = &csv_path {
         if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
-            return usage(e);
+            return Failure::io(e).status(2).report();
         }
     }
     let what = match kind {
