@@ -24,6 +24,8 @@
 //! {"error":{"code":"gamelang::usage","message":"…","help":"…","notes":[],"labels":[]}}
 //! ```
 //!
+//! Warnings go the same way ([`warning`]): `{"warning": {"message": …}}`.
+//!
 //! A located error's `labels` give `file`, `line`, `column` (1-based), `end_line`,
 //! `end_column`, `message` and `primary`; its notes are `notes` (a note starting `help: `
 //! is its `help`).
@@ -303,6 +305,16 @@ pub fn not_loaded(what: &str, errors: &[Diag], sources: &Sources) -> ExitCode {
         );
     }
     ExitCode::FAILURE
+}
+
+/// A warning: the run goes on. As text `warning: …`; under `--json`, one line of JSON
+/// `{"warning": {"message": …}}`, so that standard error stays JSON lines.
+pub fn warning(message: &str) {
+    if json_mode() {
+        eprintln!("{}", json!({ "warning": { "message": message } }));
+    } else {
+        eprintln!("warning: {message}");
+    }
 }
 
 static JSON: AtomicBool = AtomicBool::new(false);

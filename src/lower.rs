@@ -213,10 +213,10 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
     let black_goals = ops.goals(sig, store, terms[2]).map_err(bad)?;
     let white_goals = ops.goals(sig, store, terms[3]).map_err(bad)?;
     if sig.true_op.is_none() || store.op(loses) != sig.true_op {
-        eprintln!(
-            "warning: game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
+        crate::failure::warning(&format!(
+            "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
             game.name
-        );
+        ));
     }
     let init = board.cells();
     let depth = depth

@@ -118,21 +118,23 @@ fn usage_error(e: clap::Error) -> ExitCode {
     if !wants_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         e.exit();
     }
-    // clap's text: `error: MESSAGE`, then tips and the usage line.
+    // clap's text: `error: MESSAGE` (perhaps over several lines), a blank line, then tips
+    // and the usage line.
     let text = e.render().to_string();
-    let mut parts = text.trim().splitn(2, '\n');
-    let message = parts.next().unwrap_or_default();
-    let message = message.strip_prefix("error: ").unwrap_or(message);
-    let rest: Vec<&str> = parts
-        .next()
-        .unwrap_or_default()
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let (mut message, mut help) = (Vec::new(), Vec::new());
+    let mut in_message = true;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() {
+            in_message = false;
+        } else if in_message {
+            message.push(line.strip_prefix("error: ").unwrap_or(line));
+        } else {
+            help.push(line);
+        }
+    }
     failure::set_json(true);
-    failure::Failure::usage(message)
-        .help(rest.join(" "))
+    failure::Failure::usage(message.join(" "))
+        .help(help.join(" "))
         .report()
 }
 

@@ -760,6 +760,9 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
         SolveError::Game(msg) => Diag::error(msg.clone()),
         SolveError::Runtime(f) => {
             let mut d = Diag::error(engine.describe(&f.error));
+            if f.error.is_limit() && !matches!(f.error, RuntimeError::Interrupted { .. }) {
+                d = d.code("gamelang::limit");
+            }
             let sig = &engine.program().sig;
             match &f.error {
                 RuntimeError::Stuck { op, term, reason } => {

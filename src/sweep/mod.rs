@@ -237,10 +237,10 @@ pub fn run(args: SweepArgs) -> ExitCode {
         .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
         if !uses_var(&template, i as u32) && !param_dims.contains(&i) {
-            eprintln!(
-                "warning: `{}` does not occur in `{text}`: every value of it gives the same result",
+            crate::failure::warning(&format!(
+                "`{}` does not occur in `{text}`: every value of it gives the same result",
                 r.name
-            );
+            ));
         }
     }
     let kind = if args.from.is_some() {
