@@ -110,8 +110,9 @@ pub struct Failure {
     message: String,
     help: Option<String>,
     status: u8,
-    /// Set for an error with a place in a source (see [`Failure::located`]).
-    located: Option<Located>,
+    /// Set for an error with a place in a source (see [`Failure::located`]); boxed, so
+    /// that a `Result<_, Failure>` stays small.
+    located: Option<Box<Located>>,
 }
 
 /// A [`Diag`] as reported: its codespan rendering, and what JSON shows of it.
@@ -213,11 +214,11 @@ impl Failure {
             help,
             // A located error has always ended the command with status 1.
             status: 1,
-            located: Some(Located {
+            located: Some(Box::new(Located {
                 rendered: d.render(sources, color),
                 notes: d.notes.clone(),
                 labels,
-            }),
+            })),
         }
     }
 
