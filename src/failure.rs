@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! error[gamelang::usage]: --depth takes a number of plies or `auto`, not `x`
-//!   = help: give a number, e.g. --depth 5, or --depth auto
+//!  = help: give a number, e.g. --depth 5, or --depth auto
 //! ```
 //!
 //! A located error becomes a `Failure` too ([`Failure::located`]), keeping its codespan
@@ -331,7 +331,7 @@ pub fn json_mode() -> bool {
 }
 
 /// A miette report handler that writes a diagnostic without a source place as
-/// codespan-reporting writes one with: `error[CODE]: message`, then `  = help: …`, in
+/// codespan-reporting writes one with: `error[CODE]: message`, then ` = help: …`, in
 /// codespan's colours.
 pub struct CodespanStyle {
     pub color: bool,
@@ -360,13 +360,16 @@ impl miette::ReportHandler for CodespanStyle {
             write!(out, ": {error}")?;
             out.reset()?;
             writeln!(out)?;
+            // Laid out as codespan lays out a diagnostic without labels: the note one
+            // space in, then a blank line.
             if let Some(help) = error.help() {
-                write!(out, "  ")?;
+                write!(out, " ")?;
                 out.set_color(&styles.note_bullet)?;
                 write!(out, "=")?;
                 out.reset()?;
                 writeln!(out, " help: {help}")?;
             }
+            writeln!(out)?;
             Ok(())
         };
         write(&mut out).map_err(|_| fmt::Error)?;
@@ -393,7 +396,7 @@ mod tests {
             .help("give a number, e.g. --depth 5");
         assert_eq!(
             f.to_text(false),
-            "error[gamelang::usage]: --depth takes a number of plies or `auto`, not `x`\n  = help: give a number, e.g. --depth 5\n"
+            "error[gamelang::usage]: --depth takes a number of plies or `auto`, not `x`\n = help: give a number, e.g. --depth 5\n\n"
         );
         // codespan-reporting's own rendering of the same error, for comparison.
         let d = codespan_reporting::diagnostic::Diagnostic::<usize>::error()

@@ -45,7 +45,7 @@ fn text_error(o: &Output) -> (String, String) {
     let first = lines.next().unwrap_or_default().to_string();
     let help = err
         .lines()
-        .find_map(|l| l.strip_prefix("  = help: "))
+        .find_map(|l| l.trim_start().strip_prefix("= help: "))
         .unwrap_or_default()
         .to_string();
     (first, help)
