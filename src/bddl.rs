@@ -3,14 +3,13 @@
 //! (stdlib/grid.game) and solved by the rewriting engine through GRID and SOLVE's
 //! `b-within` — Definition 10's "Black has a winning strategy within d plies".
 
+use crate::failure::Failure;
 use gamelang_bddl::Model;
 use gamelang_game::{self as driver, GameDriver, Side, SolveError};
-use gamelang_lang::diag::render_all;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_lang::span::Sources;
 use gamelang_runtime::{Engine, TermId};
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -81,26 +80,26 @@ pub fn run(cmd: BddlCommand) -> ExitCode {
 
 /// Read and parse the two files, rendering errors to standard error.
 pub fn read_model(files: &Files) -> Result<Model, ExitCode> {
-    let color = std::io::stderr().is_terminal();
     let mut sources = Sources::default();
     let mut add = |path: &Path| -> Result<_, ExitCode> {
         match gamelang_lang::span::read_source(path) {
             Ok(text) => Ok(sources.add(path.display().to_string(), text)),
-            Err(e) => {
-                eprintln!("error: {e}");
-                Err(ExitCode::FAILURE)
-            }
+            Err(e) => Err(Failure::io(e).report()),
         }
     };
     let domain = add(&files.domain)?;
     let problem = add(&files.problem)?;
     gamelang_bddl::parse(&mut sources, domain, problem).map_err(|errors| {
-        eprint!("{}", render_all(&errors, &sources, color));
-        let n = errors.len();
-        eprintln!(
-            "error: the BDDL files could not be read ({n} error{})",
-            if n == 1 { "" } else { "s" }
-        );
+        for d in &errors {
+            let _ = crate::failure::diag(&sources, d);
+        }
+        if !crate::failure::json_mode() {
+            let n = errors.len();
+            eprintln!(
+                "error: the BDDL files could not be read ({n} error{})",
+                if n == 1 { "" } else { "s" }
+            );
+        }
         ExitCode::FAILURE
     })
 }
@@ -131,8 +130,7 @@ fn convert(args: ConvertArgs) -> ExitCode {
     match &args.output {
         Some(path) => {
             if let Err(e) = std::fs::write(path, text) {
-                eprintln!("error: cannot write {}: {e}", path.display());
-                return ExitCode::FAILURE;
+                return Failure::io(format!("cannot write {}: {e}", path.display())).report();
             }
         }
         None => print!("{text}"),
@@ -158,7 +156,7 @@ pub fn load_model(model: &Model, name: &str) -> Result<Loaded, String> {
     if let Err(errors) = session.load_source(&format!("<{name}.game>"), &text) {
         return Err(format!(
             "the gamelang translation did not load (a bug in gamelang):\n{}",
-            render_all(&errors, &session.sources, false)
+            gamelang_lang::diag::render_all(&errors, &session.sources, false)
         ));
     }
     let game = session
@@ -286,11 +284,19 @@ pub fn depth_spec(
                 .map(|m| m.min(u32::MAX as u64) as u32)
                 .unwrap_or(default),
         }),
-        Some(text) => text.parse::<u32>().map(DepthSpec::Fixed).map_err(|_| {
-            eprintln!("error: --depth takes a number of plies or `auto`, not `{text}`");
-            ExitCode::from(2)
-        }),
+        Some(text) => text
+            .parse::<u32>()
+            .map(DepthSpec::Fixed)
+            .map_err(|_| bad_depth(text).report()),
     }
+}
+
+/// `--depth` that is neither a number nor `auto`.
+fn bad_depth(text: &str) -> Failure {
+    Failure::usage(format!(
+        "--depth takes a number of plies or `auto`, not `{text}`"
+    ))
+    .help("give a number of plies, e.g. --depth 5, or --depth auto for the critical depth")
 }
 
 fn side_name(s: Side) -> &'static str {
@@ -301,7 +307,6 @@ fn side_name(s: Side) -> &'static str {
 }
 
 fn solve(args: SolveArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
     let model = match read_model(&args.files) {
         Ok(m) => m,
         Err(code) => return code,
@@ -317,10 +322,7 @@ fn solve(args: SolveArgs) -> ExitCode {
     let name = game_name(&args.files.problem);
     let mut l = match load_model(&model, &name) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(70);
-        }
+        Err(e) => return Failure::bug(e).report(),
     };
     l.engine.limits.max_steps = args.max_steps;
     let interrupt = l.engine.interrupt.clone();
@@ -330,10 +332,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         None | Some("auto") => model.depth as u64,
         Some(text) => match text.parse::<u64>() {
             Ok(d) => d,
-            Err(_) => {
-                eprintln!("error: --depth takes a number of plies or `auto`, not `{text}`");
-                return ExitCode::from(2);
-            }
+            Err(_) => return bad_depth(text).report(),
         },
     };
     let began = Instant::now();
@@ -380,11 +379,11 @@ fn solve(args: SolveArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             let diag = driver::diagnose(&l.engine, &e);
-            eprint!("{}", diag.render(&l.session.sources, color));
+            let code = crate::failure::diag(&l.session.sources, &diag);
             return if driver::is_interrupted(&e) {
                 ExitCode::from(130)
             } else {
-                ExitCode::FAILURE
+                code
             };
         }
     };
@@ -394,11 +393,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         let d = match GameDriver::new(&mut l.engine, &l.game) {
             Ok(d) => d,
             Err(e) => {
-                eprint!(
-                    "{}",
-                    driver::diagnose(&l.engine, &e).render(&l.session.sources, color)
-                );
-                return ExitCode::FAILURE;
+                return crate::failure::diag(&l.session.sources, &driver::diagnose(&l.engine, &e))
             }
         };
         least_depth(&d, &mut l.engine, l.first, l.start, a.depth)

@@ -2,6 +2,7 @@
 //! each player's probability of winning under optimal play (or expected score), exactly
 //! where possible; deterministic two-player games with cycles by retrograde analysis.
 
+use crate::failure::{Code, Failure};
 use crate::solve::{load, SolveArgs};
 use gamelang_chance::engine::EngineModel;
 use gamelang_chance::graph::{explore, Graph, Kind};
@@ -14,7 +15,6 @@ use gamelang_lang::elab::Session;
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use serde_json::{json, Map, Value};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -30,9 +30,7 @@ pub fn chosen<'a>(session: &'a Session, name: Option<&str>) -> Option<&'a Chance
 }
 
 fn render(session: &Session, d: &Diag) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
-    eprint!("{}", d.render(&session.sources, color));
-    ExitCode::FAILURE
+    crate::failure::diag(&session.sources, d)
 }
 
 pub fn error_diag(e: ChanceError) -> Diag {
@@ -103,8 +101,7 @@ fn short(q: &Q) -> String {
 
 pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCode {
     if args.max_depth.is_some() || args.first.is_some() || args.solver.qbf {
-        eprintln!("error: --max-depth, --first and --qbf are for two-player games without chance (in a chance game, whose turn it is is part of the state)");
-        return ExitCode::from(2);
+        return Failure::usage("--max-depth, --first and --qbf are for two-player games without chance (in a chance game, whose turn it is is part of the state)").report();
     }
     let (mut engine, start) = match prepare(
         &mut session,
@@ -124,8 +121,7 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
     let graph = match explore(&mut model, args.value, args.max_states) {
         Ok(g) => g,
         Err(ChanceError::Interrupted) => {
-            eprintln!("interrupted");
-            return ExitCode::from(130);
+            return Failure::interrupted("interrupted").report();
         }
         Err(e) => return render(&session, &error_diag(e)),
     };
@@ -396,15 +392,18 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Err(code) => return code,
     };
     let Some(game) = chosen(&session, args.game.as_deref()).cloned() else {
-        eprintln!(
-            "error: {} declares no chance game (`instance CHANCE{{…}}`){}",
-            args.file.display(),
-            args.game
-                .as_deref()
-                .map(|g| format!(" named `{g}`"))
-                .unwrap_or_default()
-        );
-        return ExitCode::FAILURE;
+        return Failure::new(
+            Code::Program,
+            format!(
+                "{} declares no chance game (`instance CHANCE{{…}}`){}",
+                args.file.display(),
+                args.game
+                    .as_deref()
+                    .map(|g| format!(" named `{g}`"))
+                    .unwrap_or_default()
+            ),
+        )
+        .report();
     };
     let (mut engine, start) = match prepare(
         &mut session,
@@ -430,8 +429,7 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
     let t = match simulate::simulate(&mut model, args.seed, args.games, args.max_moves) {
         Ok(t) => t,
         Err(ChanceError::Interrupted) => {
-            eprintln!("interrupted");
-            return ExitCode::from(130);
+            return Failure::interrupted("interrupted").report();
         }
         Err(e) => return render(&session, &error_diag(e)),
     };
@@ -643,8 +641,7 @@ pub fn solve_tree(
     let graph = match explore(&mut model, false, args.max_states) {
         Ok(g) => g,
         Err(ChanceError::Interrupted) => {
-            eprintln!("interrupted");
-            return ExitCode::from(130);
+            return Failure::interrupted("interrupted").report();
         }
         Err(e) => return render(session, &error_diag(e)),
     };

@@ -8,12 +8,12 @@
 //! engine after `--set` parameters, then decoded by the runtime's grid compiler — so what is
 //! written is the game that `gamelang solve` plays.
 
+use crate::failure::Failure;
 use crate::solve::{load, pick_game};
 use gamelang_bddl::Model;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::{Engine, TermId};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -56,28 +56,26 @@ pub struct LowerArgs {
 
 pub fn run(args: LowerArgs) -> ExitCode {
     if args.to == Target::Bddl && args.files.len() != 1 {
-        eprintln!("error: --to bddl writes a `.game` grid game as BDDL: give one .game file");
-        return ExitCode::from(2);
+        return Failure::usage("--to bddl writes a `.game` grid game as BDDL: give one .game file")
+            .report();
     }
     let model = match model_from_files(&args.files, args.game.as_deref(), &args.set, args.depth) {
         Ok(m) => m,
         Err(code) => return code,
     };
     let write = |path: &std::path::Path, text: String| -> Result<(), ExitCode> {
-        std::fs::write(path, text).map_err(|e| {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            ExitCode::FAILURE
-        })
+        std::fs::write(path, text)
+            .map_err(|e| Failure::io(format!("cannot write {}: {e}", path.display())).report())
     };
     match args.to {
         Target::Bddl => {
             let Some(out) = &args.out else {
-                eprintln!("error: --to bddl needs --out DIR");
-                return ExitCode::from(2);
+                return Failure::usage("--to bddl needs --out DIR")
+                    .help("name the directory the domain and problem files are written to")
+                    .report();
             };
             if let Err(e) = std::fs::create_dir_all(out) {
-                eprintln!("error: cannot create {}: {e}", out.display());
-                return ExitCode::FAILURE;
+                return Failure::io(format!("cannot create {}: {e}", out.display())).report();
             }
             let name = args.files[0]
                 .file_stem()
@@ -97,12 +95,9 @@ pub fn run(args: LowerArgs) -> ExitCode {
             println!("wrote {} and {}", domain.display(), problem.display());
         }
         Target::Qcir | Target::Qdimacs => {
-            let enc = match gamelang_qbf::encode(&model, model.depth) {
+            let enc = match crate::qbf::encode(&model, model.depth) {
                 Ok(e) => e,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
-                }
+                Err(e) => return e.report(),
             };
             let text = if args.to == Target::Qcir {
                 enc.qcir()
@@ -140,7 +135,6 @@ pub fn model_from_files(
     set: &[String],
     depth: Option<u32>,
 ) -> Result<Model, ExitCode> {
-    let color = std::io::stderr().is_terminal();
     let mut model = if files.len() == 2 {
         crate::bddl::read_model(&crate::bddl::Files {
             domain: files[0].clone(),
@@ -148,10 +142,7 @@ pub fn model_from_files(
         })?
     } else {
         let mut session = load(&files[0])?;
-        let fail = |session: &Session, d: Diag| {
-            eprint!("{}", d.render(&session.sources, color));
-            ExitCode::FAILURE
-        };
+        let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
         let game = pick_game(&session, &files[0], game)
             .map_err(|d| fail(&session, d))?
             .clone();
@@ -222,10 +213,10 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
     let black_goals = ops.goals(sig, store, terms[2]).map_err(bad)?;
     let white_goals = ops.goals(sig, store, terms[3]).map_err(bad)?;
     if sig.true_op.is_none() || store.op(loses) != sig.true_op {
-        eprintln!(
-            "warning: game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
+        crate::failure::warning(&format!(
+            "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
             game.name
-        );
+        ));
     }
     let init = board.cells();
     let depth = depth

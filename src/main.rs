@@ -3,6 +3,7 @@
 
 mod bddl;
 mod chance;
+mod failure;
 mod lower;
 mod play;
 mod qbf;
@@ -67,7 +68,17 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    // Under --json, errors are printed as JSON too (see `failure`).
+    failure::set_json(match &cli.command {
+        Command::Solve(args) => args.json,
+        Command::Simulate(args) => args.json,
+        Command::Bddl(bddl::BddlCommand::Solve(args)) => args.json,
+        _ => false,
+    });
     // A long reduction shows a progress line on a terminal (a sweep has its own bar).
     {
         use std::io::IsTerminal;
@@ -93,11 +104,38 @@ fn main() -> ExitCode {
         .spawn(run)
     {
         Ok(handle) => handle.join().unwrap_or(ExitCode::from(101)),
-        Err(e) => {
-            eprintln!("error: cannot start: {e}");
-            ExitCode::FAILURE
+        Err(e) => failure::Failure::new(failure::Code::Limit, format!("cannot start: {e}"))
+            .help("the system refused a thread with a 512 MiB stack (reserved, not used): raise the limit on virtual memory (ulimit -v)")
+            .report(),
+    }
+}
+
+/// Arguments clap refuses: printed by clap (with its usage line), or under `--json` as a
+/// JSON error like every other. `--help` and `--version` are not errors.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let wants_json = std::env::args_os().any(|a| a == "--json");
+    if !wants_json || matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    // clap's text: `error: MESSAGE` (perhaps over several lines), a blank line, then tips
+    // and the usage line.
+    let text = e.render().to_string();
+    let (mut message, mut help) = (Vec::new(), Vec::new());
+    let mut in_message = true;
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() {
+            in_message = false;
+        } else if in_message {
+            message.push(line.strip_prefix("error: ").unwrap_or(line));
+        } else {
+            help.push(line);
         }
     }
+    failure::set_json(true);
+    failure::Failure::usage(message.join(" "))
+        .help(help.join(" "))
+        .report()
 }
 
 /// The stack of the thread that runs the command.

@@ -4,6 +4,7 @@
 //! the solver asked for Black's move; the board is drawn after every move, and at the end
 //! the result is checked on the board: Black's goal holds, or White could not move.
 
+use crate::failure::{Code, Failure};
 use crate::qbf::{self, SolverArgs};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -26,8 +27,7 @@ pub struct PlayArgs {
 
 pub fn run(args: PlayArgs) -> ExitCode {
     if !args.solver.qbf {
-        eprintln!("error: `gamelang play` plays against the QBF strategy: add --qbf (for play against exhaustive search, use `gamelang repl FILE` and its `play` command)");
-        return ExitCode::from(2);
+        return Failure::usage("`gamelang play` plays against the QBF strategy: add --qbf (for play against exhaustive search, use `gamelang repl FILE` and its `play` command)").report();
     }
     let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
         Ok(m) => m,
@@ -38,10 +38,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     }
     let mut board = match qbf::initial_board(&model) {
         Ok(b) => b,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return Failure::new(Code::Program, e).report(),
     };
     let interactive = std::io::stdin().is_terminal();
     let mut lines = std::io::stdin().lock().lines();
@@ -66,10 +63,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             here.depth = left;
             let asked = match qbf::ask(&here, left, &args.solver) {
                 Ok(a) => a,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::FAILURE;
-                }
+                Err(e) => return e.report(),
             };
             match asked.black_wins {
                 Some(true) => {}
@@ -86,12 +80,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 }
             }
             let Some((k, x, y)) = asked.first_move else {
-                eprintln!("error: the solver said true but gave no move (does the solver print its assignment? DepQBF needs --qdo)");
-                return ExitCode::FAILURE;
+                return Failure::solver("the solver said true but gave no move")
+                    .help("does the solver print its assignment? DepQBF needs --qdo")
+                    .report();
             };
             let Some(next) = qbf::next_board(&model, &board, true, k, x, y) else {
-                eprintln!("error: the solver's move is not legal (a bug in the encoding)");
-                return ExitCode::FAILURE;
+                return Failure::bug("the solver's move is not legal (a bug in the encoding)")
+                    .status(1)
+                    .report();
             };
             board = next;
             println!("Black plays {}:", qbf::move_name(&model, true, k, x, y));

@@ -3,6 +3,7 @@
 //! solver process (DepQBF by default). Used by `bddl solve --qbf`, `solve --qbf`,
 //! `lower --to qcir|qdimacs` and `play --qbf`.
 
+use crate::failure::{Code, Failure};
 use gamelang_bddl::Model;
 use gamelang_qbf::{Answer, Encoding};
 use gamelang_runtime::grid::{Board, Compiled, CompiledGoals};
@@ -68,14 +69,50 @@ pub struct Asked {
     pub solver_seconds: f64,
 }
 
+/// The encoding of `model` at `depth`, refused first when it would not fit in the memory
+/// budget ([`check_size`]).
+pub fn encode(model: &Model, depth: u32) -> Result<Encoding, Failure> {
+    check_size(model, depth)?;
+    gamelang_qbf::encode(model, depth).map_err(|e| Failure::new(Code::Program, e))
+}
+
+/// Peak bytes per unit of circuit size ([`gamelang_qbf::estimated_size`]) of an encoding
+/// written out: the circuit, its CNF and the QDIMACS text together (measured on tic-tac-toe
+/// and Domineering at depths 400 and 800: 22 to 24 bytes; docs/benchmarks.md).
+const BYTES_PER_UNIT: u64 = 24;
+
+/// Refuse an encoding that would not fit in the memory budget (`GAMELANG_MAX_MEMORY`, by
+/// default half the machine's memory), before allocating any of it: its size is
+/// estimated from three small depths ([`gamelang_qbf::estimated_size`]).
+pub fn check_size(model: &Model, depth: u32) -> Result<(), Failure> {
+    use gamelang_runtime::engine::{memory_budget, show_bytes};
+    let size =
+        gamelang_qbf::estimated_size(model, depth).map_err(|e| Failure::new(Code::Program, e))?;
+    let need = size.saturating_mul(BYTES_PER_UNIT);
+    let budget = memory_budget();
+    if need > budget {
+        return Err(Failure::limit(format!(
+            "the QBF encoding at depth {depth} would need about {}, more than the memory budget of {}",
+            show_bytes(need),
+            show_bytes(budget)
+        ))
+        .help("encode fewer plies (--depth D), or raise the budget: GAMELANG_MAX_MEMORY=8G (docs/language.md, Limits)"));
+    }
+    Ok(())
+}
+
 /// Encode `model` at `depth` and ask the solver.
-pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String> {
+pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, Failure> {
     let began = Instant::now();
-    let enc: Encoding = gamelang_qbf::encode(model, depth)?;
+    let enc: Encoding = encode(model, depth)?;
     let qdimacs = enc.qdimacs();
     let stats = enc.stats();
     let encode_seconds = began.elapsed().as_secs_f64();
-    let run = gamelang_qbf::run_solver(&args.solver, &qdimacs, args.timeout())?;
+    let run = gamelang_qbf::run_solver(&args.solver, &qdimacs, args.timeout()).map_err(|e| {
+        Failure::solver(e).help(
+            "give another solver with --solver CMD (a QDIMACS solver that exits with 10 or 20)",
+        )
+    })?;
     let (black_wins, unknown) = match &run.answer {
         Answer::True => (Some(true), None),
         Answer::False => (Some(false), None),
@@ -93,11 +130,12 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, String
     if let Some((k, x, y)) = first_move {
         // The solver's move must be a legal move of the position: anything else is a bug
         // in the encoding, and is said so rather than shown.
-        let Some(next) = next_board(model, &initial_board(model)?, true, k, x, y) else {
-            return Err(format!(
+        let board = initial_board(model).map_err(Failure::usage)?;
+        let Some(next) = next_board(model, &board, true, k, x, y) else {
+            return Err(Failure::bug(format!(
                 "the solver's first move {} is not legal here (a bug in gamelang's encoding)",
                 move_name(model, true, k, x, y)
-            ));
+            )));
         };
         // A solver that prints no certificate (or a bogus one) decodes to some legal move
         // that need not win: check it wins within the remaining plies before showing it.
@@ -378,12 +416,16 @@ pub fn solve_and_print(
     // Definition 9: refuse a problem whose initial state is already won (the exhaustive
     // route refuses it too, so the two never answer different questions).
     if let Some((black, k)) = model.goal_holding_initially() {
-        eprintln!(
-            "error: {}'s goal {} already holds in the initial position\n  = help: seed 001's Definition 9 requires that the initial state is won by neither player; change the start or the goal",
-            if black { "Black" } else { "White" },
-            k + 1
-        );
-        return ExitCode::FAILURE;
+        return Failure::new(
+            Code::Program,
+            format!(
+                "{}'s goal {} already holds in the initial position",
+                if black { "Black" } else { "White" },
+                k + 1
+            ),
+        )
+        .help("seed 001's Definition 9 requires that the initial state is won by neither player; change the start or the goal")
+        .report();
     }
     let began = Instant::now();
     let mut asked = Vec::new();
@@ -411,12 +453,12 @@ pub fn solve_and_print(
         })(),
     };
     if let Err(e) = result {
-        eprintln!("error: {e}");
-        return ExitCode::FAILURE;
+        return e.report();
     }
     let Some(last) = asked.last() else {
-        eprintln!("error: no depth to try (--max-depth below 1)");
-        return ExitCode::from(2);
+        return Failure::usage("no depth to try (--max-depth below 1)")
+            .help("give --max-depth 1 or more")
+            .report();
     };
     let solver_seconds: f64 = asked.iter().map(|a| a.solver_seconds).sum();
     let best_move = last

@@ -1,12 +1,13 @@
 //! `gamelang reduce`: run the `reduce TERM .` commands of a file (Maude's), or reduce one
 //! term given on the command line, and print each normal form in full.
 
+use crate::failure::Failure;
 use gamelang_game::{self as driver, SolveError};
-use gamelang_lang::diag::{render_all, Diag};
+use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Session;
 use gamelang_runtime::error::RuntimeError;
 use gamelang_runtime::Engine;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -34,31 +35,22 @@ pub struct ReduceArgs {
 }
 
 pub fn run(args: ReduceArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
     let mut session = match Session::new() {
         Ok(s) => s,
         Err(rendered) => {
             eprint!("{rendered}");
-            eprintln!("error: the standard library failed to load (this is a bug in gamelang)");
-            return ExitCode::from(70);
+            return Failure::bug("the standard library failed to load (this is a bug in gamelang)")
+                .report();
         }
     };
     let loaded = match session.load_file(&args.file) {
         Ok(l) => l,
         Err(errors) => {
-            eprint!("{}", render_all(&errors, &session.sources, color));
-            eprintln!(
-                "error: {} could not be loaded ({} error(s))",
-                args.file.display(),
-                errors.len()
-            );
-            return ExitCode::FAILURE;
+            let what = args.file.display().to_string();
+            return crate::failure::not_loaded(&what, &errors, &session.sources);
         }
     };
-    let fail = |session: &Session, d: Diag| {
-        eprint!("{}", d.render(&session.sources, color));
-        ExitCode::FAILURE
-    };
+    let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
     // The terms to reduce, parsed, with their modules.
     let mut terms = Vec::new();
     match &args.term {

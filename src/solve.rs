@@ -1,12 +1,12 @@
 //! `gamelang solve`: who wins from a configuration, with the winning move, the principal
 //! line, the number of positions evaluated and the time taken; as text or as one JSON object.
 
+use crate::failure::Failure;
 use gamelang_game::{self as driver, Bounded, Outcome, Verdict};
-use gamelang_lang::diag::{render_all, Diag};
+use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::Engine;
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -84,24 +84,19 @@ pub struct SolveArgs {
 
 /// Load a file into a fresh session, or render its errors to standard error.
 pub fn load(file: &std::path::Path) -> Result<Session, ExitCode> {
-    let color = std::io::stderr().is_terminal();
     let mut session = match Session::new() {
         Ok(s) => s,
         Err(rendered) => {
             eprint!("{rendered}");
-            eprintln!("error: the standard library failed to load (this is a bug in gamelang)");
-            return Err(ExitCode::from(70));
+            return Err(Failure::bug(
+                "the standard library failed to load (this is a bug in gamelang)",
+            )
+            .report());
         }
     };
     if let Err(errors) = session.load_file(file) {
-        eprint!("{}", render_all(&errors, &session.sources, color));
-        let n = errors.len();
-        eprintln!(
-            "error: {} could not be loaded ({n} error{})",
-            file.display(),
-            if n == 1 { "" } else { "s" }
-        );
-        return Err(ExitCode::FAILURE);
+        let what = file.display().to_string();
+        return Err(crate::failure::not_loaded(&what, &errors, &session.sources));
     }
     Ok(session)
 }
@@ -131,7 +126,6 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if args.solver.qbf {
         return solve_qbf(&args);
     }
-    let color = std::io::stderr().is_terminal();
     let mut session = match load(&args.file) {
         Ok(s) => s,
         Err(code) => return code,
@@ -142,8 +136,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         } else {
             d
         };
-        eprint!("{}", d.render(&session.sources, color));
-        ExitCode::FAILURE
+        crate::failure::diag(&session.sources, &d)
     };
     if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
         return crate::chance::solve(args, session, g);
@@ -266,8 +259,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
 /// is B; the question is Black's win within the depth, as `bddl solve --qbf`).
 fn solve_qbf(args: &SolveArgs) -> ExitCode {
     if args.from.is_some() || args.first.is_some() || args.value {
-        eprintln!("error: --qbf solves the game from its start (--from, --first and --value are for exhaustive search)");
-        return ExitCode::from(2);
+        return Failure::usage("--qbf solves the game from its start (--from, --first and --value are for exhaustive search)").report();
     }
     let fixed = match (&args.depth, args.max_depth) {
         (None, Some(d)) => Some(d.min(u32::MAX as u64) as u32),

@@ -126,7 +126,12 @@ fn broken_programs_are_diagnosed() {
                 "{}: a script with an error fails\n{err}",
                 path.display()
             );
-            assert!(err.starts_with("error: "), "{}:\n{err}", path.display());
+            // `error: …`, or `error[gamelang::limit]: …` for a limit reached.
+            assert!(
+                err.starts_with("error: ") || err.starts_with("error[gamelang::"),
+                "{}:\n{err}",
+                path.display()
+            );
             for m in &messages {
                 assert!(
                     err.contains(m.as_str()),

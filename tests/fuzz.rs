@@ -4,6 +4,9 @@
 //! error — never a panic. (The exhaustive-vs-QBF differential target is
 //! `tests/differential.rs`; the command line is fuzzed here through the binary.)
 //!
+//! The same parser, elaborator, term-parser and BDDL targets with shrinking (proptest) are
+//! in `tests/proptest_fuzz.rs`.
+//!
 //! `GAMELANG_FUZZ_CASES=N` runs N cases per target instead of the default, and
 //! `GAMELANG_FUZZ_SEED=S` starts from another seed (both for longer runs by hand).
 

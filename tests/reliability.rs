@@ -181,6 +181,34 @@ fn the_solver_dies_with_gamelang() {
     assert!(gone(&pid), "the solver {pid} outlived gamelang");
 }
 
+/// `PR_SET_PDEATHSIG` kills only the solver: a wrapper script's own children are killed
+/// by the watchdog (`qbf/src/solver.rs`), which sees gamelang's pipe close.
+#[test]
+fn the_solvers_children_die_with_gamelang() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pidfile = tmp.path().join("grandchild");
+    let solver = script(
+        tmp.path(),
+        "wrapper.sh",
+        &format!(
+            "#!/bin/sh\nsleep 300 &\necho $! > {}\nwait\n",
+            pidfile.display()
+        ),
+    );
+    let (d, p) = corpus("httt", "3x3_5_el.ig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["bddl", "solve", &d, &p, "--qbf", "--solver", &solver])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = wait_for(&pidfile);
+    child.kill().unwrap(); // SIGKILL: gamelang gets no chance to clean up
+    child.wait().unwrap();
+    assert!(gone(&pid), "the solver's child {pid} outlived gamelang");
+}
+
 #[test]
 fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
     let tmp = tempfile::tempdir().unwrap();

@@ -141,3 +141,64 @@ fn history_is_recalled_in_a_new_session() {
     p.flush().unwrap();
     p.exp_eof().unwrap();
 }
+
+/// The progress line of a long reduction on a terminal (after 2 s; the test sets
+/// `GAMELANG_PROGRESS_AFTER=0` so that it needs no clock): its rewrites, memo entries and
+/// memory, the budget as set, and how to stop. Through pipes there is none.
+#[test]
+fn a_long_reduction_shows_a_progress_line_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("count.game");
+    std::fs::write(
+        &file,
+        "fmod COUNT is\n  protecting INT .\n  op count : Int -> Int .\n  var n : Int .\n  eq count(n) = count(n + 1) .\nendfm\n",
+    )
+    .unwrap();
+    let args = [
+        "reduce",
+        file.to_str().unwrap(),
+        "count(0)",
+        "--max-steps",
+        "600000",
+    ];
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gamelang"));
+    cmd.args(args)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1")
+        .env("GAMELANG_PROGRESS_AFTER", "0")
+        .env("GAMELANG_MAX_MEMORY", "3G");
+    let mut p = rexpect::spawn_with_options(
+        cmd,
+        Options::new()
+            .timeout_ms(Some(PATIENCE_MS))
+            .strip_ansi_escape_codes(true),
+    )
+    .expect("start gamelang in a pseudo-terminal");
+    let (_, line) = p
+        .exp_regex(r"reducing for \d+ s: \d+ rewrites, \d+ memo entries, \d+ MB of 3\.0 GB memory \(Ctrl-C stops it\)")
+        .unwrap();
+    let rewrites: u64 = line
+        .split(": ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line:?}"));
+    // Shown while the reduction runs: some steps done, fewer than the budget.
+    assert!(rewrites > 0 && rewrites < 600_000, "{line}");
+    p.exp_string("gave up after 600000 rewriting steps")
+        .unwrap();
+    p.exp_eof().unwrap();
+
+    // Through pipes (a script, a CI log): the same run shows no progress line.
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .env("GAMELANG_PROGRESS_AFTER", "0")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("gave up after 600000 rewriting steps"),
+        "{err}"
+    );
+    assert!(!err.contains("reducing for"), "{err}");
+}

@@ -19,6 +19,9 @@ pub struct Diag {
     pub message: String,
     pub labels: Vec<DiagLabel>,
     pub notes: Vec<String>,
+    /// What kind of error it is, when that is not "an error in the program" (e.g.
+    /// `gamelang::io` for a file that cannot be read); shown as `error[CODE]: …`.
+    pub code: Option<&'static str>,
 }
 
 impl Diag {
@@ -27,6 +30,7 @@ impl Diag {
             message: message.into(),
             labels: Vec::new(),
             notes: Vec::new(),
+            code: None,
         }
     }
 
@@ -58,6 +62,11 @@ impl Diag {
         self
     }
 
+    pub fn code(mut self, code: &'static str) -> Diag {
+        self.code = Some(code);
+        self
+    }
+
     /// The first primary span, if any.
     pub fn span(&self) -> Option<Span> {
         self.labels.iter().find(|l| l.primary).map(|l| l.span)
@@ -76,8 +85,12 @@ impl Diag {
                 label.with_message(l.message.clone())
             })
             .collect();
-        Diagnostic::error()
-            .with_message(self.message.clone())
+        let d = Diagnostic::error();
+        let d = match self.code {
+            Some(code) => d.with_code(code),
+            None => d,
+        };
+        d.with_message(self.message.clone())
             .with_labels(labels)
             .with_notes(self.notes.clone())
     }

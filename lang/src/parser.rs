@@ -252,17 +252,112 @@ const WORD_TERMINAL: &str = "Word";
 fn humanize(file: FileId, src: &str, tokens: &[Triple], err: RawError) -> ParseError {
     match err {
         LalrpopError::User { error } => error,
-        LalrpopError::UnrecognizedEof { expected, .. } => {
-            let what = describe_expected(file, tokens, &expected, false);
-            ParseError {
-                message: format!("unexpected end of input; {what}"),
-                span: Span::new(file, src.len(), src.len()),
-                expected: render_all(&expected),
-                unexpected_eof: true,
-                label: None,
-                help: None,
+        // A declaration without its ` .` at the end of the input (a file's last line):
+        // at its last token, not at the end of the file.
+        LalrpopError::UnrecognizedEof { expected, .. } if expects_dot(file, tokens, &expected) => {
+            match missing_dot(file, tokens, None) {
+                Some(e) => ParseError {
+                    unexpected_eof: true,
+                    ..e
+                },
+                None => humanize_eof(file, src, tokens, expected),
             }
         }
+        LalrpopError::UnrecognizedEof { expected, .. } => humanize_eof(file, src, tokens, expected),
+        // A declaration without its ` .`, followed by the next one (or the end of the
+        // block): at the declaration's last token, not at the next one's keyword.
+        LalrpopError::UnrecognizedToken {
+            token: (l, ref tok, _),
+            ref expected,
+        } if starts_statement(tok) && expects_dot(file, before(tokens, l), expected) => {
+            match missing_dot(file, before(tokens, l), Some(tok)) {
+                Some(e) => e,
+                None => humanize_token(file, tokens, err),
+            }
+        }
+        err => humanize_token(file, tokens, err),
+    }
+}
+
+/// Would a ` .` here end the declaration (so it may just be missing)? Inside a token run
+/// that also accepts `.` (an `ops` group), a `.` would not end anything.
+fn expects_dot(file: FileId, prefix: &[Triple], expected: &[String]) -> bool {
+    let dot = |e: &String| e == "\".\"";
+    if expected.len() < RUN_STATE_MIN_EXPECTED {
+        expected.iter().any(dot)
+    } else {
+        run_closers(file, prefix, expected).iter().any(dot)
+    }
+}
+
+/// A token that starts a declaration or ends a block: met where a ` .` could be, it means
+/// the ` .` before it is missing.
+fn starts_statement(tok: &Tok) -> bool {
+    let text = tok.to_string();
+    DECLARATION_KEYWORDS.contains(&text.as_str())
+        || BLOCK_ENDS.contains(&text.as_str())
+        || ["fmod", "fth", "view", "game", "reduce", "red"].contains(&text.as_str())
+}
+
+/// "missing ` .`" at the last of `tokens` (the declaration's end), before `next` (or the
+/// end of the input). `None` when there is no token of the input to point at.
+fn missing_dot(file: FileId, tokens: &[Triple], next: Option<&Tok>) -> Option<ParseError> {
+    // The REPL's frame tokens (`fmod <prompt> is`) span nothing.
+    let &(l, ref last, r) = tokens.last().filter(|&&(l, _, r)| r > l)?;
+    // An equation says so (the most common case); anything else is a declaration.
+    let what = match tokens
+        .iter()
+        .rev()
+        .find(|(_, t, _)| starts_statement(t))
+        .map(|(_, t, _)| t.to_string())
+        .as_deref()
+    {
+        Some("eq") | Some("ceq") => "equation",
+        _ => "declaration",
+    };
+    let (message, runs_on) = match next {
+        Some(tok) => (
+            format!("missing ` .` at the end of the {what} before `{tok}`"),
+            format!("without it the {what} runs on into the `{tok}` that follows"),
+        ),
+        None => (
+            format!("missing ` .` at the end of the {what}: the input ends without it"),
+            "the input ends before it".to_string(),
+        ),
+    };
+    Some(ParseError {
+        label: Some(format!("the {what} ends here, without ` .`")),
+        help: Some(format!(
+            "add ` .` after `{last}`: every {what} ends with a period; {runs_on}"
+        )),
+        ..ParseError::new(message, Span::new(file, l, r))
+    })
+}
+
+/// The tokens before position `l`.
+fn before(tokens: &[Triple], l: usize) -> &[Triple] {
+    &tokens[..tokens.partition_point(|&(start, _, _)| start < l)]
+}
+
+fn humanize_eof(file: FileId, src: &str, tokens: &[Triple], expected: Vec<String>) -> ParseError {
+    let what = describe_expected(file, tokens, &expected, false);
+    ParseError {
+        message: format!("unexpected end of input; {what}"),
+        span: Span::new(file, src.len(), src.len()),
+        expected: render_all(&expected),
+        unexpected_eof: true,
+        label: None,
+        help: None,
+    }
+}
+
+fn humanize_token(file: FileId, tokens: &[Triple], err: RawError) -> ParseError {
+    match err {
+        LalrpopError::User { error } => error,
+        LalrpopError::UnrecognizedEof { location, .. } => ParseError::new(
+            "unexpected end of input",
+            Span::new(file, location, location),
+        ),
         LalrpopError::UnrecognizedToken {
             token: (l, tok, r),
             expected,
@@ -823,10 +918,18 @@ endv
     fn missing_dot() {
         let src = "fmod A is\n  op f : Nat -> Nat\n  op g : -> Nat .\nendfm";
         let e = err(src);
-        assert_eq!(e.message, "unexpected `op`; expected one of `.`, `[`, `{`");
-        assert_eq!(at(src, e.span), "op");
-        assert_eq!(e.span.start, 32);
-        assert_eq!(e.expected, ["`.`", "`[`", "`{`"]);
+        // At the end of the declaration without its ` .`, not at the next `op`.
+        assert_eq!(
+            e.message,
+            "missing ` .` at the end of the declaration before `op`"
+        );
+        assert_eq!(at(src, e.span), "Nat");
+        assert_eq!(e.span.start as usize, src.find("Nat\n").unwrap());
+        assert!(e
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("add ` .` after `Nat`"));
         assert!(!e.unexpected_eof);
         assert_eq!(e.to_string(), e.message);
 
@@ -842,8 +945,11 @@ endv
 
         let src = "fmod A is protecting NAT endfm";
         let e = err(src);
-        assert_eq!(e.message, "unexpected `endfm`; expected `.` or `{`");
-        assert_eq!(at(src, e.span), "endfm");
+        assert_eq!(
+            e.message,
+            "missing ` .` at the end of the declaration before `endfm`"
+        );
+        assert_eq!(at(src, e.span), "NAT");
     }
 
     #[test]
@@ -865,7 +971,7 @@ endv
         let cases = [
             (
                 "fmod A is eq a = b",
-                "unexpected end of input; expected `.` or `[` (or more tokens)",
+                "missing ` .` at the end of the equation: the input ends without it",
             ),
             (
                 "fmod A is eq f(x) .",
@@ -901,7 +1007,7 @@ endv
             ),
             (
                 "game g is start x",
-                "unexpected end of input; expected `.` (or more tokens)",
+                "missing ` .` at the end of the declaration: the input ends without it",
             ),
         ];
         for (src, message) in cases {

@@ -268,13 +268,19 @@ fn command_line_terms_are_parsed_in_the_game_module() {
 #[test]
 fn a_missing_dot_is_named_as_such() {
     let (d, _, s) = load_err("fmod T is protecting INT . op f : Nat -> Nat . var n : Nat .\n  eq f(0) = 1\n  eq f(n) = 2 .\nendfm");
-    assert!(
-        d.message
-            .contains("is the ` .` ending the previous declaration missing?"),
-        "{}",
-        d.message
+    // At the end of the equation without its ` .` (the `1`), the next `eq` marked.
+    assert_eq!(
+        d.message,
+        "missing ` .` at the end of the declaration before `eq`"
     );
-    assert_eq!(span_text(&s, &d), "eq");
+    assert_eq!(span_text(&s, &d), "1");
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.starts_with("help: add ` .` after `1`")),
+        "{:?}",
+        d.notes
+    );
 }
 
 #[test]

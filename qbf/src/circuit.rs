@@ -205,6 +205,21 @@ impl Circuit {
         self.nodes.len()
     }
 
+    /// Nodes plus the inputs of every node: what the circuit, its CNF and its text take
+    /// grow with this (an AND of n inputs is n + 1 clauses).
+    pub fn size(&self) -> usize {
+        self.nodes
+            .iter()
+            .map(|n| {
+                1 + match n {
+                    Node::True | Node::Var(_) => 0,
+                    Node::And(v) => v.len(),
+                    Node::Xor(..) => 2,
+                }
+            })
+            .sum()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
     }

@@ -267,7 +267,39 @@ pub fn encode(model: &Model, depth: u32) -> Result<Encoding, String> {
     Ok(Builder::new(model, depth).build())
 }
 
+/// The size ([`Encoding::size`]) the encoding of `model` at `depth` will have, estimated
+/// without building it. Every two plies add a Black and a White layer of the same shape,
+/// so the circuit is linear in the depth; but some clauses of its CNF gather one literal
+/// per earlier layer, so the CNF is quadratic: it is built at three small depths of the same parity and the
+/// quadratic through them extrapolated (exact where the layers are regular, which they are
+/// past the first few). Lets a caller refuse an encoding that would not fit in memory
+/// before allocating it.
+pub fn estimated_size(model: &Model, depth: u32) -> Result<u64, String> {
+    validate(model)?;
+    let at = |d: u32| Builder::new(model, d).build().size() as f64;
+    // Past these depths every step of two plies adds layers of the same shape.
+    const SMALL: u32 = 6;
+    if depth <= SMALL + 4 {
+        return Ok(at(depth) as u64);
+    }
+    let low = SMALL + (depth % 2);
+    let (f0, f1, f2) = (at(low), at(low + 2), at(low + 4));
+    let k = f64::from((depth - low) / 2);
+    let (first, second) = (f1 - f0, (f2 - f1) - (f1 - f0));
+    let size = f0 + k * first + k * (k - 1.0) / 2.0 * second.max(0.0);
+    // `as` saturates: an estimate past u64 is u64::MAX.
+    Ok(size.max(0.0) as u64)
+}
+
 impl Encoding {
+    /// What the encoding takes in memory, in units ([`estimated_size`]): the circuit's
+    /// nodes and their inputs, and the clauses of its CNF and their literals.
+    pub fn size(&self) -> usize {
+        let cnf = self.cnf();
+        let literals: usize = cnf.clauses.iter().map(Vec::len).sum();
+        self.circuit.size() + cnf.clauses.len() + literals
+    }
+
     /// The prefix as built (every quantified variable, outermost block first).
     pub fn prefix(&self) -> &[(Quant, Vec<u32>)] {
         &self.prefix

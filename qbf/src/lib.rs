@@ -25,7 +25,7 @@ pub mod qcir;
 pub mod qdimacs;
 pub mod solver;
 
-pub use encode::{encode, Encoding, Stats};
+pub use encode::{encode, estimated_size, Encoding, Stats};
 pub use gamelang_bddl::Model;
 pub use qdimacs::{Cnf, CnfOptions, Quant};
 pub use solver::{run_solver, Answer, SolverRun, DEFAULT_SOLVER};

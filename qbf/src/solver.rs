@@ -87,6 +87,8 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
                 format!("cannot run the QBF solver `{program}`: {e}")
             }
         })?;
+    // Dropped at the end of this function, after the solver is done: it then ends.
+    let _watchdog = Watchdog::start(&child);
     // Read the pipes on threads so that a talkative solver never blocks on a full pipe.
     // The output arrives through channels: if the solver left a child of its own holding
     // the pipes (a wrapper script killed on timeout), the wait for it is bounded.
@@ -213,6 +215,58 @@ fn own_process_group(command: &mut Command) {
 
 #[cfg(not(unix))]
 fn own_process_group(_: &mut Command) {}
+
+/// A process that kills the solver's process group when gamelang dies, however it dies.
+/// `PR_SET_PDEATHSIG` reaches only the solver itself: the children of a wrapper script
+/// would outlive a `kill -9` of gamelang (they are not gamelang's children, and the kernel
+/// tells no one but a parent). The watchdog is a shell waiting for the end of its standard
+/// input, a pipe whose only writer is gamelang (the write end is close-on-exec, so no
+/// solver inherits it): when gamelang ends or is killed, the kernel closes the pipe, `read`
+/// returns, and the watchdog kills the group — which it has joined, so it goes too. After
+/// a normal run, closing the pipe does the same as [`kill_group`].
+#[cfg(unix)]
+struct Watchdog(Option<std::process::Child>);
+
+#[cfg(unix)]
+impl Watchdog {
+    fn start(solver: &std::process::Child) -> Watchdog {
+        use std::os::unix::process::CommandExt;
+        let group = solver.id();
+        let child = Command::new("/bin/sh")
+            .arg("-c")
+            // `kill -9 -PGID`: the form dash and bash both read as "the group PGID".
+            .arg("read line; kill -9 -\"$0\"")
+            .arg(group.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(group as libc::pid_t)
+            .spawn();
+        // Without a shell (or if the solver is already gone and its group with it), the
+        // solver still dies with gamelang (PR_SET_PDEATHSIG); only its children might not.
+        Watchdog(child.ok())
+    }
+}
+
+#[cfg(unix)]
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            drop(child.stdin.take());
+            let _ = child.wait();
+        }
+    }
+}
+
+#[cfg(not(unix))]
+struct Watchdog;
+
+#[cfg(not(unix))]
+impl Watchdog {
+    fn start(_: &std::process::Child) -> Watchdog {
+        Watchdog
+    }
+}
 
 /// Kill the solver's process group (the solver and everything it started).
 #[cfg(unix)]

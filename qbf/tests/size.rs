@@ -93,3 +93,21 @@ fn compare_with_reference() {
     }
     println!("total vars + clauses: ours {ours}, reference {theirs}");
 }
+
+/// `lower --depth 1000000` must be refused before the encoding is allocated: its size is
+/// estimated from three small depths. The estimate is compared here with the size of the
+/// encoding actually built, for every problem, at depths of both parities.
+#[test]
+fn the_size_is_estimated_before_building() {
+    for name in PROBLEMS {
+        let model = load(name);
+        for d in [1, 2, 7, 10, 11, 12, 23, 40, 61] {
+            let built = encode(&model, d).unwrap().size() as u64;
+            let estimated = gamelang_qbf::estimated_size(&model, d).unwrap();
+            assert_eq!(estimated, built, "{name} at depth {d}");
+        }
+        // A million plies is estimated at once, and far beyond what fits anywhere.
+        let huge = gamelang_qbf::estimated_size(&model, 1_000_000).unwrap();
+        assert!(huge > 10_000_000_000, "{name}: {huge}");
+    }
+}

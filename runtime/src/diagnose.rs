@@ -32,6 +32,9 @@ pub fn interrupted_message(engine: &Engine, outer: TermId) -> String {
 /// A run-time failure as a diagnostic.
 pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
     let mut d = Diag::error(engine.describe(&f.error));
+    if f.error.is_limit() && !matches!(f.error, RuntimeError::Interrupted { .. }) {
+        d = d.code("gamelang::limit");
+    }
     let sig = &engine.program().sig;
     match &f.error {
         RuntimeError::Stuck { op, term, reason } => {

@@ -68,7 +68,9 @@ mod shared;
 mod watch;
 
 pub use shared::{SharedMemo, SharedStats};
-pub use watch::{memory_budget, parse_size, resident_memory, set_memory_budget, set_progress};
+pub use watch::{
+    memory_budget, parse_size, resident_memory, set_memory_budget, set_progress, show_bytes,
+};
 
 /// Resource limits of a reduction. All public: set them directly on [`Engine::limits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -94,8 +94,11 @@ pub fn run(backend: &mut Backend, busy: &Arc<AtomicBool>) -> ExitCode {
     let mut rl: Editor<ReplHelper, DefaultHistory> = match Editor::with_config(config) {
         Ok(rl) => rl,
         Err(e) => {
-            eprintln!("error: cannot start the line editor: {e}");
-            return ExitCode::FAILURE;
+            return crate::failure::Failure::io(format!("cannot start the line editor: {e}"))
+                .help(
+                    "run without a terminal (`gamelang repl FILE < commands`) to read plain lines",
+                )
+                .report();
         }
     };
     rl.set_helper(Some(ReplHelper {
@@ -147,8 +150,7 @@ pub fn run(backend: &mut Backend, busy: &Arc<AtomicBool>) -> ExitCode {
             // Ctrl-D
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("error: reading input: {e}");
-                return ExitCode::FAILURE;
+                return crate::failure::Failure::io(format!("reading input: {e}")).report();
             }
         }
     }

@@ -56,8 +56,10 @@ pub fn run(args: ReplArgs) -> ExitCode {
         Ok(b) => b,
         Err(rendered) => {
             eprint!("{rendered}");
-            eprintln!("error: the standard library failed to load (this is a bug in gamelang)");
-            return ExitCode::from(70);
+            return crate::failure::Failure::bug(
+                "the standard library failed to load (this is a bug in gamelang)",
+            )
+            .report();
         }
     };
     backend.color =

@@ -15,8 +15,8 @@ pub fn run(backend: &mut Backend, reader: impl BufRead, busy: &Arc<AtomicBool>) 
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                eprintln!("error: reading standard input: {e}");
-                return ExitCode::FAILURE;
+                return crate::failure::Failure::io(format!("reading standard input: {e}"))
+                    .report();
             }
         };
         if !pending.is_empty() {

@@ -16,6 +16,7 @@ mod grid;
 mod picture;
 mod work;
 
+use crate::failure::Failure;
 use gamelang_game::Side;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::mixfix::{self, VarScope};
@@ -179,11 +180,7 @@ fn uses_var(p: &Pat, v: u32) -> bool {
 }
 
 pub fn run(args: SweepArgs) -> ExitCode {
-    let color = std::io::stderr().is_terminal();
-    let usage = |msg: String| {
-        eprintln!("error: {msg}");
-        ExitCode::from(2)
-    };
+    let usage = |msg: String| Failure::usage(msg).report();
     let ranges = match args
         .ranges
         .iter()
@@ -213,10 +210,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let fail = |session: &Session, d: Diag| {
-        eprint!("{}", d.render(&session.sources, color));
-        ExitCode::FAILURE
-    };
+    let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
     let target = match crate::chance::chosen(&session, args.game.as_deref()) {
         Some(g) => {
             if args.from.is_some() || args.first.is_some() {
@@ -281,10 +275,10 @@ pub fn run(args: SweepArgs) -> ExitCode {
         .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
         if !uses_var(&template, i as u32) && !param_dims.contains(&i) {
-            eprintln!(
-                "warning: `{}` does not occur in `{text}`: every value of it gives the same result",
+            crate::failure::warning(&format!(
+                "`{}` does not occur in `{text}`: every value of it gives the same result",
                 r.name
-            );
+            ));
         }
     }
     let kind = if let work::Target::Chance(_, Some(_)) = &target {
@@ -338,7 +332,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     if let Some(path) = &args.resume {
         match csv::read_existing(path, &grid, &header, &valid, &mut results, &mut values) {
             Ok(n) => resumed = n,
-            Err(e) => return usage(e),
+            Err(e) => return Failure::resume(e)
+                .help("resume with the command that wrote the CSV, or start afresh with --csv FILE")
+                .report(),
         }
     }
     let csv_path = args.csv.clone().or_else(|| args.resume.clone());
@@ -348,12 +344,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 // A fresh file (or another one than the resumed CSV): start it with the
                 // points already known.
                 if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
-                    return usage(e);
+                    return Failure::io(e).status(2).report();
                 }
             }
             match csv::Appender::open(path, &header) {
                 Ok(a) => Some(a),
-                Err(e) => return usage(e),
+                Err(e) => return Failure::io(e).status(2).report(),
             }
         }
         None => None,
@@ -456,26 +452,25 @@ pub fn run(args: SweepArgs) -> ExitCode {
     drop(appender);
     if let Some(e) = write_error {
         let path = csv_path.as_ref().expect("a CSV was being written");
-        eprintln!("error: cannot write `{}`: {e}", path.display());
-        return ExitCode::FAILURE;
+        return Failure::io(format!("cannot write `{}`: {e}", path.display())).report();
     }
     let done = results.iter().filter(|r| has_value(**r)).count();
     match outcome {
         work::Outcome::Complete => {}
         work::Outcome::Interrupted => {
-            eprintln!(
-                "interrupted: {done} of {} points computed{}",
-                grid.len(),
-                match &csv_path {
-                    Some(p) => format!(
-                        "; `{}` holds all of them. Continue with the same command and --resume {}",
-                        p.display(),
-                        p.display()
-                    ),
-                    None => " (no --csv: they are lost)".into(),
+            let stopped = format!("interrupted: {done} of {} points computed", grid.len());
+            return match &csv_path {
+                Some(p) => {
+                    Failure::interrupted(format!("{stopped}; `{}` holds all of them", p.display()))
+                        .help(format!(
+                            "continue with the same command and --resume {}",
+                            p.display()
+                        ))
                 }
-            );
-            return ExitCode::from(130);
+                None => Failure::interrupted(format!("{stopped} (no --csv: they are lost)"))
+                    .help("give --csv FILE to keep the points computed and resume later"),
+            }
+            .report();
         }
         work::Outcome::Failed { point, diag } => {
             let mut p = Vec::new();
@@ -502,7 +497,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     // Complete: the CSV in grid order, the picture, the report.
     if let Some(path) = &csv_path {
         if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
-            return usage(e);
+            return Failure::io(e).status(2).report();
         }
     }
     let what = match (kind, &chance_question) {

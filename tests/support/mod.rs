@@ -16,6 +16,15 @@ pub mod cli {
             .expect("run gamelang")
     }
 
+    /// `gamelang ARGS…` with environment variables set, waited for.
+    pub fn gamelang_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args(args)
+            .envs(env.iter().copied())
+            .output()
+            .expect("run gamelang")
+    }
+
     /// The one JSON object a successful `gamelang ARGS… --json` prints.
     pub fn json(args: &[&str]) -> serde_json::Value {
         let out = gamelang(args);

@@ -747,12 +747,15 @@ mod tests {
         let e = parser::parse_decls(FileId(0), "op f : Nat -> Nat").unwrap_err();
         assert_eq!(
             e.message,
-            "unexpected end of input; expected one of `.`, `[`, `{`"
+            "missing ` .` at the end of the declaration: the input ends without it"
         );
         assert!(e.unexpected_eof);
         let e = parser::parse_decls(FileId(0), "op f : Nat -> Nat\nop g : -> Nat .").unwrap_err();
-        assert_eq!(e.message, "unexpected `op`; expected one of `.`, `[`, `{`");
-        assert_eq!(e.span.range(), 18..20);
+        assert_eq!(
+            e.message,
+            "missing ` .` at the end of the declaration before `op`"
+        );
+        assert_eq!(e.span.range(), 14..17);
         let e = parser::parse_decls(FileId(0), "sort S . endfm").unwrap_err();
         assert!(e.message.starts_with("unexpected `endfm`"), "{}", e.message);
         assert_eq!(e.span.range(), 9..14);

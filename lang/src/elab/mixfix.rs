@@ -828,7 +828,7 @@ impl TermParser<'_> {
         if let Some(d) = self.bad_sort.take() {
             return d;
         }
-        for t in &self.toks {
+        for (i, t) in self.toks.iter().enumerate() {
             let known = matches!(t.text.as_str(), "(" | ")" | ",")
                 || int_literal(&t.text).is_some()
                 || self.grammar.literals.contains(&t.text)
@@ -849,8 +849,22 @@ impl TermParser<'_> {
                 if crate::parser::DECLARATION_KEYWORDS.contains(&t.text.as_str())
                     || END_KEYWORDS.contains(&t.text.as_str())
                 {
-                    d = Diag::at(t.span, format!("`{}` inside a term: is the ` .` ending the previous declaration missing?", t.text), "a declaration keyword, not an operator")
-                        .note("every declaration ends with ` .` (a dot after a space)");
+                    d = match i.checked_sub(1).map(|j| &self.toks[j]) {
+                        // The term ran on into the next declaration: its ` .` is missing
+                        // after the token before the keyword, which is where it is shown.
+                        Some(last) => Diag::at(
+                            last.span,
+                            format!("missing ` .` at the end of the declaration before `{}`", t.text),
+                            "the declaration ends here, without ` .`",
+                        )
+                        .secondary(t.span, "the next declaration starts here")
+                        .note(format!(
+                            "help: add ` .` after `{}`: every declaration ends with a period; without it the declaration runs on into the `{}` that follows",
+                            last.text, t.text
+                        )),
+                        None => Diag::at(t.span, format!("`{}` inside a term: is the ` .` ending the previous declaration missing?", t.text), "a declaration keyword, not an operator")
+                            .note("every declaration ends with ` .` (a dot after a space)"),
+                    };
                 }
                 return d;
             }

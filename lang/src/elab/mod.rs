@@ -248,7 +248,8 @@ impl Session {
 
     /// Load a file from disk.
     pub fn load_file(&mut self, path: &std::path::Path) -> Result<Loaded, Vec<Diag>> {
-        let text = crate::span::read_source(path).map_err(|e| vec![Diag::error(e)])?;
+        let text = crate::span::read_source(path)
+            .map_err(|e| vec![Diag::error(e).code("gamelang::io")])?;
         self.load_source(&path.display().to_string(), &text)
     }
 

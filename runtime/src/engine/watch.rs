@@ -10,7 +10,8 @@
 //!   a number of bytes), or what [`set_memory_budget`] says;
 //! * the **progress line** (when [`set_progress`] turned it on: the command-line tool does
 //!   so when standard error is a terminal) appears once a reduction has run for two
-//!   seconds, and says every second how long it has run, how many rewrites, memo entries
+//!   seconds (`GAMELANG_PROGRESS_AFTER=SECONDS` changes the delay: the tests set 0, so
+//!   that they need no clock), and says every second how long it has run, how many rewrites, memo entries
 //!   and how much memory it has used, and how to stop it. It is erased when the reduction
 //!   ends.
 
@@ -97,6 +98,19 @@ fn kib_field(text: &str, key: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// How long a reduction runs before the progress line appears: 2 s, or
+/// `GAMELANG_PROGRESS_AFTER` (seconds).
+fn progress_after() -> Duration {
+    static AFTER: OnceLock<Duration> = OnceLock::new();
+    *AFTER.get_or_init(|| {
+        std::env::var("GAMELANG_PROGRESS_AFTER")
+            .ok()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .unwrap_or(Duration::from_secs(2))
+    })
+}
+
 /// Turn the progress line on or off (for the whole process).
 pub fn set_progress(on: bool) {
     PROGRESS.store(on, Ordering::Relaxed);
@@ -149,7 +163,7 @@ impl Engine {
         let now = Instant::now();
         let elapsed = now - started;
         let due = match SHOWN.with(|s| s.get()) {
-            None => elapsed >= Duration::from_secs(2),
+            None => elapsed >= progress_after(),
             Some(last) => now - last >= Duration::from_secs(1),
         };
         if due {
