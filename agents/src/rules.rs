@@ -50,6 +50,8 @@ pub trait Rules {
     /// Between decisions: the game may free what it built, keeping `keep` (no agent holds
     /// a configuration across decisions).
     fn tidy(&mut self, _keep: &[TermId]) {}
+    /// A configuration as text (the engine's printing).
+    fn show(&self, c: TermId) -> String;
 }
 
 /// [`Rules`] of a `.game` game, computed by the rewriting engine.
@@ -114,8 +116,8 @@ impl<'g> EngineRules<'g> {
         })
     }
 
-    /// A configuration as the game prints it (its `display` when it has one).
-    pub fn show(&mut self, c: TermId) -> String {
+    /// A configuration as the game draws it (its `display` when it has one).
+    pub fn draw(&mut self, c: TermId) -> String {
         match self.driver.draw(&mut self.engine, c) {
             Ok(Some(text)) => text,
             _ => self.engine.show(c),
@@ -166,6 +168,10 @@ impl Rules for EngineRules<'_> {
 
     fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
         self.driver.verdict(&mut self.engine, p.to_move, p.config)
+    }
+
+    fn show(&self, c: TermId) -> String {
+        self.engine.show(c)
     }
 
     fn tidy(&mut self, keep: &[TermId]) {
