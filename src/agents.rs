@@ -119,12 +119,15 @@ fn one_game(
     k: usize,
     max_plies: usize,
     interrupt: &Arc<AtomicBool>,
-) -> Result<GameRecord, (Engine, SolveError)> {
+) -> Result<GameRecord, Failure> {
     let mut engine = Engine::new(program.clone());
     engine.interrupt = interrupt.clone();
     let mut rules = match EngineRules::new(engine, game) {
         Ok(r) => r,
-        Err(e) => return Err((Engine::new(program.clone()), e)),
+        Err(e) => {
+            let d = driver::diagnose(&Engine::new(program.clone()), &e);
+            return Err(Failure::Error(Box::new(d)));
+        }
     };
     let result = (|| {
         let start = rules.start()?;
@@ -141,7 +144,20 @@ fn one_game(
             &mut |_, _, _, _| Ok(()),
         )
     })();
-    result.map_err(|e| (rules.engine, e))
+    result.map_err(|e| {
+        if driver::is_interrupted(&e) {
+            Failure::Interrupted
+        } else {
+            Failure::Error(Box::new(driver::diagnose(&rules.engine, &e)))
+        }
+    })
+}
+
+/// Why a game of a match did not finish.
+enum Failure {
+    /// Ctrl-C.
+    Interrupted,
+    Error(Box<Diag>),
 }
 
 /// `gamelang match`.
@@ -185,7 +201,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     let progress = std::io::stderr().is_terminal();
     let began = Instant::now();
     let seed = args.game.seed;
-    let results: Vec<Option<Result<GameRecord, (Engine, SolveError)>>> = pool.install(|| {
+    let results: Vec<Option<Result<GameRecord, Failure>>> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
             .map(|k| {
@@ -216,10 +232,8 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
                 tally.add(&rec);
                 records.push(rec);
             }
-            Err((_, e)) if driver::is_interrupted(&e) => {}
-            Err((engine, e)) => {
-                return fail(&session, driver::diagnose(&engine, &e));
-            }
+            Err(Failure::Interrupted) => {}
+            Err(Failure::Error(d)) => return fail(&session, *d),
         }
     }
     let interrupted = interrupt.load(Ordering::Relaxed);
@@ -300,11 +314,11 @@ fn table(game: &str, names: &[String; 2], t: &Tally, seed: u64, max_plies: usize
         "  {:<w$}  {:>5}  {:>6}  {:>16}  {:>9}\n",
         "agent", "wins", "rate", "95% interval", "ms/move"
     );
-    for a in 0..2 {
+    for (a, name) in names.iter().enumerate() {
         let (lo, hi) = t.win_interval(a);
         out += &format!(
             "  {:<w$}  {:>5}  {:>6.3}  {:>16}  {:>9.3}\n",
-            names[a],
+            name,
             t.wins[a],
             t.wins[a] as f64 / t.games.max(1) as f64,
             format!("[{lo:.3}, {hi:.3}]"),

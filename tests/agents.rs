@@ -149,6 +149,7 @@ fn every_agent_plays_only_legal_moves_in_tic_tac_toe() {
     for (k, spec) in ALL.iter().enumerate() {
         let mut agents = [agent(spec, 7 + k as u64), agent("random", 11 + k as u64)];
         let start = rules.start().unwrap();
+        // Recorded as text: the engine may reuse term ids between moves.
         let mut seen = Vec::new();
         play_game(
             &mut rules,
@@ -156,22 +157,20 @@ fn every_agent_plays_only_legal_moves_in_tic_tac_toe() {
             &mut agents,
             k % 2,
             100,
-            &mut |_, p, moves, i| {
-                seen.push((p, moves.to_vec(), i));
+            &mut |r, p, moves, i| {
+                let moves: Vec<String> = moves.iter().map(|&m| r.show(m)).collect();
+                seen.push((p.to_move, r.show(p.config), moves, i));
                 Ok(())
             },
         )
         .unwrap();
         assert!(!seen.is_empty());
-        for (p, moves, i) in seen {
-            let (x, o) = ttt::parse(&rules.engine.show(p.config));
-            let got: BTreeSet<(u16, u16)> = moves
-                .iter()
-                .map(|&m| ttt::parse(&rules.engine.show(m)))
-                .collect();
-            let want: BTreeSet<(u16, u16)> = ttt::successors(x, o, p.to_move).into_iter().collect();
+        for (mover, p, moves, i) in seen {
+            let (x, o) = ttt::parse(&p);
+            let got: BTreeSet<(u16, u16)> = moves.iter().map(|m| ttt::parse(m)).collect();
+            let want: BTreeSet<(u16, u16)> = ttt::successors(x, o, mover).into_iter().collect();
             assert_eq!(got, want, "{spec} at {}", ttt::term(x, o));
-            assert!(want.contains(&ttt::parse(&rules.engine.show(moves[i]))));
+            assert!(want.contains(&ttt::parse(&moves[i])));
         }
     }
 }

@@ -39,6 +39,11 @@ impl GameRecord {
     }
 }
 
+/// What [`play_game`] shows of each ply before it is played: the rules, the position, its
+/// moves and the index of the one chosen.
+pub type PlyObserver<'a> = dyn FnMut(&mut dyn Rules, Pos, &[gamelang_runtime::TermId], usize) -> Result<(), SolveError>
+    + 'a;
+
 /// Play one game from `start`: agent `first` moves first, then they alternate. `each_ply`
 /// sees every position reached (for drawing the board, or for checks).
 pub fn play_game(
@@ -47,12 +52,7 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>; 2],
     first: usize,
     max_plies: usize,
-    each_ply: &mut dyn FnMut(
-        &mut dyn Rules,
-        Pos,
-        &[gamelang_runtime::TermId],
-        usize,
-    ) -> Result<(), SolveError>,
+    each_ply: &mut PlyObserver,
 ) -> Result<GameRecord, SolveError> {
     let mut rec = GameRecord {
         first,

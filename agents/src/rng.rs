@@ -13,11 +13,11 @@ impl Rng {
     /// game), independent of the order in which the streams are used.
     pub fn derive(seed: u64, k: u64) -> Rng {
         let mut r = Rng(seed ^ k.wrapping_mul(0xd134_2543_de82_ef95));
-        r.next();
-        Rng(r.next())
+        r.next_u64();
+        Rng(r.next_u64())
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -27,7 +27,7 @@ impl Rng {
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) as u128 * n as u128 >> 53) as usize
+        (((self.next_u64() >> 11) as u128 * n as u128) >> 53) as usize
     }
 
     /// Shuffle `v` in place (Fisher-Yates).
