@@ -251,22 +251,22 @@ fn random_positions(count: usize, seed: u64) -> Vec<(u16, u16, Side)> {
 }
 
 /// Play `spec` (to move) against random from a tic-tac-toe position; the result.
+/// `rules` is shared between positions, so the solver's memo table is too.
 fn play_from(
     g: &mut support::Loaded,
+    rules: &mut EngineRules,
     spec: &str,
     (x, o, mover): (u16, u16, Side),
     seed: u64,
 ) -> Verdict {
-    let (mut rules, c) = rules_at(g, &ttt::term(x, o));
+    let pat = g.term_of(&ttt::term(x, o), Some(g.game.config_sort));
+    let t = rules.engine.build(&pat, &[]);
     let start = Pos {
         to_move: mover,
-        config: c,
+        config: rules.engine.reduce(t).unwrap(),
     };
     let mut agents = [agent(spec, seed), agent("random", seed + 1000)];
-    let rec = play_game(&mut rules, start, &mut agents, 0, 20, &mut |_, _, _, _| {
-        Ok(())
-    })
-    .unwrap();
+    let rec = play_game(rules, start, &mut agents, 0, 20, &mut |_, _, _, _| Ok(())).unwrap();
     match rec.winner {
         None => Verdict::Draw,
         Some(0) => Verdict::Win(mover),
@@ -277,11 +277,14 @@ fn play_from(
 #[test]
 fn exact_never_loses_a_won_position_against_random() {
     let mut g = support::load("examples/tictactoe.game");
+    let game = g.game.clone();
+    let program = std::sync::Arc::new(g.session.program.clone());
+    let mut rules = EngineRules::new(gamelang_runtime::Engine::new(program), &game).unwrap();
     let mut memo = HashMap::new();
     let (mut won, mut drawn) = (0, 0);
     for (k, pos) in random_positions(40, 13).into_iter().enumerate() {
         let (v, _) = ttt::value(pos.0, pos.1, pos.2, &mut memo);
-        let result = play_from(&mut g, "exact", pos, k as u64);
+        let result = play_from(&mut g, &mut rules, "exact", pos, k as u64);
         match v {
             1 => {
                 won += 1;
