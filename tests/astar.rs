@@ -1,4 +1,4 @@
-//! The standard library's A* (`ASTAR{X :: NAV}` in stdlib/paths.game) against a
+//! The standard library's A* (`ASTAR{X :: SEARCH-GRAPH}` in stdlib/paths.game) against a
 //! breadth-first search written here: on random graphs (no heuristic) and on random grids
 //! with walls (the heuristic "rows left to the goal row", which is consistent), `dist(n)` of
 //! every node is the length of a shortest path to a goal, or -1 when none can be reached.
@@ -48,7 +48,7 @@ fn bfs(adj: &[Vec<usize>], goal: &[bool]) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// The graph as a module `G` (nodes are naturals), its view to NAV and `T` = ASTAR{GNav};
+/// The graph as a module `G` (nodes are naturals), its view to SEARCH-GRAPH and `T` = ASTAR{GNav};
 /// `h` is the heuristic's equation.
 fn module(adj: &[Vec<usize>], goal: &[bool], h: &str) -> String {
     let mut s = String::from(
@@ -77,7 +77,7 @@ fn module(adj: &[Vec<usize>], goal: &[bool], h: &str) -> String {
     };
     writeln!(s, "  eq goal(n) = {goals} .\n  {h}\nendfm").unwrap();
     s.push_str(
-        "view GNav from NAV to G is\n  sort Node to Nat .\n  sort SetNode to Set{Nat} .\nendv\n\
+        "view GNav from SEARCH-GRAPH to G is\n  sort Node to Nat .\n  sort SetNode to Set{Nat} .\nendv\n\
          fmod T is\n  protecting ASTAR{GNav} .\nendfm\n",
     );
     s
