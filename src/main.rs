@@ -1,6 +1,7 @@
 //! `gamelang`: the command-line front end. It parses arguments, loads files into an
 //! elaboration session, runs the engine and prints; all the work is in `lang` and `runtime`.
 
+mod agents;
 mod bddl;
 mod chance;
 mod failure;
@@ -58,6 +59,13 @@ enum Command {
     Lower(lower::LowerArgs),
     /// Play White against the QBF solver's strategy for Black on a grid game (--qbf).
     Play(play::PlayArgs),
+    /// List the game-agnostic agents (seed 004) and how to write them.
+    Agents,
+    /// Let two agents play each other, e.g. `--agents alphabeta:3,mcts:1000 --games 100`:
+    /// wins with 95% intervals, draws, game length, branching factor, time per move.
+    Match(agents::MatchArgs),
+    /// Random playouts from the start for a while: playouts per second.
+    Playout(agents::PlayoutArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +105,9 @@ fn main() -> ExitCode {
         Command::Bddl(cmd) => bddl::run(cmd),
         Command::Lower(args) => lower::run(args),
         Command::Play(args) => play::run(args),
+        Command::Agents => agents::list(),
+        Command::Match(args) => agents::run_match(args),
+        Command::Playout(args) => agents::run_playout(args),
     };
     match std::thread::Builder::new()
         .name("gamelang".into())

@@ -37,6 +37,8 @@ const STDLIB_MODULES: &[&str] = &[
     "DIST",
     "CHANCE-GAME",
     "CHANCE",
+    "SEARCH-GRAPH",
+    "ASTAR",
 ];
 
 /// `?x`, `?x+2`, `?x-1`, a number, `xmin` or `xmax` (`axis` is `'x'` or `'y'`); the same in

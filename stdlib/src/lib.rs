@@ -7,6 +7,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("stdlib/set.game", include_str!("../set.game")),
     ("stdlib/map.game", include_str!("../map.game")),
     ("stdlib/games.game", include_str!("../games.game")),
+    ("stdlib/paths.game", include_str!("../paths.game")),
     ("stdlib/grid.game", include_str!("../grid.game")),
     ("stdlib/chance.game", include_str!("../chance.game")),
 ];

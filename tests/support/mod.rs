@@ -3,6 +3,8 @@
 // Each test file uses some of these helpers; the rest would be dead code in that file.
 #![allow(dead_code)]
 
+pub mod quoridor;
+
 /// Running the `gamelang` binary from tests.
 pub mod cli {
     use std::path::Path;

@@ -168,6 +168,17 @@ pub struct Game {
     pub concat: Option<OpId>,
     pub r_within: OpId,
     pub b_within: OpId,
+    /// What agents may use (seed 004, section 4), optional operators of the game's module
+    /// over (player to move, configuration); a missing one means the agents' generic
+    /// default. `eval : Players Config -> Int`, a static evaluation counted for B (like a
+    /// score: B maximises it);
+    pub eval: Option<OpId>,
+    /// `goal-distance : Players Config -> Int`, how far the player is from its goal (the
+    /// `astar` agent moves to lessen its own);
+    pub goal_distance: Option<OpId>,
+    /// `randomizable : Players Config -> SetConfig`, the moves a random player may take
+    /// without making the game go on forever (the `semi-random` agent).
+    pub randomizable: Option<OpId>,
 }
 
 /// Everything loaded so far: sources, signature, equations, modules, views and games.
@@ -1956,6 +1967,23 @@ impl Session {
                     && Some(i.result) == self.string_sort()
             })
         };
+        // The optional operators of agents: (player, configuration) -> anything; the agents
+        // check the values (an integer, a set of configurations) when they use them.
+        let agent_op = |name: &str| {
+            let sig = &self.program.sig;
+            self.modules[module].ops.iter().copied().find(|&o| {
+                let i = sig.op(o);
+                i.name == name
+                    && i.args.len() == 2
+                    && sig.same_kind(i.args[0], player_sort)
+                    && sig.same_kind(i.args[1], config_sort)
+            })
+        };
+        let (eval, goal_distance, randomizable) = (
+            agent_op("eval"),
+            agent_op("goal-distance"),
+            agent_op("randomizable"),
+        );
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let (value, score) = self.value_for(&binding, inst.span)?.unzip();
         let params = self.game_params(g, module)?;
@@ -2017,6 +2045,9 @@ impl Session {
             concat: self.string_concat(),
             r_within: op_named("r-within")?,
             b_within: op_named("b-within")?,
+            eval,
+            goal_distance,
+            randomizable,
         })
     }
 }

@@ -1,0 +1,22 @@
+//! Game-agnostic agents for any gamelang game (seed 004, chapter 4): `random`,
+//! `semi-random`, `alphabeta:D`, `mcts:N`, `astar` and `exact`, behind one small interface
+//! ([`Agent`]) over one small view of a game ([`rules::Rules`]: moves, halted, result,
+//! and the optional `eval`, `goal-distance` and `randomizable` a game may declare), and
+//! matches between them ([`arena`]).
+//!
+//! Every `.game` game gets every agent: the game's own operators, reduced by the rewriting
+//! engine, are all an agent uses.
+
+pub mod agent;
+pub mod alphabeta;
+pub mod arena;
+pub mod mcts;
+pub mod rng;
+pub mod rules;
+pub mod simple;
+pub mod spec;
+
+pub use agent::Agent;
+pub use rng::Rng;
+pub use rules::{EngineRules, Pos, Rules};
+pub use spec::{AgentSpec, CATALOGUE};

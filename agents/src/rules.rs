@@ -1,0 +1,182 @@
+//! What an agent asks of a game: the small interface of seed 004's section 4.0.1 (valid
+//! moves, terminal, static evaluation, randomizable moves, a distance to goal), over
+//! positions that are (player to move, configuration).
+//!
+//! [`Rules`] is the agents' own trait; [`EngineRules`] implements it for any `.game` game
+//! by reducing the game's operators with the rewriting engine (`next-config`, `halted`,
+//! `won`/`lost` through SOLVE's `outcome`, and the optional `eval`, `goal-distance`,
+//! `randomizable` of the game's module).
+
+use gamelang_game::{GameDriver, Side, SolveError, Verdict};
+use gamelang_lang::elab::Game;
+use gamelang_lang::program::Pat;
+use gamelang_runtime::{Engine, TermId};
+
+/// A position: the player to move and the configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub to_move: Side,
+    pub config: TermId,
+}
+
+impl Pos {
+    /// The position after the player to move went to `config`.
+    pub fn after(self, config: TermId) -> Pos {
+        Pos {
+            to_move: self.to_move.opponent(),
+            config,
+        }
+    }
+}
+
+/// The game as the agents see it.
+pub trait Rules {
+    /// Has play stopped here?
+    fn halted(&mut self, p: Pos) -> Result<bool, SolveError>;
+    /// The configurations the player to move can go to, in the game's order.
+    fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError>;
+    /// Who has won a halted position (or a draw). A position that is not halted but has no
+    /// move is lost by the player to move (formula (1) of seed 003).
+    fn result(&mut self, p: Pos) -> Result<Verdict, SolveError>;
+    /// The game's static evaluation, counted for B; `None` when the game declares none.
+    fn eval(&mut self, p: Pos) -> Result<Option<i64>, SolveError>;
+    /// How far `side` is from its goal at `config`; `None` when the game declares none.
+    fn goal_distance(&mut self, side: Side, config: TermId) -> Result<Option<i64>, SolveError>;
+    /// The moves a random player may take without making the game go on forever; `None`
+    /// when the game does not say.
+    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError>;
+    /// Who wins under best play (exhaustive search).
+    fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError>;
+    /// Between decisions: the game may free what it built, keeping `keep` (no agent holds
+    /// a configuration across decisions).
+    fn tidy(&mut self, _keep: &[TermId]) {}
+    /// A configuration as text (the engine's printing).
+    fn show(&self, c: TermId) -> String;
+}
+
+/// [`Rules`] of a `.game` game, computed by the rewriting engine.
+pub struct EngineRules<'g> {
+    pub engine: Engine,
+    pub driver: GameDriver<'g>,
+    game: &'g Game,
+}
+
+impl<'g> EngineRules<'g> {
+    pub fn new(mut engine: Engine, game: &'g Game) -> Result<EngineRules<'g>, SolveError> {
+        let driver = GameDriver::new(&mut engine, game)?;
+        Ok(EngineRules {
+            engine,
+            driver,
+            game,
+        })
+    }
+
+    /// The game's start position (its `start` and `first`).
+    pub fn start(&mut self) -> Result<Pos, SolveError> {
+        let c = self.engine.build(&self.game.start, &[]);
+        let config = self.reduce(c)?;
+        let f = self.engine.build(&self.game.first, &[]);
+        let to_move = self.driver.side(&mut self.engine, f)?;
+        Ok(Pos { to_move, config })
+    }
+
+    fn reduce(&mut self, t: TermId) -> Result<TermId, SolveError> {
+        self.engine
+            .reduce(t)
+            .map_err(|e| SolveError::Runtime(self.engine.failure(e)))
+    }
+
+    /// `op(p, c)` reduced.
+    fn apply(
+        &mut self,
+        op: gamelang_lang::program::OpId,
+        side: Side,
+        c: TermId,
+    ) -> Result<TermId, SolveError> {
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(side), c],
+        );
+        self.reduce(t)
+    }
+
+    fn int(
+        &mut self,
+        op: gamelang_lang::program::OpId,
+        side: Side,
+        c: TermId,
+        what: &str,
+    ) -> Result<i64, SolveError> {
+        let v = self.apply(op, side, c)?;
+        self.engine.store().int(v).ok_or_else(|| {
+            SolveError::Game(format!(
+                "`{what}` reduced to `{}`, which is not an integer",
+                self.engine.show(v)
+            ))
+        })
+    }
+
+    /// A configuration as the game draws it (its `display` when it has one).
+    pub fn draw(&mut self, c: TermId) -> String {
+        match self.driver.draw(&mut self.engine, c) {
+            Ok(Some(text)) => text,
+            _ => self.engine.show(c),
+        }
+    }
+}
+
+impl Rules for EngineRules<'_> {
+    fn halted(&mut self, p: Pos) -> Result<bool, SolveError> {
+        self.driver.halted(&mut self.engine, p.to_move, p.config)
+    }
+
+    fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError> {
+        self.driver.moves(&mut self.engine, p.to_move, p.config)
+    }
+
+    fn result(&mut self, p: Pos) -> Result<Verdict, SolveError> {
+        // At a halted position `w` and `wb` are the leaf's own `won` and `lost`: nothing is
+        // searched. Not halted and without moves, formula (1) has the player to move lose.
+        if self.halted(p)? {
+            self.driver.verdict(&mut self.engine, p.to_move, p.config)
+        } else {
+            Ok(Verdict::Win(p.to_move.opponent()))
+        }
+    }
+
+    fn eval(&mut self, p: Pos) -> Result<Option<i64>, SolveError> {
+        match self.game.eval {
+            Some(op) => self.int(op, p.to_move, p.config, "eval").map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn goal_distance(&mut self, side: Side, config: TermId) -> Result<Option<i64>, SolveError> {
+        match self.game.goal_distance {
+            Some(op) => self.int(op, side, config, "goal-distance").map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
+        let Some(op) = self.game.randomizable else {
+            return Ok(None);
+        };
+        let set = self.apply(op, p.to_move, p.config)?;
+        Ok(Some(self.engine.elements(set, self.game.set_union)))
+    }
+
+    fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
+        self.driver.verdict(&mut self.engine, p.to_move, p.config)
+    }
+
+    fn show(&self, c: TermId) -> String {
+        self.engine.show(c)
+    }
+
+    fn tidy(&mut self, keep: &[TermId]) {
+        let mut roots = self.driver.roots();
+        roots.extend_from_slice(keep);
+        self.engine.collect_garbage_if_grown(&roots);
+    }
+}

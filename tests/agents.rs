@@ -1,0 +1,458 @@
+//! The agents of seed 004 (crate gamelang-agents) on real games, checked against
+//! computations written here: a tic-tac-toe solver and move generator, and the Quoridor
+//! move generator of tests/support/quoridor.rs.
+
+mod support;
+
+use gamelang_agents::arena::play_game;
+use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Rules};
+use gamelang_game::{Side, Verdict};
+use gamelang_runtime::TermId;
+use std::collections::{BTreeSet, HashMap};
+use support::cli::gamelang;
+
+/// Tic-tac-toe from the rules: cells 1..9 as bits 0..8 of two masks (X = B, O = R).
+mod ttt {
+    use super::Side;
+    use std::collections::HashMap;
+
+    const LINES: [[u32; 3]; 8] = [
+        [1, 2, 3],
+        [4, 5, 6],
+        [7, 8, 9],
+        [1, 4, 7],
+        [2, 5, 8],
+        [3, 6, 9],
+        [1, 5, 9],
+        [3, 5, 7],
+    ];
+
+    pub fn line(m: u16) -> bool {
+        LINES
+            .iter()
+            .any(|l| l.iter().all(|&c| m & (1 << (c - 1)) != 0))
+    }
+
+    pub fn over(x: u16, o: u16) -> bool {
+        line(x) || line(o) || (x | o) == 0x1ff
+    }
+
+    /// The boards after the mover marks an empty cell.
+    pub fn successors(x: u16, o: u16, mover: Side) -> Vec<(u16, u16)> {
+        if over(x, o) {
+            return Vec::new();
+        }
+        (0..9)
+            .filter(|i| (x | o) & (1 << i) == 0)
+            .map(|i| match mover {
+                Side::B => (x | 1 << i, o),
+                Side::R => (x, o | 1 << i),
+            })
+            .collect()
+    }
+
+    /// +1 if the mover wins under best play, 0 a draw, -1 a loss; and the plies to the end
+    /// when the mover wins fastest / loses slowest.
+    pub fn value(
+        x: u16,
+        o: u16,
+        mover: Side,
+        memo: &mut HashMap<(u16, u16, Side), (i32, u32)>,
+    ) -> (i32, u32) {
+        if let Some(&v) = memo.get(&(x, o, mover)) {
+            return v;
+        }
+        let v = if line(x) || line(o) {
+            // The player who just moved made the line: the mover has lost.
+            (-1, 0)
+        } else if (x | o) == 0x1ff {
+            (0, 0)
+        } else {
+            let mut best: Option<(i32, u32)> = None;
+            for (nx, no) in successors(x, o, mover) {
+                let (v, d) = value(nx, no, mover.opponent(), memo);
+                let mine = (-v, d + 1);
+                // Prefer a higher value; among wins the fastest, among losses the slowest.
+                let better = match best {
+                    None => true,
+                    Some((bv, bd)) => {
+                        mine.0 > bv
+                            || (mine.0 == bv && (if bv > 0 { mine.1 < bd } else { mine.1 > bd }))
+                    }
+                };
+                if better {
+                    best = Some(mine);
+                }
+            }
+            best.unwrap()
+        };
+        memo.insert((x, o, mover), v);
+        v
+    }
+
+    /// `((1, 5) | 9)` as gamelang prints a board.
+    pub fn parse(text: &str) -> (u16, u16) {
+        let (a, b) = text.split_once('|').expect("a board (X | O)");
+        let mask = |s: &str| {
+            s.chars()
+                .filter_map(|c| c.to_digit(10))
+                .fold(0u16, |m, d| m | 1 << (d - 1))
+        };
+        (mask(a), mask(b))
+    }
+
+    pub fn term(x: u16, o: u16) -> String {
+        let set = |m: u16| {
+            let cells: Vec<String> = (0..9)
+                .filter(|i| m & (1 << i) != 0)
+                .map(|i| (i + 1).to_string())
+                .collect();
+            if cells.is_empty() {
+                "empty".to_string()
+            } else {
+                format!("({})", cells.join(", "))
+            }
+        };
+        format!("({} | {})", set(x), set(o))
+    }
+}
+
+const ALL: [&str; 6] = [
+    "random",
+    "semi-random",
+    "alphabeta:2",
+    "mcts:30",
+    "exact",
+    "alphabeta:4",
+];
+
+fn agent(spec: &str, seed: u64) -> Box<dyn Agent> {
+    AgentSpec::parse(spec).unwrap().build(Rng::new(seed))
+}
+
+/// Fresh rules of `g`'s game on an engine of their own, and the configuration `text`.
+fn rules_at<'g>(g: &'g mut support::Loaded, text: &str) -> (EngineRules<'g>, TermId) {
+    let pat = g.term_of(text, Some(g.game.config_sort));
+    let program = std::sync::Arc::new(g.session.program.clone());
+    let mut rules = EngineRules::new(gamelang_runtime::Engine::new(program), &g.game).unwrap();
+    let t = rules.engine.build(&pat, &[]);
+    let c = rules.engine.reduce(t).unwrap();
+    (rules, c)
+}
+
+#[test]
+fn every_agent_plays_only_legal_moves_in_tic_tac_toe() {
+    // Every move offered is the rules' (checked position by position against the generator
+    // here), and the one chosen is among them.
+    let mut g = support::load("examples/tictactoe.game");
+    let (mut rules, _) = rules_at(&mut g, "(empty | empty)");
+    for (k, spec) in ALL.iter().enumerate() {
+        let mut agents = [agent(spec, 7 + k as u64), agent("random", 11 + k as u64)];
+        let start = rules.start().unwrap();
+        // Recorded as text: the engine may reuse term ids between moves.
+        let mut seen = Vec::new();
+        play_game(
+            &mut rules,
+            start,
+            &mut agents,
+            k % 2,
+            100,
+            &mut |r, p, moves, i| {
+                let moves: Vec<String> = moves.iter().map(|&m| r.show(m)).collect();
+                seen.push((p.to_move, r.show(p.config), moves, i));
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert!(!seen.is_empty());
+        for (mover, p, moves, i) in seen {
+            let (x, o) = ttt::parse(&p);
+            let got: BTreeSet<(u16, u16)> = moves.iter().map(|m| ttt::parse(m)).collect();
+            let want: BTreeSet<(u16, u16)> = ttt::successors(x, o, mover).into_iter().collect();
+            assert_eq!(got, want, "{spec} at {}", ttt::term(x, o));
+            assert!(want.contains(&ttt::parse(&moves[i])));
+        }
+    }
+}
+
+#[test]
+fn every_agent_plays_only_legal_moves_in_quoridor() {
+    // MCTS is left out here: its random playouts of Quoridor are long (tic-tac-toe and
+    // Connect-4 check its moves).
+    let mut g = support::load("examples/quoridor.game");
+    g.set("n", 5);
+    let rules_q = support::quoridor::Rules { n: 5 };
+    let (mut rules, _) = rules_at(&mut g, "start");
+    let mut walls_placed = 0;
+    for (k, spec) in ["random", "semi-random", "astar", "alphabeta:1"]
+        .iter()
+        .enumerate()
+    {
+        for first in 0..2 {
+            let mut agents = [
+                agent(spec, 5 + k as u64),
+                agent("semi-random", 50 + k as u64),
+            ];
+            let start = rules.start().unwrap();
+            // Recorded as text: the engine may reuse term ids between moves.
+            let mut seen = Vec::new();
+            play_game(
+                &mut rules,
+                start,
+                &mut agents,
+                first,
+                30,
+                &mut |r, p, moves, i| {
+                    seen.push((p.to_move, r.show(p.config), r.show(moves[i])));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            for (mover, p, chosen) in seen {
+                let pos = rules_q.parse(&p);
+                let want = rules_q.successors(&pos, mover, &mut Default::default());
+                let next = rules_q.parse(&chosen);
+                assert!(
+                    want.contains(&next),
+                    "{spec} played {} at {}",
+                    rules_q.term(&next),
+                    rules_q.term(&pos)
+                );
+                walls_placed += (next.walls.len() > pos.walls.len()) as usize;
+            }
+        }
+    }
+    assert!(walls_placed > 0);
+}
+
+/// Tic-tac-toe positions reached by random play (seeded), with the player to move, not
+/// over.
+fn random_positions(count: usize, seed: u64) -> Vec<(u16, u16, Side)> {
+    let mut rng = Rng::new(seed);
+    let mut out = BTreeSet::new();
+    while out.len() < count {
+        let (mut x, mut o, mut mover) = (0u16, 0u16, Side::B);
+        let depth = rng.below(7);
+        for _ in 0..depth {
+            let s = ttt::successors(x, o, mover);
+            if s.is_empty() {
+                break;
+            }
+            (x, o) = s[rng.below(s.len())];
+            mover = mover.opponent();
+        }
+        if !ttt::over(x, o) {
+            out.insert((x, o, mover == Side::R));
+        }
+    }
+    out.into_iter()
+        .map(|(x, o, r)| (x, o, if r { Side::R } else { Side::B }))
+        .collect()
+}
+
+/// Play `spec` (to move) against random from a tic-tac-toe position; the result.
+/// `rules` is shared between positions, so the solver's memo table is too.
+fn play_from(
+    g: &mut support::Loaded,
+    rules: &mut EngineRules,
+    spec: &str,
+    (x, o, mover): (u16, u16, Side),
+    seed: u64,
+) -> Verdict {
+    let pat = g.term_of(&ttt::term(x, o), Some(g.game.config_sort));
+    let t = rules.engine.build(&pat, &[]);
+    let start = Pos {
+        to_move: mover,
+        config: rules.engine.reduce(t).unwrap(),
+    };
+    let mut agents = [agent(spec, seed), agent("random", seed + 1000)];
+    let rec = play_game(rules, start, &mut agents, 0, 20, &mut |_, _, _, _| Ok(())).unwrap();
+    match rec.winner {
+        None => Verdict::Draw,
+        Some(0) => Verdict::Win(mover),
+        Some(_) => Verdict::Win(mover.opponent()),
+    }
+}
+
+#[test]
+fn exact_never_loses_a_won_position_against_random() {
+    let mut g = support::load("examples/tictactoe.game");
+    let game = g.game.clone();
+    let program = std::sync::Arc::new(g.session.program.clone());
+    let mut rules = EngineRules::new(gamelang_runtime::Engine::new(program), &game).unwrap();
+    let mut memo = HashMap::new();
+    let (mut won, mut drawn) = (0, 0);
+    for (k, pos) in random_positions(40, 13).into_iter().enumerate() {
+        let (v, _) = ttt::value(pos.0, pos.1, pos.2, &mut memo);
+        let result = play_from(&mut g, &mut rules, "exact", pos, k as u64);
+        match v {
+            1 => {
+                won += 1;
+                assert_eq!(
+                    result,
+                    Verdict::Win(pos.2),
+                    "exact lost a won {}",
+                    ttt::term(pos.0, pos.1)
+                );
+            }
+            0 => {
+                drawn += 1;
+                assert_ne!(
+                    result,
+                    Verdict::Win(pos.2.opponent()),
+                    "exact lost a drawn {}",
+                    ttt::term(pos.0, pos.1)
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(won >= 5 && drawn >= 5, "won {won}, drawn {drawn}");
+}
+
+#[test]
+fn alphabeta_finds_a_forced_win_within_its_depth() {
+    // From every sampled position where the mover can force a win within 3 plies (by the
+    // solver here), alphabeta:3's move keeps a win within the 2 plies left.
+    let mut g = support::load("examples/tictactoe.game");
+    let mut memo = HashMap::new();
+    let mut tried = 0;
+    for (k, (x, o, mover)) in random_positions(60, 21).into_iter().enumerate() {
+        let (v, d) = ttt::value(x, o, mover, &mut memo);
+        if !(v == 1 && d <= 3) {
+            continue;
+        }
+        tried += 1;
+        let (mut rules, c) = rules_at(&mut g, &ttt::term(x, o));
+        let p = Pos {
+            to_move: mover,
+            config: c,
+        };
+        let moves = rules.moves(p).unwrap();
+        let mut ab = agent("alphabeta:3", k as u64);
+        let i = ab.choose(&mut rules, p, &moves).unwrap();
+        let (nx, no) = ttt::parse(&rules.engine.show(moves[i]));
+        let (v2, d2) = ttt::value(nx, no, mover.opponent(), &mut memo);
+        assert!(
+            v2 == -1 && d2 < d,
+            "alphabeta:3 at {} ({} to move, wins in {d}) played {}",
+            ttt::term(x, o),
+            mover.name(),
+            ttt::term(nx, no)
+        );
+    }
+    assert!(
+        tried >= 5,
+        "only {tried} positions with a win within 3 plies"
+    );
+}
+
+#[test]
+fn mcts_beats_random_at_connect_4() {
+    // 7 x 6 Connect-4; fewer games in an unoptimised build (the CI's), more in release.
+    let games = if cfg!(debug_assertions) { 10 } else { 40 };
+    let mut g = support::load("examples/grid/connect4.game");
+    g.set("width", 7);
+    g.set("height", 6);
+    let mut wins = 0;
+    for k in 0..games {
+        let (mut rules, _) = rules_at(&mut g, "start");
+        let start = rules.start().unwrap();
+        let mut agents = [agent("mcts:100", 2 * k), agent("random", 2 * k + 1)];
+        let rec = play_game(
+            &mut rules,
+            start,
+            &mut agents,
+            k as usize % 2,
+            100,
+            &mut |_, _, _, _| Ok(()),
+        )
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}",
+                gamelang_game::diagnose(&rules.engine, &e).render(&g.session.sources, false)
+            )
+        });
+        wins += (rec.winner == Some(0)) as usize;
+    }
+    assert!(
+        wins * 10 >= games as usize * 9,
+        "mcts:100 won {wins} of {games} games against random"
+    );
+}
+
+#[test]
+fn a_fixed_seed_reproduces_a_match_at_any_number_of_threads() {
+    let run = |threads: &str, seed: &str| {
+        let out = gamelang(&[
+            "match",
+            "examples/tictactoe.game",
+            "--agents",
+            "mcts:20,random",
+            "--games",
+            "6",
+            "--seed",
+            seed,
+            "--threads",
+            threads,
+            "--csv",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let one = run("1", "7");
+    assert_eq!(one.lines().count(), 7, "{one}");
+    assert_eq!(one, run("2", "7"));
+    assert_eq!(one, run("1", "7"));
+}
+
+#[test]
+fn match_json_has_the_documented_keys() {
+    let j = support::cli::json(&[
+        "match",
+        "examples/tictactoe.game",
+        "--agents",
+        "exact,random",
+        "--games",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(j["games"], 4);
+    let wins = &j["wins"];
+    let total = wins["exact"].as_u64().unwrap() + wins["random"].as_u64().unwrap();
+    assert_eq!(total + j["draws"].as_u64().unwrap(), 4);
+    // Exact never loses tic-tac-toe (a draw under best play).
+    assert_eq!(wins["random"], 0);
+    assert!(j["avg_plies"].as_f64().unwrap() >= 5.0);
+    assert!(j["avg_branching"].as_f64().unwrap() > 1.0);
+    assert!(j["ms_per_move"]["exact"].is_number());
+}
+
+#[test]
+fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
+    let out = gamelang(&[
+        "match",
+        "examples/tictactoe.game",
+        "--agents",
+        "minimax:3,random",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown agent `minimax`"), "{err}");
+    // Tic-tac-toe declares no goal distance: the astar agent cannot play it.
+    let out = gamelang(&[
+        "match",
+        "examples/tictactoe.game",
+        "--agents",
+        "astar,random",
+        "--games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("goal-distance"), "{err}");
+}
