@@ -445,6 +445,49 @@ fn colouring_outcomes_and_values_match_brute_force() {
     }
 }
 
+/// Any solver is sweepable: the standard library's `value`, `outcome` and `r-within` can be
+/// swept over a game parameter (they live in instances that import the game's module).
+#[test]
+fn scores_and_outcomes_of_a_game_can_be_swept() {
+    let dir = tempfile::tempdir().unwrap();
+    for (expr, column) in [
+        ("value(B, board(0, 0))", "value"),
+        ("outcome(B, board(0, 0))", "outcome"),
+    ] {
+        let csv = dir.path().join(format!("{column}.csv"));
+        let o = support::cli::gamelang(&[
+            "sweep",
+            "examples/colouring.game",
+            "--range",
+            "n=2..4",
+            "--expr",
+            expr,
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = std::fs::read_to_string(&csv).unwrap();
+        let rows: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .collect();
+        assert_eq!(rows.len(), 3, "{text}");
+        for (row, n) in rows.iter().zip(2..=4u32) {
+            let v = colouring(n, 0, 0, true, &mut HashMap::new());
+            let want = match column {
+                "value" => v.to_string(),
+                _ => match v.signum() {
+                    1 => "B".to_string(),
+                    -1 => "R".to_string(),
+                    _ => "draw".to_string(),
+                },
+            };
+            assert_eq!(*row, format!("{n},{want}"), "{expr} at n = {n}");
+        }
+    }
+}
+
 fn domineering(
     rows: u32,
     cols: u32,

@@ -248,6 +248,27 @@ pub fn run(args: SweepArgs) -> ExitCode {
             ),
             None => Ok(g.start.clone()),
         },
+        // A question about a classic game may use the solvers of the standard library
+        // (`outcome`, `wb`, `r-within`, `value`), whose instances import the game's module:
+        // the term is read in the game's module, else in theirs.
+        work::Target::Classic(g) => {
+            let mut modules = vec![module, g.solver];
+            modules.extend(g.value_module);
+            let mut first_error = None;
+            let mut parsed = None;
+            for m in modules {
+                match parse_with_ranges(&mut session, m, origin, text, &grid, expected) {
+                    Ok(p) => {
+                        parsed = Some(p);
+                        break;
+                    }
+                    Err(d) => {
+                        first_error.get_or_insert(d);
+                    }
+                }
+            }
+            parsed.ok_or_else(|| first_error.expect("at least one module was tried"))
+        }
         _ => parse_with_ranges(&mut session, module, origin, text, &grid, expected),
     };
     let template = match template {

@@ -151,6 +151,9 @@ pub struct Game {
     /// The standard library's `SOLVE` instance for this game (through `WIN-LOSE` for a
     /// win/lose game), which shares the `WINS` instance (and so `w`'s memo table).
     pub solver: ModuleId,
+    /// The standard library's `VALUE` instance, for a game with a score (`value` lives
+    /// there).
+    pub value_module: Option<ModuleId>,
     /// Operators of the solver: `wb` (B can force a win), `outcome` (R, B or draw),
     /// `r-within` / `b-within` (R / B can force a win within d plies).
     pub wb: OpId,
@@ -1985,7 +1988,10 @@ impl Session {
             agent_op("randomizable"),
         );
         let solver = self.solver_for(&binding, draws, inst.span)?;
-        let (value, score) = self.value_for(&binding, inst.span)?.unzip();
+        let (value, score, value_module) = match self.value_for(&binding, inst.span)? {
+            Some((v, s, m)) => (Some(v), Some(s), Some(m)),
+            None => (None, None, None),
+        };
         let params = self.game_params(g, module)?;
         let op_named = |name: &str| {
             let sig = &self.program.sig;
@@ -2036,6 +2042,7 @@ impl Session {
             players: [b_op, r_op],
             draws,
             solver,
+            value_module,
             wb: op_named("wb")?,
             outcome: op_named("outcome")?,
             draw: op_named("draw")?,
@@ -2352,7 +2359,11 @@ impl Session {
     /// `VALUE{…}` for a game whose module defines `score` (None otherwise).
     /// The game's `value` (of the standard library's VALUE) and its `score` as a template
     /// over the player and the configuration, for a game whose module declares a score.
-    fn value_for(&mut self, binding: &Binding, at: Span) -> Result<Option<(OpId, Pat)>, Diag> {
+    fn value_for(
+        &mut self,
+        binding: &Binding,
+        at: Span,
+    ) -> Result<Option<(OpId, Pat, ModuleId)>, Diag> {
         let target = match binding.target {
             Some(t) => t,
             None => return Ok(None),
@@ -2399,7 +2410,7 @@ impl Session {
             .iter()
             .copied()
             .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2);
-        Ok(value.zip(score))
+        Ok(value.zip(score).map(|(v, s)| (v, s, m)))
     }
 }
 
