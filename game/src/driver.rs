@@ -374,6 +374,24 @@ impl Rules for EngineRules<'_, '_> {
         })
     }
 
+    fn eval(&mut self, p: Side, c: TermId) -> Result<Option<i64>, SolveError> {
+        let Some(op) = self.driver.game.eval else {
+            return Ok(None);
+        };
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(p), c],
+        );
+        let v = self.driver.reduce(self.engine, t)?;
+        match self.engine.store().int(v) {
+            Some(v) => Ok(Some(v)),
+            None => Err(SolveError::Game(format!(
+                "`eval` reduced to `{}`, not an integer",
+                self.engine.show(v)
+            ))),
+        }
+    }
+
     /// A repeated position is reported as the engine reports a memo term met again while
     /// it is computed: `w(p, c)` depends on itself, with the line of positions as the
     /// trace.

@@ -38,6 +38,14 @@ pub trait Rules {
     /// minimises it). An error when the game declares no score.
     fn score(&mut self, p: Side, c: Self::Config) -> Result<i64, SolveError>;
 
+    /// A static evaluation of a position, counted for B (higher is better for B), that a
+    /// solver may use to try promising moves first; `None` when the game declares none.
+    /// It orders moves only: answers never depend on it.
+    fn eval(&mut self, p: Side, c: Self::Config) -> Result<Option<i64>, SolveError> {
+        let _ = (p, c);
+        Ok(None)
+    }
+
     /// An error for a position met again while its own value is being computed: `path`
     /// is the line of positions from the root of the search to the repeat (inclusive).
     fn cycle(&mut self, path: &[(Side, Self::Config)]) -> SolveError {

@@ -1,5 +1,6 @@
 //! The solvers of `gamelang-game` on games written in plain Rust (random layered game
-//! graphs, with transpositions, draws and scores), checked against plain minimax written
+//! graphs, with transpositions, draws, scores and, for a third of them, a misleading
+//! evaluation that orders the moves), checked against plain minimax written
 //! here without tables, windows or orderings.
 
 use gamelang_game::search::{Leaf, OutcomeSearch, ValueSearch};
@@ -15,6 +16,8 @@ struct Graph {
     draws: bool,
     /// Add an edge back to the root from the last layer (a cycle).
     cyclic: bool,
+    /// A static evaluation (random, so often misleading), when the game declares one.
+    eval: Option<Vec<i64>>,
 }
 
 /// A tiny deterministic generator (xorshift), so the test needs no crate.
@@ -66,7 +69,9 @@ fn graph(seed: u64, draws: bool) -> Graph {
         })
         .collect();
     let score = (0..n).map(|_| rng.below(21) as i64 - 10).collect();
+    let eval = (seed % 3 == 0).then(|| (0..n).map(|_| rng.below(7) as i64 - 3).collect());
     Graph {
+        eval,
         succ,
         result,
         score,
@@ -94,6 +99,9 @@ impl Rules for Graph {
     }
     fn score(&mut self, _p: Side, c: usize) -> Result<i64, SolveError> {
         Ok(self.score[c])
+    }
+    fn eval(&mut self, _p: Side, c: usize) -> Result<Option<i64>, SolveError> {
+        Ok(self.eval.as_ref().map(|e| e[c]))
     }
     fn cycle(&mut self, path: &[(Side, usize)]) -> SolveError {
         SolveError::Game(format!("cycle through {} positions", path.len()))

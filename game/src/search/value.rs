@@ -273,7 +273,9 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 }
             }
         }
-        self.order(p, &mut moves, hint);
+        if let Err(e) = self.order(rules, p, &mut moves, hint) {
+            return Err(rules.in_context(e, &path(p, c)));
+        }
         Ok(Err(Frame {
             p,
             c,
@@ -320,22 +322,38 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         Ok(Err(moves))
     }
 
-    /// The successors in the order to try them: the one that was best last time first,
-    /// then the others by what the table knows of them, best for the mover first (the
-    /// unknown ones keep the game's order, between the promising and the poor).
-    fn order(&self, p: Side, moves: &mut [C], hint: Option<C>) {
+    /// The successors in the order to try them: the one that was best last time first;
+    /// then, when the game declares an `eval`, the most promising for the mover by it;
+    /// otherwise by what the table knows of them, best for the mover first (the unknown
+    /// ones keep the game's order, between the promising and the poor).
+    fn order<R: Rules<Config = C>>(
+        &self,
+        rules: &mut R,
+        p: Side,
+        moves: &mut Vec<C>,
+        hint: Option<C>,
+    ) -> Result<(), SolveError> {
         let q = p.opponent();
-        let key = |m: &C| -> (u8, i64) {
-            if Some(*m) == hint {
-                return (0, 0);
-            }
-            match self.table.get(&(q, *m)) {
-                // For B a high lower bound is promising; for R a low upper bound.
-                Some(b) if p == Side::B && b.lo != i64::MIN => (1, -b.lo),
-                Some(b) if p == Side::R && b.hi != i64::MAX => (1, b.hi),
-                _ => (1, 0),
-            }
-        };
-        moves.sort_by_key(key);
+        // For B (maximising) a high value first; for R a low one.
+        let sign = if p == Side::B { -1 } else { 1 };
+        let mut keyed: Vec<((u8, i64), C)> = Vec::with_capacity(moves.len());
+        for &m in moves.iter() {
+            let key = if Some(m) == hint {
+                (0, 0)
+            } else if let Some(e) = rules.eval(q, m)? {
+                (1, sign * e)
+            } else {
+                match self.table.get(&(q, m)) {
+                    Some(b) if p == Side::B && b.lo != i64::MIN => (1, -b.lo),
+                    Some(b) if p == Side::R && b.hi != i64::MAX => (1, b.hi),
+                    _ => (1, 0),
+                }
+            };
+            keyed.push((key, m));
+        }
+        keyed.sort_by_key(|&(k, _)| k);
+        moves.clear();
+        moves.extend(keyed.into_iter().map(|(_, m)| m));
+        Ok(())
     }
 }
