@@ -69,7 +69,9 @@ fn graph(seed: u64, draws: bool) -> Graph {
         })
         .collect();
     let score = (0..n).map(|_| rng.below(21) as i64 - 10).collect();
-    let eval = (seed % 3 == 0).then(|| (0..n).map(|_| rng.below(7) as i64 - 3).collect());
+    let eval = seed
+        .is_multiple_of(3)
+        .then(|| (0..n).map(|_| rng.below(7) as i64 - 3).collect());
     Graph {
         eval,
         succ,
