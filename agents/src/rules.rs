@@ -7,6 +7,7 @@
 //! `won`/`lost` through SOLVE's `outcome`, and the optional `eval`, `goal-distance`,
 //! `randomizable` of the game's module).
 
+use gamelang_game::search::OutcomeSearch;
 use gamelang_game::{GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
@@ -59,15 +60,22 @@ pub struct EngineRules<'g> {
     pub engine: Engine,
     pub driver: GameDriver<'g>,
     game: &'g Game,
+    /// The solver's table for `exact`, kept across decisions until a garbage collection
+    /// (which may reuse the ids of the configurations it holds).
+    outcomes: OutcomeSearch<TermId>,
+    collections: u64,
 }
 
 impl<'g> EngineRules<'g> {
     pub fn new(mut engine: Engine, game: &'g Game) -> Result<EngineRules<'g>, SolveError> {
         let driver = GameDriver::new(&mut engine, game)?;
+        let collections = engine.collections();
         Ok(EngineRules {
             engine,
             driver,
             game,
+            outcomes: OutcomeSearch::new(),
+            collections,
         })
     }
 
@@ -166,8 +174,10 @@ impl Rules for EngineRules<'_> {
         Ok(Some(self.engine.elements(set, self.game.set_union)))
     }
 
+    /// By the game crate's one-pass outcome search (alpha-beta with a table).
     fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
-        self.driver.verdict(&mut self.engine, p.to_move, p.config)
+        let mut rules = gamelang_game::EngineRules::new(&self.driver, &mut self.engine);
+        self.outcomes.verdict(&mut rules, p.to_move, p.config)
     }
 
     fn show(&self, c: TermId) -> String {
@@ -178,5 +188,9 @@ impl Rules for EngineRules<'_> {
         let mut roots = self.driver.roots();
         roots.extend_from_slice(keep);
         self.engine.collect_garbage_if_grown(&roots);
+        if self.engine.collections() != self.collections {
+            self.collections = self.engine.collections();
+            self.outcomes = OutcomeSearch::new();
+        }
     }
 }
