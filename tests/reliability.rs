@@ -404,7 +404,8 @@ fn runaway_recursion_stops_at_the_memory_budget_with_an_error() {
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
         err.contains("more than the memory budget of 150 MB")
-            && err.contains("GAMELANG_MAX_MEMORY"),
+            // The note names the setting the budget came from, not the default.
+            && err.contains("the budget was set by GAMELANG_MAX_MEMORY=150M"),
         "{err}"
     );
 }

@@ -149,7 +149,11 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             d = d.note("raise the budget with `--max-steps N` if the game is just large");
         }
         RuntimeError::MemoryLimit { .. } => {
-            d = d.note("the budget is half of the machine's memory; set GAMELANG_MAX_MEMORY (e.g. `GAMELANG_MAX_MEMORY=12G`) to change it, or solve a smaller instance");
+            // Say where the budget came from: the default, or the user's own setting.
+            d = d.note(match std::env::var("GAMELANG_MAX_MEMORY") {
+                Ok(set) => format!("the budget was set by GAMELANG_MAX_MEMORY={set}; raise it (e.g. `GAMELANG_MAX_MEMORY=12G`), or solve a smaller instance"),
+                Err(_) => "the budget is half of the machine's memory; set GAMELANG_MAX_MEMORY (e.g. `GAMELANG_MAX_MEMORY=12G`) to change it, or solve a smaller instance".to_string(),
+            });
         }
         RuntimeError::DepthLimit { term, .. } => {
             // The recursing function: the first defined operator in the term.
