@@ -745,21 +745,7 @@ c in-dom ((a |-> 1) & (b |-> 7))
 only(0, (a |-> 0) & (c |-> 0))
 lookup(c, a |-> 1)
 ";
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["repl", path.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = repl_session(&path, script);
     let out = String::from_utf8_lossy(&o.stdout);
     let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
     assert_eq!(
@@ -1032,21 +1018,10 @@ endfm
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.game");
     std::fs::write(&path, src).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["repl", path.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"dom((a |-> 3) & (b |-> 4))\nran((a |-> 3) & (b |-> 4))\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = repl_session(
+        &path,
+        "dom((a |-> 3) & (b |-> 4))\nran((a |-> 3) & (b |-> 4))\n",
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
@@ -1055,4 +1030,23 @@ endfm
         ["result Set{Player}: a, b", "result Set{Nat}: 3, 4"],
         "{out}\n{err}"
     );
+}
+
+/// `gamelang repl FILE` with `script` typed at the prompt (standard input, then its end).
+fn repl_session(path: &std::path::Path, script: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", path.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
 }

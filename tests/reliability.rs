@@ -155,17 +155,16 @@ fn a_timeout_kills_the_solver_and_everything_it_started() {
     assert!(gone(&pid), "the solver's child {pid} outlived the timeout");
 }
 
-#[test]
-fn the_solver_dies_with_gamelang() {
+/// Run `bddl solve --qbf` with the solver script `body` (which writes the pid to watch
+/// into the file named by `{pidfile}`), SIGKILL gamelang once that pid is written, and
+/// return the pid: gamelang gets no chance to clean up.
+fn kill_gamelang_under(name: &str, body: &str) -> String {
     let tmp = tempfile::tempdir().unwrap();
-    let pidfile = tmp.path().join("solver");
+    let pidfile = tmp.path().join("pid");
     let solver = script(
         tmp.path(),
-        "solver.sh",
-        &format!(
-            "#!/bin/sh\necho $$ > {}\nexec sleep 300\n",
-            pidfile.display()
-        ),
+        name,
+        &body.replace("{pidfile}", &pidfile.display().to_string()),
     );
     let (d, p) = corpus("httt", "3x3_5_el.ig");
     let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
@@ -176,8 +175,17 @@ fn the_solver_dies_with_gamelang() {
         .spawn()
         .unwrap();
     let pid = wait_for(&pidfile);
-    child.kill().unwrap(); // SIGKILL: gamelang gets no chance to clean up
+    child.kill().unwrap();
     child.wait().unwrap();
+    pid
+}
+
+#[test]
+fn the_solver_dies_with_gamelang() {
+    let pid = kill_gamelang_under(
+        "solver.sh",
+        "#!/bin/sh\necho $$ > {pidfile}\nexec sleep 300\n",
+    );
     assert!(gone(&pid), "the solver {pid} outlived gamelang");
 }
 
@@ -185,27 +193,10 @@ fn the_solver_dies_with_gamelang() {
 /// by the watchdog (`qbf/src/solver.rs`), which sees gamelang's pipe close.
 #[test]
 fn the_solvers_children_die_with_gamelang() {
-    let tmp = tempfile::tempdir().unwrap();
-    let pidfile = tmp.path().join("grandchild");
-    let solver = script(
-        tmp.path(),
+    let pid = kill_gamelang_under(
         "wrapper.sh",
-        &format!(
-            "#!/bin/sh\nsleep 300 &\necho $! > {}\nwait\n",
-            pidfile.display()
-        ),
+        "#!/bin/sh\nsleep 300 &\necho $! > {pidfile}\nwait\n",
     );
-    let (d, p) = corpus("httt", "3x3_5_el.ig");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["bddl", "solve", &d, &p, "--qbf", "--solver", &solver])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = wait_for(&pidfile);
-    child.kill().unwrap(); // SIGKILL: gamelang gets no chance to clean up
-    child.wait().unwrap();
     assert!(gone(&pid), "the solver's child {pid} outlived gamelang");
 }
 

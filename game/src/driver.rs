@@ -201,8 +201,7 @@ impl<'g> GameDriver<'g> {
     }
 
     pub fn halted(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<bool, SolveError> {
-        let t = engine.build(&self.game.halted, &[self.player(p), c]);
-        self.boolean(engine, t, "`halted`")
+        self.boolean_of(engine, &self.game.halted, p, c, "`halted`")
     }
 
     /// The configurations `p` can move to from `c`, in the set's order.
@@ -212,9 +211,7 @@ impl<'g> GameDriver<'g> {
         p: Side,
         c: TermId,
     ) -> Result<Vec<TermId>, SolveError> {
-        let t = engine.build(&self.game.next_config, &[self.player(p), c]);
-        let set = self.reduce(engine, t)?;
-        Ok(engine.elements(set, self.game.set_union))
+        self.configs_of(engine, &self.game.next_config, p, c)
     }
 
     /// The moves a solver explores (up to the game's symmetry, when it declares one).
@@ -224,24 +221,20 @@ impl<'g> GameDriver<'g> {
         p: Side,
         c: TermId,
     ) -> Result<Vec<TermId>, SolveError> {
-        let t = engine.build(&self.game.solver_next, &[self.player(p), c]);
-        let set = self.reduce(engine, t)?;
-        Ok(engine.elements(set, self.game.set_union))
+        self.configs_of(engine, &self.game.solver_next, p, c)
     }
 
-    /// A move that keeps the win for `winner`, who is to move at `c`.
-    pub fn winning_move(
+    /// The elements of the set a move template (over player and configuration) reduces to.
+    fn configs_of(
         &self,
         engine: &mut Engine,
-        winner: Side,
+        pat: &Pat,
+        p: Side,
         c: TermId,
-    ) -> Result<Option<TermId>, SolveError> {
-        for m in self.moves(engine, winner, c)? {
-            if self.winner(engine, winner.opponent(), m)? == winner {
-                return Ok(Some(m));
-            }
-        }
-        Ok(None)
+    ) -> Result<Vec<TermId>, SolveError> {
+        let t = engine.build(pat, &[self.player(p), c]);
+        let set = self.reduce(engine, t)?;
+        Ok(engine.elements(set, self.game.set_union))
     }
 }
 
@@ -272,6 +265,14 @@ impl GameDriver<'_> {
             .map(|&(p, c)| self.position_term(engine, p, c))
             .collect()
     }
+}
+
+/// The error for a question about the score of a game that declares none.
+pub fn no_score(game: &Game) -> SolveError {
+    SolveError::Game(format!(
+        "game `{}` has no score: define `op score : Players Config -> Int` in its module",
+        game.name
+    ))
 }
 
 /// Keep the outermost [`TRACE_HEAD`] and innermost [`TRACE_TAIL`] entries of a trace, as
@@ -340,10 +341,7 @@ impl Rules for EngineRules<'_, '_> {
     fn score(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
         let game = self.driver.game;
         let Some(score) = &game.score else {
-            return Err(SolveError::Game(format!(
-                "game `{}` has no score: define `op score : Players Config -> Int` in its module",
-                game.name
-            )));
+            return Err(no_score(game));
         };
         let t = self.engine.build(score, &[self.driver.player(p), c]);
         let v = self.driver.reduce(self.engine, t)?;

@@ -2,7 +2,7 @@
 //! [`crate::search`] on the game's [`EngineRules`] and returned as a report
 //! ([`crate::report`]).
 
-use crate::driver::{EngineRules, GameDriver};
+use crate::driver::{no_score, EngineRules, GameDriver};
 use crate::error::SolveError;
 use crate::line::{first_moves_line, principal_line, DEFAULT_LINE_BUDGET};
 use crate::report::{Bounded, Outcome, Valued};
@@ -147,10 +147,7 @@ pub fn solve_value(
     first: &Pat,
 ) -> Result<Valued, SolveError> {
     if game.score.is_none() {
-        return Err(SolveError::Game(format!(
-            "game `{}` has no score: define `op score : Players Config -> Int` in its module",
-            game.name
-        )));
+        return Err(no_score(game));
     }
     let began = Instant::now();
     let steps_before = engine.steps();

@@ -36,15 +36,6 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.positions()
     }
 
-    /// The verdict of a position, if the table knows it exactly.
-    pub fn known(&self, p: Side, c: C) -> Option<Verdict> {
-        self.search.exact(p, c).map(|v| match v {
-            1 => Verdict::Win(Side::B),
-            -1 => Verdict::Win(Side::R),
-            _ => Verdict::Draw,
-        })
-    }
-
     /// The successor the search found best at `c` (for a won position, a winning move).
     pub fn best(&self, p: Side, c: C) -> Option<C> {
         self.search.best(p, c)

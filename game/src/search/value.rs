@@ -90,14 +90,6 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         self.table.len()
     }
 
-    /// The exact value, if the table knows it.
-    pub fn exact(&self, p: Side, c: C) -> Option<i64> {
-        self.table
-            .get(&(p, c))
-            .filter(|b| b.lo == b.hi)
-            .map(|b| b.lo)
-    }
-
     /// The successor that was best (or cut the search off) when `c` was last searched.
     pub fn best(&self, p: Side, c: C) -> Option<C> {
         self.table.get(&(p, c)).and_then(|b| b.best)
