@@ -1,0 +1,405 @@
+//! Rewriting at the top of an application whose arguments are normal: memo tables,
+//! strict built-ins, the equations (guards, matching, conditions) and terms no equation
+//! rewrites.
+
+use super::*;
+
+impl Engine {
+    /// Rewrite at the top of the existing term `t`, whose arguments are normal.
+    pub(super) fn apply_known(&mut self, t: TermId) -> Result<Task, RuntimeError> {
+        if bit(&self.normal, t) {
+            return Ok(Task::Return(t));
+        }
+        let Some(op) = self.store.op(t) else {
+            self.set_normal(t);
+            return Ok(Task::Return(t));
+        };
+        let rt = &self.ops[op.0 as usize];
+        let (memo, builtin) = (rt.memo, rt.builtin);
+        if rt.memo_pair {
+            return self.apply_memo_pair(Subj::known(t, op));
+        }
+        if memo {
+            match self.memo[op.0 as usize].get(&t) {
+                Some(&v) if v == IN_PROGRESS => return Err(RuntimeError::Cycle { term: t }),
+                Some(&v) => return Ok(Task::Return(v)),
+                None => {
+                    if self.memo_total >= self.limits.max_memo_entries {
+                        return Err(RuntimeError::MemoLimit {
+                            limit: self.limits.max_memo_entries,
+                            term: t,
+                        });
+                    }
+                    if self.shared.is_some() {
+                        if let Some(v) = self.shared_lookup(t) {
+                            self.memo[op.0 as usize].insert(t, v);
+                            self.memo_total += 1;
+                            return Ok(Task::Return(v));
+                        }
+                    }
+                    self.push(Frame::Memo { term: t })?;
+                    self.memo[op.0 as usize].insert(t, IN_PROGRESS);
+                    self.memo_total += 1;
+                }
+            }
+        }
+        let subj = Subj::known(t, op);
+        if let Some(b) = builtin {
+            if let Some(task) = self.try_builtin(subj, b)? {
+                return Ok(task);
+            }
+        }
+        self.try_eqs(subj, 0)
+    }
+
+    /// Rewrite at the top a memo-pair application (open or not): its value from the memo
+    /// table (or from the shared one), or compute it and remember it.
+    pub(super) fn apply_memo_pair(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
+        let op = subj.op;
+        let (n, a0, a1) = self.subj_args2(subj);
+        let key = pair_key(n, a0, a1);
+        match self.memo2[op.0 as usize].get(&key) {
+            Some(&v) if v == IN_PROGRESS => {
+                let term = self.subj_term(subj);
+                return Err(RuntimeError::Cycle { term });
+            }
+            Some(&v) => {
+                if subj.is_open() {
+                    self.vals.truncate(subj.base as usize);
+                }
+                return Ok(Task::Return(v));
+            }
+            None => {}
+        }
+        if self.memo_total >= self.limits.max_memo_entries {
+            let term = self.subj_term(subj);
+            return Err(RuntimeError::MemoLimit {
+                limit: self.limits.max_memo_entries,
+                term,
+            });
+        }
+        if self.shared.is_some() {
+            if let Some(v) = self.shared_lookup_app(op, &[a0, a1][..n]) {
+                self.memo2[op.0 as usize].insert(key, v);
+                self.memo_total += 1;
+                if subj.is_open() {
+                    self.vals.truncate(subj.base as usize);
+                }
+                return Ok(Task::Return(v));
+            }
+        }
+        self.push(Frame::Memo2 { op, key })?;
+        self.memo2[op.0 as usize].insert(key, IN_PROGRESS);
+        self.memo_total += 1;
+        if let Some(b) = self.ops[op.0 as usize].builtin {
+            if let Some(task) = self.try_builtin(subj, b)? {
+                return Ok(task);
+            }
+        }
+        self.try_eqs(subj, 0)
+    }
+
+    /// Rewrite at the top of an open subject (a free, non-memo operator).
+    pub(super) fn apply_open(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
+        let rt = &self.ops[subj.op.0 as usize];
+        if !rt.defined && rt.builtin.is_none() {
+            return self.no_equation(subj);
+        }
+        if let Some(b) = rt.builtin {
+            if let Some(task) = self.try_builtin(subj, b)? {
+                return Ok(task);
+            }
+        }
+        self.try_eqs(subj, 0)
+    }
+
+    /// The number of arguments of the subject and its first two (`NONE` if missing).
+    #[inline]
+    pub(super) fn subj_args2(&self, subj: Subj) -> (usize, TermId, TermId) {
+        let args = if subj.is_open() {
+            let b = subj.base as usize;
+            &self.vals[b..b + subj.n as usize]
+        } else {
+            self.store.args(subj.term)
+        };
+        let get = |i: usize| args.get(i).copied().unwrap_or(NONE);
+        (args.len(), get(0), get(1))
+    }
+
+    /// Evaluate a strict built-in on the subject, if its arguments are values of the right
+    /// kind.
+    pub(super) fn try_builtin(
+        &mut self,
+        subj: Subj,
+        b: Builtin,
+    ) -> Result<Option<Task>, RuntimeError> {
+        if b.is_grid() {
+            return self.grid_builtin(subj, b);
+        }
+        if matches!(b, Builtin::True | Builtin::False) {
+            let t = self.subj_term(subj);
+            if subj.is_open() {
+                self.vals.truncate(subj.base as usize);
+            }
+            self.set_normal(t);
+            return Ok(Some(Task::Return(t)));
+        }
+        let (n, a0, a1) = self.subj_args2(subj);
+        match self.builtin(b, n, a0, a1) {
+            Ok(None) => Ok(None),
+            Ok(Some(v)) => {
+                self.count_step(subj)?;
+                if subj.is_open() {
+                    self.vals.truncate(subj.base as usize);
+                }
+                self.set_normal(v);
+                Ok(Some(Task::Return(v)))
+            }
+            Err(e) => {
+                let term = self.subj_term(subj);
+                Err(match e {
+                    BuiltinError::Overflow => RuntimeError::Overflow { term },
+                    BuiltinError::DivisionByZero => RuntimeError::DivisionByZero { term },
+                })
+            }
+        }
+    }
+
+    /// Try the equations of the subject's operator from position `pos`.
+    pub(super) fn try_eqs(&mut self, mut subj: Subj, mut pos: usize) -> Result<Task, RuntimeError> {
+        let slot = self.nconds;
+        if slot == self.matchers.len() {
+            self.matchers.push(Matcher::default());
+        }
+        let op = subj.op;
+        loop {
+            let Some(&ei) = self.ops[op.0 as usize].eqs.get(pos) else {
+                return self.no_equation(subj);
+            };
+            let eq = &self.eqs[ei as usize];
+            if !eq.guards.is_empty() {
+                let args = if subj.is_open() {
+                    let b = subj.base as usize;
+                    &self.vals[b..b + subj.n as usize]
+                } else {
+                    self.store.args(subj.term)
+                };
+                if !eq.guards.iter().all(|g| g.admits(args, &self.store)) {
+                    pos += 1;
+                    continue;
+                }
+            }
+            let m = &mut self.matchers[slot];
+            let matched = if subj.is_open() {
+                let b = subj.base as usize;
+                match m.first_args(
+                    &eq.lhs,
+                    &mut self.store,
+                    op,
+                    &self.vals[b..b + subj.n as usize],
+                ) {
+                    Some(ok) => ok,
+                    None => {
+                        // This left-hand side needs the subject as a term.
+                        let t = self.store.mk_app(op, &self.vals[b..b + subj.n as usize]);
+                        self.vals.truncate(b);
+                        subj = Subj::known(t, op);
+                        continue;
+                    }
+                }
+            } else {
+                m.first(&eq.lhs, &mut self.store, subj.term)
+            };
+            if !matched {
+                pos += 1;
+                continue;
+            }
+            if let Some(reason) = &eq.invalid {
+                let reason = reason.clone();
+                let term = self.subj_term(subj);
+                return Err(RuntimeError::Stuck { term, op, reason });
+            }
+            let (rhs, cond) = (eq.rhs, eq.cond);
+            let ei = ei as usize;
+            loop {
+                let env = self.push_env(slot, ei);
+                let Some(c) = cond else {
+                    self.count_step(subj)?;
+                    if subj.is_open() {
+                        self.vals.truncate(subj.base as usize);
+                    }
+                    return Ok(Task::Build {
+                        node: rhs,
+                        env,
+                        owner: true,
+                    });
+                };
+                // A condition that needs no rewriting (`0 < m and m <= b`) is decided here,
+                // without suspending the match.
+                match self.quick(c, env, QUICK_DEPTH) {
+                    Some(v) if Some(v) == self.true_t => {
+                        self.count_step(subj)?;
+                        if subj.is_open() {
+                            self.vals.truncate(subj.base as usize);
+                        }
+                        return Ok(Task::Build {
+                            node: rhs,
+                            env,
+                            owner: true,
+                        });
+                    }
+                    Some(v) if Some(v) == self.false_t => {
+                        self.envs.truncate(env as usize);
+                        if self.matchers[slot].next(&self.eqs[ei].lhs, &mut self.store) {
+                            continue;
+                        }
+                        break;
+                    }
+                    _ => {
+                        self.nconds += 1;
+                        self.push(Frame::Cond {
+                            subj,
+                            pos: pos as u32,
+                        })?;
+                        return Ok(Task::Build {
+                            node: c,
+                            env,
+                            owner: true,
+                        });
+                    }
+                }
+            }
+            pos += 1;
+        }
+    }
+
+    /// Evaluate `node` under `env` at once when that needs no rewriting: variables and
+    /// ground terms already normal, and applications of strict built-ins (`b - m`,
+    /// `0 < m and m <= b`) and plain free constructors (`(a (b - m))`) to such, at most
+    /// `depth` deep. `None` when the general machinery is needed (including when the
+    /// built-in would fail or the step budget run out: it reports the error).
+    pub(super) fn quick(&mut self, node: u32, env: u32, depth: u32) -> Option<TermId> {
+        match self.nodes[node as usize] {
+            Node::Var(v) => {
+                let x = self.envs[(env + v) as usize];
+                bit(&self.normal, x).then_some(x)
+            }
+            Node::Term(t) => bit(&self.normal, t).then_some(t),
+            Node::Shared { slot, body } => {
+                let x = self.envs[(env + slot) as usize];
+                if x != NONE {
+                    return Some(x);
+                }
+                let x = self.quick(body, env, depth)?;
+                self.envs[(env + slot) as usize] = x;
+                Some(x)
+            }
+            Node::App { op, kids, n } => {
+                if depth == 0 || n > 3 {
+                    return None;
+                }
+                let rt = &self.ops[op.0 as usize];
+                let builtin = match rt.builtin {
+                    Some(b) if !rt.lazy && !rt.defined && !rt.memo => Some(b),
+                    None if rt.plain && !rt.norm => None,
+                    _ => return None,
+                };
+                let mut a = [NONE; 3];
+                for (i, slot) in a.iter_mut().enumerate().take(n as usize) {
+                    let k = self.kids[kids as usize + i];
+                    *slot = self.quick(k, env, depth - 1)?;
+                }
+                let n = n as usize;
+                match builtin {
+                    Some(b) => {
+                        if self.steps >= self.step_limit {
+                            return None;
+                        }
+                        match self.builtin(b, n, a[0], a[1]) {
+                            Ok(Some(v)) => {
+                                self.steps += 1;
+                                self.set_normal(v);
+                                Some(v)
+                            }
+                            _ => None,
+                        }
+                    }
+                    None => {
+                        let decl = &self.program.sig.op(op).args;
+                        if decl.len() == n
+                            && !a[..n]
+                                .iter()
+                                .zip(decl)
+                                .all(|(&x, d)| self.store.leq(self.store.sort_of(x), *d))
+                        {
+                            return None;
+                        }
+                        let t = self.store.intern_app(op, &a[..n]);
+                        self.set_normal(t);
+                        Some(t)
+                    }
+                }
+            }
+        }
+    }
+
+    /// No equation rewrites the subject: a constructor term (checked for sorts) or stuck.
+    pub(super) fn no_equation(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
+        let op = subj.op;
+        let rt = &self.ops[op.0 as usize];
+        if let Some(b) = rt.builtin {
+            let name = &self.program.sig.op(op).name;
+            let reason = match b {
+                Builtin::Not | Builtin::And | Builtin::Or | Builtin::Xor | Builtin::Implies => {
+                    format!("the built-in `{name}` needs Boolean arguments (`true` or `false`)")
+                }
+                Builtin::Equal
+                | Builtin::NotEqual
+                | Builtin::True
+                | Builtin::False
+                | Builtin::AndThen
+                | Builtin::OrElse
+                | Builtin::IfThenElse => {
+                    format!("the built-in `{name}` has the wrong number of arguments")
+                }
+                b if b.is_grid() => format!(
+                    "the built-in `{name}` needs values for its arguments (boards, numbers, actions, goals)"
+                ),
+                _ => format!("the built-in `{name}` needs integer literal arguments"),
+            };
+            let term = self.subj_term(subj);
+            return Err(RuntimeError::Stuck { term, op, reason });
+        }
+        if rt.defined && !rt.ctor {
+            let term = self.subj_term(subj);
+            return Err(RuntimeError::Stuck {
+                term,
+                op,
+                reason: NO_EQUATION.to_string(),
+            });
+        }
+        let assoc = rt.assoc;
+        let t = self.subj_term(subj);
+        if subj.is_open() {
+            self.vals.truncate(subj.base as usize);
+        }
+        let decl = &self.program.sig.op(op).args;
+        let args = self.store.args(t);
+        if assoc {
+            for (i, &a) in args.iter().enumerate() {
+                let s = self.store.sort_of(a);
+                if !decl.iter().any(|d| self.store.leq(s, *d)) {
+                    return Err(RuntimeError::IllSorted { term: t, arg: i });
+                }
+            }
+        } else if decl.len() == args.len() {
+            for (i, (&a, d)) in args.iter().zip(decl).enumerate() {
+                if !self.store.leq(self.store.sort_of(a), *d) {
+                    return Err(RuntimeError::IllSorted { term: t, arg: i });
+                }
+            }
+        }
+        self.set_normal(t);
+        Ok(Task::Return(t))
+    }
+}

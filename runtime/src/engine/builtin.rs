@@ -1,0 +1,126 @@
+//! The strict built-ins on Booleans and machine integers.
+
+use super::*;
+
+impl Engine {
+    pub(super) fn as_bool(&self, t: TermId) -> Option<bool> {
+        if Some(t) == self.true_t {
+            Some(true)
+        } else if Some(t) == self.false_t {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Evaluate a strict built-in on its `n` normal arguments (the first two are `a0`, `a1`):
+    /// `Ok(None)` if they are not values of the right kind.
+    #[inline]
+    pub(super) fn builtin(
+        &mut self,
+        b: Builtin,
+        n: usize,
+        a0: TermId,
+        a1: TermId,
+    ) -> Result<Option<TermId>, BuiltinError> {
+        use Builtin::*;
+        let args = [a0, a1];
+        match b {
+            True | False | AndThen | OrElse | IfThenElse => Ok(None),
+            // Read their arguments themselves: see `grid_builtin`.
+            GridPacked | GridBoard | GridInitial | GridMoves | GridHolds | GridAt | GridColumns
+            | GridRows => Ok(None),
+            Not => Ok(match (n, self.as_bool(a0)) {
+                (1, Some(x)) => self.mk_bool(!x),
+                _ => None,
+            }),
+            And | Or | Xor | Implies => {
+                if n != 2 {
+                    return Ok(None);
+                }
+                let (Some(x), Some(y)) = (self.as_bool(args[0]), self.as_bool(args[1])) else {
+                    return Ok(None);
+                };
+                Ok(self.mk_bool(match b {
+                    And => x && y,
+                    Or => x || y,
+                    Xor => x != y,
+                    _ => !x || y,
+                }))
+            }
+            Equal | NotEqual => {
+                if n != 2 {
+                    return Ok(None);
+                }
+                let eq = args[0] == args[1];
+                Ok(self.mk_bool(if b == Equal { eq } else { !eq }))
+            }
+            Neg | Abs => {
+                if n != 1 {
+                    return Ok(None);
+                }
+                let Some(x) = self.store.int(args[0]) else {
+                    return Ok(None);
+                };
+                let r = if b == Neg {
+                    x.checked_neg()
+                } else {
+                    x.checked_abs()
+                };
+                match r {
+                    Some(r) => Ok(Some(self.store.mk_int(r))),
+                    None => Err(BuiltinError::Overflow),
+                }
+            }
+            Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides => {
+                if n != 2 {
+                    return Ok(None);
+                }
+                let (Some(x), Some(y)) = (self.store.int(args[0]), self.store.int(args[1])) else {
+                    return Ok(None);
+                };
+                let r = match b {
+                    Lt => return Ok(self.mk_bool(x < y)),
+                    Le => return Ok(self.mk_bool(x <= y)),
+                    Gt => return Ok(self.mk_bool(x > y)),
+                    Ge => return Ok(self.mk_bool(x >= y)),
+                    // `x divides y`: y is a multiple of x (0 divides only 0).
+                    Divides => {
+                        let d = if x == 0 {
+                            y == 0
+                        } else {
+                            y.checked_rem(x).is_none_or(|r| r == 0)
+                        };
+                        return Ok(self.mk_bool(d));
+                    }
+                    Add => x.checked_add(y),
+                    Sub => x.checked_sub(y),
+                    Mul => x.checked_mul(y),
+                    Quo | Rem => {
+                        if y == 0 {
+                            return Err(BuiltinError::DivisionByZero);
+                        }
+                        if b == Quo {
+                            x.checked_div(y)
+                        } else {
+                            // i64::MIN rem -1 is 0 (only the quotient overflows).
+                            Some(x.wrapping_rem(y))
+                        }
+                    }
+                    Min => Some(x.min(y)),
+                    _ => Some(x.max(y)),
+                };
+                match r {
+                    Some(r) => Ok(Some(self.store.mk_int(r))),
+                    None => Err(BuiltinError::Overflow),
+                }
+            }
+        }
+    }
+}
+
+/// Why a strict built-in could not produce a value.
+pub(super) enum BuiltinError {
+    Overflow,
+    DivisionByZero,
+}
