@@ -180,6 +180,8 @@ const QUICK_DEPTH: u32 = 4;
 
 /// No term: marks an "open" subject and unbound variables.
 const NONE: TermId = TermId(u32::MAX);
+/// `Frame::Cond::kept` of a condition whose match is in a suspended `Matcher`.
+const NO_ENV: u32 = u32::MAX;
 /// Marks a memo entry whose value is being computed.
 const IN_PROGRESS: TermId = TermId(u32::MAX);
 
@@ -230,9 +232,15 @@ enum Frame {
         env: u32,
         owner: bool,
     },
+    /// The condition of equation `pos` of the subject's operator is being normalised.
+    /// `kept` is the start of the match's environment on `Engine::envs` when the
+    /// equation's left-hand side is simple (matched without a `Matcher`, so no next match
+    /// to look for: the environment is kept for the right-hand side), else `NO_ENV` (the
+    /// suspended matcher is `matchers[nconds - 1]`).
     Cond {
         subj: Subj,
         pos: u32,
+        kept: u32,
     },
     Memo {
         term: TermId,
@@ -327,6 +335,8 @@ pub struct Engine {
     /// `matchers[nconds]` is the scratch matcher for the next equation tried.
     matchers: Vec<Matcher>,
     nconds: usize,
+    /// The registers of [`Pattern::match_simple`].
+    simple_regs: Vec<TermId>,
     true_t: Option<TermId>,
     false_t: Option<TermId>,
     trace: Vec<TermId>,
@@ -373,6 +383,7 @@ impl Engine {
             envs: Vec::new(),
             matchers: Vec::new(),
             nconds: 0,
+            simple_regs: Vec::new(),
             true_t: None,
             false_t: None,
             trace: Vec::new(),

@@ -122,6 +122,9 @@ pub struct Pattern {
     /// Variables bound to a sub-collection of an AC subject (the `S` of `(c, S)`): new
     /// terms, unlike the other bindings, which are subterms of the subject.
     rest_vars: Vec<u32>,
+    /// No step is a choice point (only `Ground`, `Bind`, `Check`, `Alias` and `Free`): the
+    /// pattern has at most one match, found by [`Pattern::match_simple`] in one pass.
+    simple: bool,
 }
 
 struct Compiler<'a, 'p> {
@@ -418,7 +421,18 @@ impl Pattern {
             Pat::App(op, _) => Some(*op),
             _ => None,
         };
+        let simple = c.steps.iter().all(|s| {
+            matches!(
+                s,
+                Step::Ground { .. }
+                    | Step::Bind { .. }
+                    | Step::Check { .. }
+                    | Step::Alias { .. }
+                    | Step::Free { .. }
+            )
+        });
         let pattern = Pattern {
+            simple,
             steps: c.steps,
             nregs: c.nregs,
             nframes: c.nframes,
@@ -447,6 +461,86 @@ impl Pattern {
     /// The variables bound to sub-collections of an AC argument list.
     pub fn rest_vars(&self) -> &[u32] {
         &self.rest_vars
+    }
+
+    /// Has the pattern no choice points (see [`Pattern::match_simple`])?
+    #[inline]
+    pub fn is_simple(&self) -> bool {
+        self.simple
+    }
+
+    /// Registers [`Pattern::match_simple`] needs.
+    #[inline]
+    pub fn nregs(&self) -> usize {
+        self.nregs as usize
+    }
+
+    /// The operator, arity and first output register of the top step when it is `Free` at
+    /// register 0: a subject given as operator + arguments is matched by writing its
+    /// arguments there and starting at step 1.
+    #[inline]
+    pub fn free_top(&self) -> Option<(OpId, usize, usize)> {
+        match self.steps.first() {
+            Some(&Step::Free {
+                reg: 0,
+                op,
+                arity,
+                out,
+            }) => Some((op, arity as usize, out as usize)),
+            _ => None,
+        }
+    }
+
+    /// Match a simple pattern in one pass, with no [`Matcher`]: the same steps as
+    /// [`Matcher::first`] runs, without its choice-point bookkeeping, which is most of the
+    /// cost of matching `app(cons(X, L), M)`. `regs` holds the subject in register 0 (or,
+    /// from `start` = 1, the arguments of a `free_top` subject); the bindings go to
+    /// `subst[var]`.
+    #[inline]
+    pub fn match_simple(
+        &self,
+        store: &TermStore,
+        regs: &mut [TermId],
+        start: usize,
+        subst: &mut [TermId],
+    ) -> bool {
+        debug_assert!(self.simple);
+        for s in &self.steps[start..] {
+            match *s {
+                Step::Ground { reg, term } => {
+                    if regs[reg as usize] != term {
+                        return false;
+                    }
+                }
+                Step::Bind { reg, var, sort } => {
+                    let t = regs[reg as usize];
+                    if !store.leq(store.sort_of(t), sort) {
+                        return false;
+                    }
+                    subst[var as usize] = t;
+                }
+                Step::Check { reg, var } => {
+                    if subst[var as usize] != regs[reg as usize] {
+                        return false;
+                    }
+                }
+                Step::Alias { reg, var } => subst[var as usize] = regs[reg as usize],
+                Step::Free {
+                    reg,
+                    op,
+                    arity,
+                    out,
+                } => match store.data(regs[reg as usize]) {
+                    TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
+                        let out = out as usize;
+                        regs[out..out + args.len()].copy_from_slice(args);
+                    }
+                    _ => return false,
+                },
+                _ => unreachable!("a choice point in a simple pattern"),
+            }
+        }
+        true
     }
 
     /// The ground terms the pattern matches against (prebuilt when it was compiled).

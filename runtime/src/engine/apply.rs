@@ -189,6 +189,15 @@ impl Engine {
                     continue;
                 }
             }
+            if eq.lhs.is_simple() {
+                match self.try_simple(&mut subj, ei as usize, pos)? {
+                    Some(task) => return Ok(task),
+                    None => {
+                        pos += 1;
+                        continue;
+                    }
+                }
+            }
             let m = &mut self.matchers[slot];
             let matched = if subj.is_open() {
                 let b = subj.base as usize;
@@ -260,6 +269,7 @@ impl Engine {
                         self.push(Frame::Cond {
                             subj,
                             pos: pos as u32,
+                            kept: NO_ENV,
                         })?;
                         return Ok(Task::Build {
                             node: c,
@@ -271,6 +281,98 @@ impl Engine {
             }
             pos += 1;
         }
+    }
+
+    /// Try equation `ei` (at position `pos` among its operator's), whose left-hand side is
+    /// simple (no choice points), on the subject: match it straight into a new environment
+    /// and apply it, or suspend it on its condition (`Frame::Cond` with the environment
+    /// kept). `None` if it does not apply (no match, or a condition decided false at once).
+    /// An open subject is built as a term first if the pattern needs it (as in `try_eqs`).
+    fn try_simple(
+        &mut self,
+        subj: &mut Subj,
+        ei: usize,
+        pos: usize,
+    ) -> Result<Option<Task>, RuntimeError> {
+        let eq = &self.eqs[ei];
+        let regs = &mut self.simple_regs;
+        if regs.len() < eq.lhs.nregs() {
+            regs.resize(eq.lhs.nregs(), NONE);
+        }
+        let start = if subj.is_open() {
+            let b = subj.base as usize;
+            let args = &self.vals[b..b + subj.n as usize];
+            match eq.lhs.free_top() {
+                Some((op, arity, out)) => {
+                    if op != subj.op || arity != args.len() {
+                        return Ok(None);
+                    }
+                    regs[out..out + arity].copy_from_slice(args);
+                    1
+                }
+                None => {
+                    // This left-hand side needs the subject as a term.
+                    let t = self.store.mk_app(subj.op, args);
+                    self.vals.truncate(b);
+                    *subj = Subj::known(t, subj.op);
+                    regs[0] = t;
+                    0
+                }
+            }
+        } else {
+            regs[0] = subj.term;
+            0
+        };
+        let env = self.envs.len();
+        self.envs.resize(env + eq.width as usize, NONE);
+        if !eq
+            .lhs
+            .match_simple(&self.store, regs, start, &mut self.envs[env..])
+        {
+            self.envs.truncate(env);
+            return Ok(None);
+        }
+        if let Some(reason) = &eq.invalid {
+            let reason = reason.clone();
+            let term = self.subj_term(*subj);
+            return Err(RuntimeError::Stuck {
+                term,
+                op: subj.op,
+                reason,
+            });
+        }
+        let (rhs, cond, env) = (eq.rhs, eq.cond, env as u32);
+        if let Some(c) = cond {
+            // A condition that needs no rewriting is decided here.
+            match self.quick(c, env, QUICK_DEPTH) {
+                Some(v) if Some(v) == self.true_t => {}
+                Some(v) if Some(v) == self.false_t => {
+                    self.envs.truncate(env as usize);
+                    return Ok(None);
+                }
+                _ => {
+                    self.push(Frame::Cond {
+                        subj: *subj,
+                        pos: pos as u32,
+                        kept: env,
+                    })?;
+                    return Ok(Some(Task::Build {
+                        node: c,
+                        env,
+                        owner: false,
+                    }));
+                }
+            }
+        }
+        self.count_step(*subj)?;
+        if subj.is_open() {
+            self.vals.truncate(subj.base as usize);
+        }
+        Ok(Some(Task::Build {
+            node: rhs,
+            env,
+            owner: true,
+        }))
     }
 
     /// Evaluate `node` under `env` at once when that needs no rewriting: variables and

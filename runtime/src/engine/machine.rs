@@ -493,7 +493,28 @@ impl Engine {
                     },
                 })
             }
-            Frame::Cond { subj, pos } => {
+            Frame::Cond { subj, pos, kept } if kept != NO_ENV => {
+                let ei = self.ops[subj.op.0 as usize].eqs[pos as usize] as usize;
+                if Some(v) == self.true_t {
+                    self.count_step(subj)?;
+                    if subj.is_open() {
+                        self.vals.truncate(subj.base as usize);
+                    }
+                    // The condition's environment (with any shared slot it filled) is the
+                    // right-hand side's.
+                    Ok(Task::Build {
+                        node: self.eqs[ei].rhs,
+                        env: kept,
+                        owner: true,
+                    })
+                } else if Some(v) == self.false_t {
+                    self.envs.truncate(kept as usize);
+                    self.try_eqs(subj, pos as usize + 1)
+                } else {
+                    Err(self.not_a_bool(subj, v))
+                }
+            }
+            Frame::Cond { subj, pos, .. } => {
                 let ei = self.ops[subj.op.0 as usize].eqs[pos as usize] as usize;
                 let slot = self.nconds - 1;
                 if Some(v) == self.true_t {
@@ -514,7 +535,11 @@ impl Engine {
                         let cond = eq.cond.expect("conditional equation");
                         let env = self.push_env(slot, ei);
                         // The frame was just popped: no depth check needed.
-                        self.frames.push(Frame::Cond { subj, pos });
+                        self.frames.push(Frame::Cond {
+                            subj,
+                            pos,
+                            kept: NO_ENV,
+                        });
                         Ok(Task::Build {
                             node: cond,
                             env,
@@ -529,16 +554,7 @@ impl Engine {
                         self.try_eqs(subj, pos as usize + 1)
                     }
                 } else {
-                    let term = self.subj_term(subj);
-                    Err(RuntimeError::Stuck {
-                        term,
-                        op: subj.op,
-                        reason: format!(
-                            "the condition of an equation of `{}` reduced to `{}`, not to a Bool",
-                            self.program.sig.op(subj.op).name,
-                            self.show_limited(v, 200)
-                        ),
-                    })
+                    Err(self.not_a_bool(subj, v))
                 }
             }
             Frame::Memo { term } => {
@@ -571,6 +587,21 @@ impl Engine {
                 }
                 Ok(Task::Return(v))
             }
+        }
+    }
+
+    /// The error for a condition that reduced to `v`, not to a Bool.
+    #[cold]
+    pub(super) fn not_a_bool(&mut self, subj: Subj, v: TermId) -> RuntimeError {
+        let term = self.subj_term(subj);
+        RuntimeError::Stuck {
+            term,
+            op: subj.op,
+            reason: format!(
+                "the condition of an equation of `{}` reduced to `{}`, not to a Bool",
+                self.program.sig.op(subj.op).name,
+                self.show_limited(v, 200)
+            ),
         }
     }
 
