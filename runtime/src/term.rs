@@ -1162,11 +1162,13 @@ impl TermStore {
             was_free[f as usize] = true;
         }
         let mut seg_live = vec![false; self.segs.len()];
-        for (i, &free) in was_free.iter().enumerate() {
+        // The free list is rebuilt from the highest id down, so that `alloc` (which pops)
+        // reuses low ids first (keeps per-id tables dense) without sorting it.
+        self.free.clear();
+        for (i, &free) in was_free.iter().enumerate().rev() {
             if free {
-                continue;
-            }
-            if live(i) {
+                self.free.push(i as u32);
+            } else if live(i) {
                 if let TermData::Long { seg, .. } = self.terms[i] {
                     seg_live[seg as usize] = true;
                 }
@@ -1188,8 +1190,6 @@ impl TermStore {
                 }
             }
         }
-        // Reuse low ids first (keeps per-id tables dense).
-        self.free.sort_unstable_by(|a, b| b.cmp(a));
         let mut was_free_seg = vec![false; self.segs.len()];
         for &f in &self.free_segs {
             was_free_seg[f as usize] = true;
