@@ -75,11 +75,15 @@ enum Step {
     AcGround { frame: u32, term: TermId },
     /// Remove the elements of the (already bound) variable `var`.
     AcBound { frame: u32, op: OpId, var: u32 },
-    /// Choice: consume one unused element, `regs[out] = it`.
+    /// Choice: consume one unused element, `regs[out] = it`. With `dup`, only elements
+    /// that have an unused equal element (the pattern takes the same variable twice, as in
+    /// `N ; N`): elements are sorted, so equal ones are neighbours, and the others need no
+    /// try (each would cost a binary search for its copy).
     AcPick {
         frame: u32,
         out: u32,
         head: Option<OpId>,
+        dup: bool,
     },
     /// Distribute the unused elements over `vars` (all elements must be used when empty).
     AcRest {
@@ -286,7 +290,12 @@ impl<'p> Compiler<'_, 'p> {
         {
             let out = self.reg(1);
             let head = self.head_filter(c);
-            self.steps.push(Step::AcPick { frame, out, head });
+            self.steps.push(Step::AcPick {
+                frame,
+                out,
+                head,
+                dup: false,
+            });
             self.node(c, out);
             min += 1;
         }
@@ -308,10 +317,16 @@ impl<'p> Compiler<'_, 'p> {
                 });
             } else if !self.is_collection(op, sort) {
                 let out = self.reg(1);
+                let twice = children
+                    .iter()
+                    .filter(|c| matches!(c, Pat::Var(w) if *w == v))
+                    .count()
+                    > 1;
                 self.steps.push(Step::AcPick {
                     frame,
                     out,
                     head: None,
+                    dup: twice,
                 });
                 self.var(v, out);
                 min += 1;
@@ -829,7 +844,12 @@ impl Matcher {
                 }
                 true
             }
-            Step::AcPick { frame, out, head } => self.pick(store, pc, *frame, 0, None, *head, *out),
+            Step::AcPick {
+                frame,
+                out,
+                head,
+                dup,
+            } => self.pick(store, pc, *frame, 0, None, *head, *dup, *out),
             Step::AcRest {
                 frame,
                 op,
@@ -922,12 +942,26 @@ impl Matcher {
                 release_all(&mut self.frames[*frame as usize], pc);
                 false
             }
-            Step::AcPick { frame, out, head } => {
+            Step::AcPick {
+                frame,
+                out,
+                head,
+                dup,
+            } => {
                 let f = &mut self.frames[*frame as usize];
                 let prev = self.alt[pc] as usize;
                 release_all(f, pc);
                 let prev_term = f.elems(store)[prev];
-                self.pick(store, pc, *frame, prev + 1, Some(prev_term), *head, *out)
+                self.pick(
+                    store,
+                    pc,
+                    *frame,
+                    prev + 1,
+                    Some(prev_term),
+                    *head,
+                    *dup,
+                    *out,
+                )
             }
             Step::AcRest {
                 frame,
@@ -975,6 +1009,7 @@ impl Matcher {
         start: usize,
         skip: Option<TermId>,
         head: Option<OpId>,
+        dup: bool,
         out: u32,
     ) -> bool {
         let f = &mut self.frames[frame as usize];
@@ -982,6 +1017,12 @@ impl Matcher {
         for (i, &e) in elems.iter().enumerate().skip(start) {
             if Some(e) == skip || f.is_used(i) {
                 continue;
+            }
+            if dup {
+                let copy = |j: usize| elems.get(j) == Some(&e) && !f.is_used(j);
+                if !(copy(i + 1) || (i > 0 && copy(i - 1))) {
+                    continue;
+                }
             }
             if let Some(h) = head {
                 if store.op(e) != Some(h) {

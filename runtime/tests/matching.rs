@@ -221,3 +221,43 @@ fn list_matching() {
     );
     assert!(matches(&s, &mut e, &v, "[__ x L]", "nil").is_empty());
 }
+
+/// A variable taken twice from a multiset (`x ; x ; S`) matches each value that occurs at
+/// least twice, once, with the rest in `S`: checked against counting in the test on
+/// random multisets. (Only elements with an unused copy are tried for the first `x`.)
+#[test]
+fn ac_variable_taken_twice() {
+    let mut s = spec();
+    let v = vars(&mut s, &[("x", "Nat"), ("S", "NeSet2")]);
+    let mut e = s.engine();
+    let mut seed = 12345u64;
+    for round in 0..60 {
+        let n = 2 + round % 9;
+        let mut elems: Vec<u64> = (0..n)
+            .map(|_| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) % 6
+            })
+            .collect();
+        let subject = elems
+            .iter()
+            .map(|x| x.to_string())
+            .reduce(|a, b| format!("[_;_ {a} {b}]"))
+            .unwrap();
+        let got: Vec<String> = matches(&s, &mut e, &v, "[_;_ x x S]", &subject)
+            .iter()
+            .map(|m| m.split(' ').next().unwrap().to_string())
+            .collect();
+        elems.sort();
+        let mut want: Vec<String> = Vec::new();
+        for x in 0..6u64 {
+            // `S` takes at least one element: `_;_` has no identity.
+            if elems.iter().filter(|&&y| y == x).count() >= 2 && elems.len() >= 3 {
+                want.push(format!("x={x}"));
+            }
+        }
+        assert_eq!(got, want, "subject {elems:?}");
+    }
+}
