@@ -233,29 +233,13 @@ impl Engine {
             loop {
                 let env = self.push_env(slot, ei);
                 let Some(c) = cond else {
-                    self.count_step(subj)?;
-                    if subj.is_open() {
-                        self.vals.truncate(subj.base as usize);
-                    }
-                    return Ok(Task::Build {
-                        node: rhs,
-                        env,
-                        owner: true,
-                    });
+                    return self.fire(subj, rhs, env);
                 };
                 // A condition that needs no rewriting (`0 < m and m <= b`) is decided here,
                 // without suspending the match.
                 match self.quick(c, env, QUICK_DEPTH) {
                     Some(v) if Some(v) == self.true_t => {
-                        self.count_step(subj)?;
-                        if subj.is_open() {
-                            self.vals.truncate(subj.base as usize);
-                        }
-                        return Ok(Task::Build {
-                            node: rhs,
-                            env,
-                            owner: true,
-                        });
+                        return self.fire(subj, rhs, env);
                     }
                     Some(v) if Some(v) == self.false_t => {
                         self.envs.truncate(env as usize);
@@ -364,15 +348,23 @@ impl Engine {
                 }
             }
         }
-        self.count_step(*subj)?;
+        self.fire(*subj, rhs, env).map(Some)
+    }
+
+    /// Apply an equation whose match is in `env` (and whose condition, if any, held) to the
+    /// subject: count the step, drop an open subject's values, go on with the right-hand
+    /// side `rhs`, which owns `env`.
+    #[inline]
+    pub(super) fn fire(&mut self, subj: Subj, rhs: u32, env: u32) -> Result<Task, RuntimeError> {
+        self.count_step(subj)?;
         if subj.is_open() {
             self.vals.truncate(subj.base as usize);
         }
-        Ok(Some(Task::Build {
+        Ok(Task::Build {
             node: rhs,
             env,
             owner: true,
-        }))
+        })
     }
 
     /// Evaluate `node` under `env` at once when that needs no rewriting: variables and

@@ -496,17 +496,9 @@ impl Engine {
             Frame::Cond { subj, pos, kept } if kept != NO_ENV => {
                 let ei = self.ops[subj.op.0 as usize].eqs[pos as usize] as usize;
                 if Some(v) == self.true_t {
-                    self.count_step(subj)?;
-                    if subj.is_open() {
-                        self.vals.truncate(subj.base as usize);
-                    }
                     // The condition's environment (with any shared slot it filled) is the
                     // right-hand side's.
-                    Ok(Task::Build {
-                        node: self.eqs[ei].rhs,
-                        env: kept,
-                        owner: true,
-                    })
+                    self.fire(subj, self.eqs[ei].rhs, kept)
                 } else if Some(v) == self.false_t {
                     self.envs.truncate(kept as usize);
                     self.try_eqs(subj, pos as usize + 1)
@@ -518,17 +510,9 @@ impl Engine {
                 let ei = self.ops[subj.op.0 as usize].eqs[pos as usize] as usize;
                 let slot = self.nconds - 1;
                 if Some(v) == self.true_t {
-                    self.count_step(subj)?;
                     self.nconds = slot;
                     let env = self.push_env(slot, ei);
-                    if subj.is_open() {
-                        self.vals.truncate(subj.base as usize);
-                    }
-                    Ok(Task::Build {
-                        node: self.eqs[ei].rhs,
-                        env,
-                        owner: true,
-                    })
+                    self.fire(subj, self.eqs[ei].rhs, env)
                 } else if Some(v) == self.false_t {
                     let eq = &self.eqs[ei];
                     if self.matchers[slot].next(&eq.lhs, &mut self.store) {
