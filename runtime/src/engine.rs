@@ -328,6 +328,11 @@ pub struct Engine {
     eqs: Vec<CompiledEq>,
     nodes: Vec<Node>,
     kids: Vec<u32>,
+    /// For each node: whether [`Engine::quick`] can ever evaluate it (it is built of
+    /// variables, ground terms, strict built-ins and plain constructors only). Asking
+    /// `quick` about a call of a defined function always fails, and a right-hand side such
+    /// as `cons(X, app(L, M))` would ask it once per rewrite.
+    quickable: Vec<bool>,
     frames: Vec<Frame>,
     vals: Vec<TermId>,
     envs: Vec<TermId>,
@@ -378,6 +383,7 @@ impl Engine {
             eqs: Vec::new(),
             nodes: Vec::new(),
             kids: Vec::new(),
+            quickable: Vec::new(),
             frames: Vec::new(),
             vals: Vec::new(),
             envs: Vec::new(),
@@ -484,6 +490,7 @@ impl Engine {
             });
         }
         self.eqs = eqs;
+        self.quickable = self.quickable_nodes();
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));
         for t in [self.true_t, self.false_t].into_iter().flatten() {

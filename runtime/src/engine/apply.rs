@@ -373,6 +373,9 @@ impl Engine {
     /// `depth` deep. `None` when the general machinery is needed (including when the
     /// built-in would fail or the step budget run out: it reports the error).
     pub(super) fn quick(&mut self, node: u32, env: u32, depth: u32) -> Option<TermId> {
+        if !self.quickable[node as usize] {
+            return None;
+        }
         match self.nodes[node as usize] {
             Node::Var(v) => {
                 let x = self.envs[(env + v) as usize];
@@ -435,6 +438,33 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Which nodes [`Engine::quick`] can evaluate (see `Engine::quickable`). Children are
+    /// compiled before their parents, so one pass in order sees every child first.
+    pub(super) fn quickable_nodes(&self) -> Vec<bool> {
+        let mut out: Vec<bool> = Vec::with_capacity(self.nodes.len());
+        for node in &self.nodes {
+            let q = match *node {
+                // A shared node's slot may already hold its value; if not, `quick` asks
+                // about its body.
+                Node::Term(_) | Node::Var(_) | Node::Shared { .. } => true,
+                Node::App { op, kids, n } => {
+                    let rt = &self.ops[op.0 as usize];
+                    let op_ok = match rt.builtin {
+                        Some(_) => !rt.lazy && !rt.defined && !rt.memo,
+                        None => rt.plain && !rt.norm,
+                    };
+                    n <= 3
+                        && op_ok
+                        && self.kids[kids as usize..(kids + n) as usize]
+                            .iter()
+                            .all(|&k| out[k as usize])
+                }
+            };
+            out.push(q);
+        }
+        out
     }
 
     /// No equation rewrites the subject: a constructor term (checked for sorts) or stuck.

@@ -300,7 +300,10 @@ impl Engine {
                     bit(&self.normal, x).then_some(x)
                 }
                 Node::Term(t) => bit(&self.normal, t).then_some(t),
-                Node::App { .. } | Node::Shared { .. } => self.quick(child, env, QUICK_DEPTH),
+                Node::App { .. } | Node::Shared { .. } if self.quickable[child as usize] => {
+                    self.quick(child, env, QUICK_DEPTH)
+                }
+                Node::App { .. } | Node::Shared { .. } => None,
             };
             match ready {
                 Some(x) => {
