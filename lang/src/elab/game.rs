@@ -462,12 +462,7 @@ impl Session {
 
     /// `SOLVE{…}` for a game given by the binding of its `GAME-TREE` (or `DRAW-GAME`)
     /// parameter. A win/lose game goes through `WIN-LOSE{…}`, which supplies `lost`.
-    fn solver_for(
-        &mut self,
-        binding: &Binding,
-        draws: bool,
-        at: Span,
-    ) -> Result<ModuleId, Diag> {
+    fn solver_for(&mut self, binding: &Binding, draws: bool, at: Span) -> Result<ModuleId, Diag> {
         let template = |s: &Session, name: &str| {
             s.templates.get(name).cloned().ok_or_else(|| {
                 Diag::at(
