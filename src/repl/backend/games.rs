@@ -3,6 +3,7 @@
 
 use super::commands::Args;
 use super::{play, Backend, Reply, SHOW_PLIES};
+use crate::report::{Renderer, Report};
 use gamelang_game::{self as driver, GameDriver, Side, SolveError};
 use gamelang_lang::diag::{suggest, Diag};
 use gamelang_lang::elab::Game;
@@ -162,12 +163,22 @@ impl Backend {
             })?;
             let b = driver::solve_within(&mut self.engine, &game, &config, &first, plies)
                 .map_err(|e| self.runtime_diag(&e))?;
-            r.out(crate::solve::bounded_text(&self.engine, &game, &b));
+            let shown = Renderer {
+                engine: &self.engine,
+                game: &game,
+                show_plies: SHOW_PLIES,
+            };
+            r.out(shown.text(&Report::Bounded(&b)));
             return Ok(());
         }
         let o = driver::solve(&mut self.engine, &game, &config, &first)
             .map_err(|e| self.runtime_diag(&e))?;
-        r.out(crate::solve::to_text(&self.engine, &game, &o, SHOW_PLIES));
+        let shown = Renderer {
+            engine: &self.engine,
+            game: &game,
+            show_plies: SHOW_PLIES,
+        };
+        r.out(shown.text(&Report::Outcome(&o)));
         Ok(())
     }
 
