@@ -96,8 +96,8 @@ fn fail(session: &Session, d: Diag) -> ExitCode {
 
 /// The session and the game, with the parameters set.
 fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
-    let mut session = crate::solve::load(&args.file)?;
-    let game = match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
+    let mut session = crate::app::load(&args.file)?;
+    let game = match crate::app::pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
         Err(d) => return Err(fail(&session, d)),
     };

@@ -325,8 +325,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         Err(e) => return Failure::bug(e).report(),
     };
     l.engine.limits.max_steps = args.max_steps;
-    let interrupt = l.engine.interrupt.clone();
-    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    crate::app::stop_on_ctrl_c(&l.engine.interrupt);
     let auto = args.depth.as_deref() == Some("auto");
     let depth = match args.depth.as_deref() {
         None | Some("auto") => model.depth as u64,

@@ -2,8 +2,9 @@
 //! each player's probability of winning under optimal play (or expected score), exactly
 //! where possible; deterministic two-player games with cycles by retrograde analysis.
 
+use crate::app::load;
 use crate::failure::{Code, Failure};
-use crate::solve::{load, SolveArgs};
+use crate::solve::SolveArgs;
 use gamelang_chance::engine::EngineModel;
 use gamelang_chance::graph::{explore, Graph, Kind};
 use gamelang_chance::model::{ChanceError, ChanceModel};
@@ -17,7 +18,6 @@ use gamelang_runtime::Engine;
 use serde_json::{json, Map, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 /// The chance game `solve` or `simulate` should work on, if the file's chosen game is one.
@@ -71,10 +71,9 @@ fn prepare(
         }
         None => None,
     };
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = crate::app::engine(session);
     engine.limits.max_steps = max_steps;
-    let interrupt = engine.interrupt.clone();
-    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    crate::app::stop_on_ctrl_c(&engine.interrupt);
     Ok((engine, start))
 }
 

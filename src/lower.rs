@@ -8,15 +8,14 @@
 //! engine after `--set` parameters, then decoded by the runtime's grid compiler — so what is
 //! written is the game that `gamelang solve` plays.
 
+use crate::app;
 use crate::failure::Failure;
-use crate::solve::{load, pick_game};
 use gamelang_bddl::Model;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::{Engine, TermId};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Target {
@@ -141,16 +140,10 @@ pub fn model_from_files(
             problem: files[1].clone(),
         })?
     } else {
-        let mut session = load(&files[0])?;
+        let mut session = app::load(&files[0])?;
         let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
-        let game = pick_game(&session, &files[0], game)
-            .map_err(|d| fail(&session, d))?
-            .clone();
-        for assignment in set {
-            session
-                .set_parameter(&game, assignment)
-                .map_err(|d| fail(&session, d))?;
-        }
+        let game = app::game_with_parameters(&mut session, &files[0], game, set)
+            .map_err(|d| fail(&session, d))?;
         model_of(&mut session, &game, depth).map_err(|d| fail(&session, d))?
     };
     if let Some(d) = depth {
@@ -179,7 +172,7 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
         Diag::error(format!("game `{}` is not a grid game", game.name))
             .note("only games written with the standard library's GRID module (stdlib/grid.game) can be lowered")
     };
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = app::engine(session);
     let start_t = engine.build(&game.start, &[]);
     let start = engine.reduce(start_t).map_err(|e| {
         Diag::error(format!(

@@ -2,6 +2,7 @@
 //! elaboration session, runs the engine and prints; all the work is in `lang` and `runtime`.
 
 mod agents;
+mod app;
 mod bddl;
 mod chance;
 mod failure;
@@ -10,6 +11,7 @@ mod play;
 mod qbf;
 mod reduce;
 mod repl;
+mod report;
 mod solve;
 mod sweep;
 

@@ -6,11 +6,9 @@ use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Session;
 use gamelang_runtime::error::RuntimeError;
-use gamelang_runtime::Engine;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -93,13 +91,12 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             }
         }
     }
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = crate::app::engine(&session);
     engine.limits.max_steps = args.max_steps;
     // Nothing here holds a term across a reduction but the term being reduced: the engine
     // may collect garbage while it works, so a long reduction keeps only what it needs.
     engine.collect_in_reduce = true;
-    let interrupt = engine.interrupt.clone();
-    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    crate::app::stop_on_ctrl_c(&engine.interrupt);
     let mut out = std::io::stdout().lock();
     for pat in &terms {
         let t = engine.build(pat, &[]);

@@ -1,15 +1,15 @@
 //! `gamelang solve`: who wins from a configuration, with the winning move, the principal
 //! line, the number of positions evaluated and the time taken; as text or as one JSON object.
 
+use crate::app;
 use crate::failure::Failure;
-use gamelang_game::{self as driver, Bounded, Outcome, Verdict};
+use crate::report::{self, Renderer, Report};
+use gamelang_game as driver;
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::elab::Session;
 use gamelang_runtime::Engine;
-use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 #[derive(clap::Args)]
 pub struct SolveArgs {
@@ -82,51 +82,11 @@ pub struct SolveArgs {
     pub max_n: bool,
 }
 
-/// Load a file into a fresh session, or render its errors to standard error.
-pub fn load(file: &std::path::Path) -> Result<Session, ExitCode> {
-    let mut session = match Session::new() {
-        Ok(s) => s,
-        Err(rendered) => {
-            eprint!("{rendered}");
-            return Err(Failure::bug(
-                "the standard library failed to load (this is a bug in gamelang)",
-            )
-            .report());
-        }
-    };
-    if let Err(errors) = session.load_file(file) {
-        let what = file.display().to_string();
-        return Err(crate::failure::not_loaded(&what, &errors, &session.sources));
-    }
-    Ok(session)
-}
-
-pub fn pick_game<'a>(
-    session: &'a Session,
-    file: &std::path::Path,
-    name: Option<&str>,
-) -> Result<&'a Game, Diag> {
-    match name {
-        Some(n) => session.games.iter().find(|g| g.name == n).ok_or_else(|| {
-            let names: Vec<&str> = session.games.iter().map(|g| g.name.as_str()).collect();
-            Diag::error(format!("{} declares no game `{n}`", file.display())).note(if names.is_empty() {
-                "it declares no games".to_string()
-            } else {
-                format!("its games: {}", names.join(", "))
-            })
-        }),
-        None => session.games.first().ok_or_else(|| {
-            Diag::error(format!("{} declares no game", file.display()))
-                .note("add a block `game NAME is instance WINS{YourView} . start TERM . first R . endgame`")
-        }),
-    }
-}
-
 pub fn run(args: SolveArgs) -> ExitCode {
     if args.solver.qbf {
         return solve_qbf(&args);
     }
-    let mut session = match load(&args.file) {
+    let mut session = match app::load(&args.file) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -141,71 +101,48 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
         return crate::chance::solve(args, session, g);
     }
-    let game = match pick_game(&session, &args.file, args.game.as_deref()) {
-        Ok(g) => g.clone(),
+    let game = match app::game_with_parameters(
+        &mut session,
+        &args.file,
+        args.game.as_deref(),
+        &args.set,
+    ) {
+        Ok(g) => g,
         Err(d) => return fail(&session, d),
     };
-    for assignment in &args.set {
-        if let Err(d) = session.set_parameter(&game, assignment) {
-            return fail(&session, d);
-        }
-    }
-    let start = match &args.from {
-        Some(text) => match session.parse_term(game.module, "--from", text, Some(game.config_sort))
-        {
-            Ok(p) => p,
-            Err(d) => return fail(&session, d),
-        },
-        None => game.start.clone(),
+    let (start, first) = match app::position(
+        &mut session,
+        &game,
+        args.from.as_deref(),
+        args.first.as_deref(),
+    ) {
+        Ok(p) => p,
+        Err(d) => return fail(&session, d),
     };
-    let first = match &args.first {
-        Some(text) => {
-            match session.parse_term(game.module, "--first", text, Some(game.player_sort)) {
-                Ok(p) => p,
-                Err(d) => return fail(&session, d),
-            }
-        }
-        None => game.first.clone(),
-    };
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = app::engine(&session);
     engine.limits.max_steps = args.max_steps;
-    // Ctrl-C stops the computation cleanly (reported as interrupted, exit status 130).
-    let interrupt = engine.interrupt.clone();
-    let _ = ctrlc::set_handler(move || interrupt.store(true, std::sync::atomic::Ordering::SeqCst));
+    app::stop_on_ctrl_c(&engine.interrupt);
     if args.retrograde {
         return crate::chance::solve_tree(&args, &session, &game, start, first, &mut engine);
     }
+    // A failure is a located diagnostic; an interrupted search exits with status 130.
+    let failed = |engine: &Engine, e: &driver::SolveError| {
+        let code = fail(&session, driver::diagnose(engine, e));
+        if driver::is_interrupted(e) {
+            ExitCode::from(130)
+        } else {
+            code
+        }
+    };
+    let renderer = |engine| Renderer {
+        engine,
+        game: &game,
+        show_plies: args.show_plies,
+    };
     if args.value {
         return match driver::solve_value(&mut engine, &game, &start, &first) {
             Ok(v) => {
-                let millis = (v.elapsed.as_secs_f64() * 1e6).round() / 1e3;
-                if args.json {
-                    let j = json!({
-                        "game": game.name,
-                        "start": engine.show(v.start),
-                        "to_move": v.to_move.name(),
-                        "value": v.value,
-                        "positions": v.positions,
-                        "rewrites": v.steps,
-                        "millis": millis,
-                    });
-                    println!("{j}");
-                } else {
-                    println!(
-                        "game {}: {} with {} to move",
-                        game.name,
-                        engine.show(v.start),
-                        v.to_move.name()
-                    );
-                    println!(
-                        "value under best play: {} (B maximises, R minimises)",
-                        v.value
-                    );
-                    println!(
-                        "positions: {}   rewrites: {}   time: {millis:.3} ms",
-                        v.positions, v.steps
-                    );
-                }
+                renderer(&engine).print(&Report::Valued(&v), args.json);
                 ExitCode::SUCCESS
             }
             Err(e) => fail(&session, driver::diagnose(&engine, &e)),
@@ -214,40 +151,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if let Some(plies) = args.max_depth {
         return match driver::solve_within(&mut engine, &game, &start, &first, plies) {
             Ok(b) => {
-                if args.json {
-                    println!("{}", bounded_json(&engine, &game, &b));
-                } else {
-                    print!("{}", bounded_text(&engine, &game, &b));
-                }
+                renderer(&engine).print(&Report::Bounded(&b), args.json);
                 ExitCode::SUCCESS
             }
-            Err(e) => {
-                let code = fail(&session, driver::diagnose(&engine, &e));
-                if driver::is_interrupted(&e) {
-                    ExitCode::from(130)
-                } else {
-                    code
-                }
-            }
+            Err(e) => failed(&engine, &e),
         };
     }
     let outcome =
         match driver::solve_with_budget(&mut engine, &game, &start, &first, args.line_budget) {
             Ok(o) => o,
-            Err(e) => {
-                let code = fail(&session, driver::diagnose(&engine, &e));
-                return if driver::is_interrupted(&e) {
-                    ExitCode::from(130)
-                } else {
-                    code
-                };
-            }
+            Err(e) => return failed(&engine, &e),
         };
-    if args.json {
-        println!("{}", to_json(&engine, &game, &outcome));
-    } else {
-        print!("{}", to_text(&engine, &game, &outcome, args.show_plies));
-        match draw_line(&mut engine, &game, &outcome, args.show_plies) {
+    renderer(&engine).print(&Report::Outcome(&outcome), args.json);
+    if !args.json {
+        match report::draw_line(&mut engine, &game, &outcome, args.show_plies) {
             Ok(drawn) => print!("{drawn}"),
             Err(e) => return fail(&session, driver::diagnose(&engine, &e)),
         }
@@ -277,167 +194,4 @@ fn solve_qbf(args: &SolveArgs) -> ExitCode {
     };
     let what = args.file.display().to_string();
     crate::qbf::solve_and_print(&model, &what, spec, args.json, &args.solver)
-}
-
-fn to_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
-    json!({
-        "game": game.name,
-        "start": engine.show(o.start),
-        "to_move": o.to_move.name(),
-        "winner": o.winner.name(),
-        "best_move": o.best_move.map(|m| engine.show(m)),
-        "principal_line": o.line.iter().map(|c| engine.show(*c)).collect::<Vec<_>>(),
-        "depth": o.line.len() - 1,
-        "depth_optimal": o.depth_optimal,
-        "plies": o.line.len() - 1,
-        "positions": o.positions,
-        "rewrites": o.steps,
-        "millis": (o.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-    })
-}
-
-pub(crate) fn to_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "game {}: {} with {} to move",
-        game.name,
-        engine.show(o.start),
-        o.to_move.name()
-    );
-    match o.winner {
-        Verdict::Win(w) => {
-            let _ = writeln!(out, "winner: {} ({})", w.name(), w.full_name());
-        }
-        Verdict::Draw => {
-            let _ = writeln!(out, "winner: none, a draw under best play");
-        }
-    }
-    match o.best_move {
-        Some(m) => {
-            let _ = writeln!(
-                out,
-                "winning move: {} -> {}",
-                engine.show(o.start),
-                engine.show(m)
-            );
-        }
-        None if o.line.len() == 1 => {
-            let _ = writeln!(out, "no move: play has already halted");
-        }
-        None if o.winner == Verdict::Draw => {
-            let _ = writeln!(out, "no winning move: with best play neither player wins");
-        }
-        None => {
-            let _ = writeln!(
-                out,
-                "no winning move for {}: every move loses",
-                o.to_move.name()
-            );
-        }
-    }
-    let plies = o.line.len() - 1;
-    // Say when the line is not the fastest win: its search went past --line-budget.
-    let kind = if o.depth_optimal || o.winner == Verdict::Draw {
-        ""
-    } else {
-        ", first winning moves, not the fastest win"
-    };
-    let _ = write!(
-        out,
-        "principal line ({plies} plies{kind}): {}",
-        engine.show(o.line[0])
-    );
-    for k in 1..=plies {
-        if k > show && k < plies {
-            // Elide the middle of a long line, but always show how it ends.
-            let _ = write!(out, " ... ({} plies) ...", plies - k);
-            let _ = write!(
-                out,
-                " {}-> {}",
-                o.mover(plies).name(),
-                engine.show(o.line[plies])
-            );
-            break;
-        }
-        let _ = write!(out, " {}-> {}", o.mover(k).name(), engine.show(o.line[k]));
-    }
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "positions: {}   rewrites: {}   time: {:.3} ms",
-        o.positions,
-        o.steps,
-        o.elapsed.as_secs_f64() * 1e3
-    );
-    out
-}
-
-fn bounded_json(engine: &Engine, game: &Game, b: &Bounded) -> serde_json::Value {
-    json!({
-        "game": game.name,
-        "start": engine.show(b.start),
-        "to_move": b.to_move.name(),
-        "max_depth": b.max_depth,
-        "wins_within": b.wins,
-        "positions": b.positions,
-        "rewrites": b.steps,
-        "millis": (b.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-    })
-}
-
-pub(crate) fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
-    format!(
-        "game {}: {} with {} to move\n{} {} force a win within {} plies\npositions: {}   rewrites: {}   time: {:.3} ms\n",
-        game.name,
-        engine.show(b.start),
-        b.to_move.name(),
-        b.to_move.name(),
-        if b.wins { "can" } else { "cannot" },
-        b.max_depth,
-        b.positions,
-        b.steps,
-        b.elapsed.as_secs_f64() * 1e3
-    )
-}
-
-/// The start and the principal line drawn by the game's `display` (nothing if it has none).
-fn draw_line(
-    engine: &mut Engine,
-    game: &Game,
-    o: &Outcome,
-    show: usize,
-) -> Result<String, driver::SolveError> {
-    use std::fmt::Write;
-    let d = driver::GameDriver::new(engine, game)?;
-    let mut out = String::new();
-    let Some(start) = d.draw(engine, o.line[0])? else {
-        return Ok(out);
-    };
-    let indent = |text: &str| {
-        text.lines()
-            .map(|l| format!("    {l}\n"))
-            .collect::<String>()
-    };
-    let _ = write!(
-        out,
-        "\nstart, {} to move:\n{}",
-        o.to_move.name(),
-        indent(&start)
-    );
-    for k in 1..o.line.len().min(show + 1) {
-        if let Some(text) = d.draw(engine, o.line[k])? {
-            let _ = write!(
-                out,
-                "\nply {k}, {} moved:\n{}",
-                o.mover(k).name(),
-                indent(&text)
-            );
-        }
-    }
-    if o.line.len() > show + 1 {
-        let _ = writeln!(out, "\n... {} more plies", o.line.len() - 1 - show);
-    }
-    Ok(out)
 }

@@ -29,7 +29,7 @@ use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -206,7 +206,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         return usage("--threads must be at least 1".into());
     }
 
-    let mut session = match crate::solve::load(&args.file) {
+    let mut session = match crate::app::load(&args.file) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -222,7 +222,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let question = args.expr.as_deref().and_then(chance::Question::parse);
             work::Target::Chance(g.clone(), question)
         }
-        None => match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
+        None => match crate::app::pick_game(&session, &args.file, args.game.as_deref()) {
             Ok(g) => work::Target::Classic(g.clone()),
             Err(d) => return fail(&session, d),
         },
@@ -382,10 +382,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             .unwrap_or(1)
     });
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
-    }
+    crate::app::stop_on_ctrl_c(&stop);
     let todo: Vec<usize> = (0..grid.len()).filter(|&i| results[i] == PENDING).collect();
     let progress = if std::io::stderr().is_terminal() && !todo.is_empty() {
         let bar = indicatif::ProgressBar::new(todo.len() as u64);

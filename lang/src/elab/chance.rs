@@ -4,7 +4,8 @@
 //! templates over their arguments, its start, parameters and where things are declared
 //! (so that run-time checks, such as probabilities that do not sum to 1, are located).
 
-use super::{mod_expr_from_tokens, Session};
+use super::game::mod_expr_from_tokens;
+use super::Session;
 use crate::ast;
 use crate::diag::Diag;
 use crate::program::{OpId, Pat, SortId};

@@ -1,0 +1,141 @@
+//! Built-ins: the names of `builtin` operator attributes, and the prelude's strings
+//! (string literals become constants of sort `String`).
+
+use super::{ModuleId, Session};
+use crate::ast::{self, Decl, Item, Token, TokenRun, ViewMap};
+use crate::program::{Builtin, OpAttrs, OpId, OpInfo, PatPiece, SortId};
+
+impl Session {
+    /// The prelude's `String` sort.
+    pub fn string_sort(&self) -> Option<SortId> {
+        self.bool_module
+            .and_then(|b| self.modules[b].sorts.get("String").copied())
+    }
+
+    /// The prelude's `_++_`.
+    pub fn string_concat(&self) -> Option<OpId> {
+        let b = self.bool_module?;
+        let sig = &self.program.sig;
+        self.modules[b]
+            .ops
+            .iter()
+            .copied()
+            .find(|&o| sig.op(o).name == "_++_")
+    }
+
+    /// Make every string literal of a file a constant before its modules are elaborated,
+    /// so that each module sees them through its (implicit) import of BOOL.
+    pub(super) fn intern_file_strings(&mut self, ast: &ast::SourceFile) {
+        let mut runs: Vec<&TokenRun> = Vec::new();
+        for item in &ast.items {
+            match item {
+                Item::Module(m) => {
+                    for d in &m.decls {
+                        if let Decl::Eq { lhs, rhs, cond, .. } = d {
+                            runs.push(lhs);
+                            runs.push(rhs);
+                            if let Some(c) = cond {
+                                runs.push(c);
+                            }
+                        }
+                    }
+                }
+                Item::View(v) => {
+                    for map in &v.maps {
+                        if let ViewMap::OpToTerm { to, .. } = map {
+                            runs.push(to);
+                        }
+                    }
+                }
+                Item::Game(g) => runs.extend(g.fields.iter().map(|f| &f.value)),
+                Item::Reduce(r) => runs.push(&r.term),
+            }
+        }
+        let toks: Vec<Token> = runs.into_iter().flatten().cloned().collect();
+        self.intern_strings(&toks, None);
+    }
+
+    /// String literals (`"X"`) among `toks` become constants of sort String, visible from
+    /// BOOL (and so from every module elaborated later) and from `module`.
+    pub(super) fn intern_strings(&mut self, toks: &[Token], module: Option<ModuleId>) {
+        let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) else {
+            return;
+        };
+        for t in toks {
+            let text = &t.text;
+            if !(text.len() >= 2 && text.starts_with('"') && text.ends_with('"')) {
+                continue;
+            }
+            let sig = &self.program.sig;
+            let existing = self.modules[b]
+                .ops
+                .iter()
+                .copied()
+                .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
+            let op = match existing {
+                Some(op) => op,
+                None => {
+                    let info = OpInfo {
+                        name: text.clone(),
+                        form: vec![PatPiece::Lit(text.clone())],
+                        args: Vec::new(),
+                        result: string,
+                        attrs: OpAttrs {
+                            ctor: true,
+                            ..OpAttrs::default()
+                        },
+                        span: Some(t.span),
+                        module: "BOOL".into(),
+                    };
+                    let op = self.program.sig.add_op(info);
+                    self.add_visible_op(b, op);
+                    op
+                }
+            };
+            if let Some(m) = module {
+                self.add_visible_op(m, op);
+            }
+        }
+    }
+}
+
+pub(super) fn builtin(name: &str) -> Option<Builtin> {
+    use Builtin::*;
+    Some(match name {
+        "true" => True,
+        "false" => False,
+        "not" => Not,
+        "and" => And,
+        "or" => Or,
+        "xor" => Xor,
+        "implies" => Implies,
+        "and-then" => AndThen,
+        "or-else" => OrElse,
+        "if" => IfThenElse,
+        "equal" => Equal,
+        "not-equal" => NotEqual,
+        "add" => Add,
+        "sub" => Sub,
+        "mul" => Mul,
+        "quo" => Quo,
+        "rem" => Rem,
+        "neg" => Neg,
+        "abs" => Abs,
+        "min" => Min,
+        "max" => Max,
+        "lt" => Lt,
+        "le" => Le,
+        "gt" => Gt,
+        "ge" => Ge,
+        "divides" => Divides,
+        "grid-packed" => GridPacked,
+        "grid-board" => GridBoard,
+        "grid-initial" => GridInitial,
+        "grid-moves" => GridMoves,
+        "grid-holds" => GridHolds,
+        "grid-at" => GridAt,
+        "grid-columns" => GridColumns,
+        "grid-rows" => GridRows,
+        _ => return None,
+    })
+}

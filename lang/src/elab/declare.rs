@@ -1,0 +1,853 @@
+//! A module's own declarations: imports, sorts, operators (with their attributes) and
+//! equations (with their variables and conditions).
+
+use super::builtins::builtin;
+use super::{mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
+use crate::ast::{self, Decl, ModuleDecl, ModuleKind, Token, TokenRun};
+use crate::diag::{suggest, Diag};
+use crate::program::{Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
+use crate::span::{FileId, Span};
+use mixfix::{Grammar, Sym, SymTarget, VarScope};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+impl Session {
+    pub(super) fn unknown_sort(&self, m: ModuleId, name: &str, at: Span) -> Diag {
+        let names: Vec<&str> = self.modules[m].sorts.keys().map(String::as_str).collect();
+        let mut d = Diag::at(
+            at,
+            format!("unknown sort `{name}`"),
+            format!("no sort of this name in `{}`", self.modules[m].name),
+        );
+        let hints = suggest(name, names);
+        if !hints.is_empty() {
+            d = d.note(format!("did you mean {}?", quote_list(&hints)));
+        }
+        // The prelude's sorts are not visible without importing them.
+        if matches!(name, "Nat" | "NzNat" | "Int" | "NzInt") {
+            d = d.note("the integers come from the prelude: add `protecting INT .` to the module (the errors after this one may all come from it)");
+        } else if name == "Bool" {
+            d = d.note("the Booleans come from the prelude: add `protecting BOOL .` (or `protecting INT .`) to the module");
+        }
+        d
+    }
+
+    // ----- declarations -----------------------------------------------------------------------
+
+    pub(super) fn elaborate(
+        &mut self,
+        decl: &ModuleDecl,
+        params: Vec<ParamBinding>,
+        display: String,
+        check_only: bool,
+    ) -> Result<ModuleId, Diag> {
+        let id = self.modules.len();
+        self.modules.push(Module {
+            name: display,
+            kind: decl.kind,
+            span: decl.name.span,
+            sorts: FxHashMap::default(),
+            export_sorts: FxHashMap::default(),
+            ops: Vec::new(),
+            op_set: FxHashSet::default(),
+            macros: Vec::new(),
+            vars: FxHashMap::default(),
+            library_vars: FxHashSet::default(),
+            own_sorts: Vec::new(),
+            own_ops: Vec::new(),
+            params: Vec::new(),
+            param_sorts: Vec::new(),
+            param_ops: Vec::new(),
+            shared: Vec::new(),
+            grammar: RefCell::new(None),
+        });
+        let is_prelude_bool = decl.name.name == "BOOL" && self.bool_module.is_none();
+        if is_prelude_bool {
+            let u = self.program.sig.universal_sort.expect("universal sort");
+            self.modules[id].sorts.insert("Universal".into(), u);
+            self.modules[id].export_sorts.insert("Universal".into(), u);
+        } else if let Some(b) = self.bool_module {
+            self.import(id, b, decl.name.span)?;
+        }
+        // Parameters: import what the view targets and the theory shares, then alias the
+        // theory's sorts and operators.
+        for p in &params {
+            if let Some(t) = p.binding.target {
+                self.import(id, t, decl.name.span)?;
+            }
+            for &s in &p.binding.shared {
+                self.import(id, s, decl.name.span)?;
+            }
+            for (&ts, &target) in &p.binding.sort_map {
+                let n = self.program.sig.sort(ts).name.clone();
+                self.modules[id]
+                    .sorts
+                    .insert(format!("{}${n}", p.param), target);
+                self.modules[id].sorts.entry(n).or_insert(target);
+            }
+            let mut ops: Vec<(&OpId, &Pat)> = p.binding.op_map.iter().collect();
+            ops.sort_by_key(|(o, _)| **o);
+            for (&top, pat) in ops {
+                let tinfo = self.program.sig.op(top).clone();
+                let map = |s: SortId| *p.binding.sort_map.get(&s).unwrap_or(&s);
+                if let Pat::App(target, args) = pat {
+                    let direct = args
+                        .iter()
+                        .enumerate()
+                        .all(|(i, a)| *a == Pat::Var(i as u32));
+                    if direct && self.program.sig.op(*target).name == tinfo.name {
+                        self.add_visible_op(id, *target);
+                        continue;
+                    }
+                }
+                self.modules[id].macros.push(Sym {
+                    name: tinfo.name.clone(),
+                    form: tinfo.form.clone(),
+                    args: tinfo.args.iter().map(|s| map(*s)).collect(),
+                    result: map(tinfo.result),
+                    prec: tinfo.attrs.prec,
+                    assoc: false,
+                    builtin: None,
+                    target: SymTarget::Macro(Rc::new(pat.clone())),
+                });
+            }
+        }
+        self.modules[id].params = params;
+        for d in &decl.decls {
+            if let Err(e) = self.declaration(id, d, check_only) {
+                self.errors.push(e);
+            }
+        }
+        if is_prelude_bool {
+            self.bool_module = Some(id);
+            let sig = &self.program.sig;
+            let find = |name: &str| {
+                self.modules[id]
+                    .ops
+                    .iter()
+                    .copied()
+                    .find(|&o| sig.op(o).name == name)
+            };
+            let (t, f, eq, at) = (
+                find("true"),
+                find("false"),
+                find("_==_"),
+                find("_and-then_"),
+            );
+            let bool_sort = self.modules[id].sorts.get("Bool").copied();
+            self.program.sig.true_op = t;
+            self.program.sig.false_op = f;
+            self.program.sig.bool_sort = bool_sort;
+            self.equal_op = eq;
+            self.and_then_op = at;
+        }
+        if decl.name.name == "INT" && self.program.sig.int_sort.is_none() {
+            self.program.sig.nat_sort = self.modules[id].sorts.get("Nat").copied();
+            self.program.sig.int_sort = self.modules[id].sorts.get("Int").copied();
+        }
+        Ok(id)
+    }
+
+    pub(super) fn add_visible_op(&mut self, m: ModuleId, op: OpId) {
+        let module = &mut self.modules[m];
+        if module.op_set.insert(op) {
+            module.ops.push(op);
+            *module.grammar.borrow_mut() = None;
+        }
+    }
+
+    pub(super) fn import(&mut self, m: ModuleId, from: ModuleId, at: Span) -> Result<(), Diag> {
+        let sorts: Vec<(String, SortId)> = self.modules[from]
+            .export_sorts
+            .iter()
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        for (name, s) in sorts {
+            if let Some(&old) = self.modules[m].sorts.get(&name) {
+                if old != s {
+                    return Err(Diag::at(
+                        at,
+                        format!("two different sorts are called `{name}` here"),
+                        format!("importing `{}`", self.modules[from].name),
+                    )
+                    .note("rename one of them"));
+                }
+            }
+            self.modules[m].sorts.insert(name.clone(), s);
+            self.modules[m].export_sorts.insert(name, s);
+        }
+        let ops = self.modules[from].ops.clone();
+        for op in ops {
+            self.add_visible_op(m, op);
+        }
+        if self.modules[from].kind == ModuleKind::Theory
+            && self.modules[m].kind == ModuleKind::Theory
+        {
+            // A theory importing a theory: the imported theory's symbols are parameters too.
+            let (ps, po) = (
+                self.modules[from].param_sorts.clone(),
+                self.modules[from].param_ops.clone(),
+            );
+            for s in ps {
+                if !self.modules[m].param_sorts.contains(&s) {
+                    self.modules[m].param_sorts.push(s);
+                }
+            }
+            for o in po {
+                if !self.modules[m].param_ops.contains(&o) {
+                    self.modules[m].param_ops.push(o);
+                }
+            }
+            for s in self.modules[from].shared.clone() {
+                if !self.modules[m].shared.contains(&s) {
+                    self.modules[m].shared.push(s);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn declaration(
+        &mut self,
+        m: ModuleId,
+        d: &Decl,
+        check_only: bool,
+    ) -> Result<(), Diag> {
+        match d {
+            // protecting / extending / including are not distinguished: nothing checks that
+            // an import is protected yet.
+            Decl::Import { target, span, .. } => {
+                let imported = self.module_expr(target, Some(m))?;
+                self.import(m, imported, *span)?;
+                if self.modules[m].kind == ModuleKind::Theory
+                    && self.modules[imported].kind == ModuleKind::Module
+                {
+                    self.modules[m].shared.push(imported);
+                }
+                Ok(())
+            }
+            Decl::Sorts { sorts, .. } => {
+                for s in sorts {
+                    let name = self.rename_sort(m, &s.name);
+                    if let Some(&old) = self.modules[m].sorts.get(&name) {
+                        if self.modules[m].own_sorts.contains(&old) {
+                            return Err(Diag::at(
+                                s.span,
+                                format!("sort `{name}` is declared twice"),
+                                "declared again here",
+                            ));
+                        }
+                        return Err(Diag::at(
+                            s.span,
+                            format!("sort `{name}` is already imported"),
+                            "a sort of this name is visible here already",
+                        )
+                        .note("sorts are shared through imports; declare it once"));
+                    }
+                    let id = self.program.sig.add_sort(name.clone(), Some(s.span));
+                    let module = &mut self.modules[m];
+                    module.sorts.insert(name.clone(), id);
+                    module.export_sorts.insert(name, id);
+                    module.own_sorts.push(id);
+                    if module.kind == ModuleKind::Theory {
+                        module.param_sorts.push(id);
+                    }
+                }
+                Ok(())
+            }
+            Decl::Subsorts { chain, .. } => {
+                let mut levels = Vec::new();
+                for level in chain {
+                    let mut ids = Vec::new();
+                    for s in level {
+                        ids.push(self.sort(m, s)?);
+                    }
+                    levels.push(ids);
+                }
+                for w in levels.windows(2) {
+                    for &a in &w[0] {
+                        for &b in &w[1] {
+                            if self.program.sig.leq(b, a) && a != b {
+                                return Err(Diag::at(
+                                    chain[0][0].span.to(chain[chain.len() - 1][0].span),
+                                    "cyclic subsort declaration",
+                                    "this would make two sorts subsorts of each other",
+                                ));
+                            }
+                            self.program.sig.add_subsort(a, b);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Decl::Op {
+                names,
+                args,
+                result,
+                attrs,
+                span,
+            } => {
+                let arg_sorts = args
+                    .iter()
+                    .map(|a| self.sort(m, a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let res = self.sort(m, result)?;
+                for name in names {
+                    let form = op_form(&name.name, arg_sorts.len())
+                        .map_err(|msg| Diag::at(name.span, msg, "in this operator name"))?;
+                    let op_attrs = self.op_attrs(m, attrs, &form, &arg_sorts, res)?;
+                    if op_attrs.assoc && (arg_sorts.len() != 2) {
+                        return Err(Diag::at(
+                            name.span,
+                            "an `assoc` operator must be binary",
+                            "not binary",
+                        ));
+                    }
+                    let dup = self.modules[m].own_ops.iter().any(|&o| {
+                        let i = self.program.sig.op(o);
+                        i.name == name.name && i.args == arg_sorts
+                    });
+                    if dup {
+                        return Err(Diag::at(
+                            name.span,
+                            format!(
+                                "operator `{}` is declared twice with the same argument sorts",
+                                name.name
+                            ),
+                            "declared again here",
+                        ));
+                    }
+                    let info = OpInfo {
+                        name: name.name.clone(),
+                        form,
+                        args: arg_sorts.clone(),
+                        result: res,
+                        attrs: op_attrs,
+                        span: Some(*span),
+                        module: self.modules[m].name.clone(),
+                    };
+                    let id = self.program.sig.add_op(info);
+                    self.add_visible_op(m, id);
+                    let module = &mut self.modules[m];
+                    module.own_ops.push(id);
+                    if module.kind == ModuleKind::Theory {
+                        module.param_ops.push(id);
+                    }
+                }
+                Ok(())
+            }
+            Decl::Vars { names, sort, span } => {
+                let s = self.sort(m, sort)?;
+                let library = self.library_files.contains(&span.file);
+                for n in names {
+                    let module = &mut self.modules[m];
+                    module.vars.insert(n.name.clone(), s);
+                    if library {
+                        module.library_vars.insert(n.name.clone());
+                    } else {
+                        module.library_vars.remove(&n.name);
+                    }
+                }
+                Ok(())
+            }
+            Decl::Eq {
+                lhs,
+                rhs,
+                cond,
+                attrs,
+                span,
+            } => {
+                let eq = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
+                let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
+                if let Some(eq) = eq.filter(|_| executable) {
+                    let extended = ac_extension(&self.program.sig, &eq);
+                    self.program.equations.push(eq);
+                    self.program.equations.extend(extended);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `Set{X}` inside `SET{X :: TRIV}` instantiated with `TwoHeaps` is `Set{TwoHeaps}`.
+    fn rename_sort(&self, m: ModuleId, name: &str) -> String {
+        let params = &self.modules[m].params;
+        if params.is_empty() || !name.contains('{') {
+            return name.to_string();
+        }
+        let mut out = String::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            let replaced = params
+                .iter()
+                .find(|p| p.param == *word)
+                .map(|p| p.binding.display.clone());
+            out.push_str(&replaced.unwrap_or_else(|| word.clone()));
+            word.clear();
+        };
+        let mut depth = 0;
+        for ch in name.chars() {
+            match ch {
+                '{' | '}' | ',' => {
+                    if depth > 0 {
+                        flush(&mut word, &mut out);
+                    } else {
+                        out.push_str(&word);
+                        word.clear();
+                    }
+                    if ch == '{' {
+                        depth += 1;
+                    } else if ch == '}' {
+                        depth -= 1;
+                    }
+                    out.push(ch);
+                }
+                _ => word.push(ch),
+            }
+        }
+        out.push_str(&word);
+        out
+    }
+
+    pub(super) fn sort(&self, m: ModuleId, s: &ast::SortRef) -> Result<SortId, Diag> {
+        let name = self.rename_sort(m, &s.name);
+        self.modules[m]
+            .sorts
+            .get(&name)
+            .copied()
+            .ok_or_else(|| self.unknown_sort(m, &name, s.span))
+    }
+
+    fn op_attrs(
+        &self,
+        m: ModuleId,
+        attrs: &TokenRun,
+        form: &[PatPiece],
+        args: &[SortId],
+        res: SortId,
+    ) -> Result<OpAttrs, Diag> {
+        let open = matches!(form.first(), Some(PatPiece::Hole))
+            || matches!(form.last(), Some(PatPiece::Hole));
+        let mut a = OpAttrs {
+            prec: if open { 41 } else { 0 },
+            ..OpAttrs::default()
+        };
+        let mut i = 0;
+        while i < attrs.len() {
+            let t = &attrs[i];
+            match t.text.as_str() {
+                "ctor" => a.ctor = true,
+                "assoc" => a.assoc = true,
+                "comm" => a.comm = true,
+                "idem" => a.idem = true,
+                "memo" => a.memo = true,
+                "id:" => {
+                    let Some(c) = attrs.get(i + 1) else {
+                        return Err(Diag::at(
+                            t.span,
+                            "`id:` needs a constant",
+                            "expected the identity element after this",
+                        ));
+                    };
+                    if c.text.parse::<i64>().is_ok() {
+                        return Err(Diag::at(
+                            c.span,
+                            format!("a number (`{}`) cannot be an identity here", c.text),
+                            "not a declared constant",
+                        )
+                        .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
+                    }
+                    let sig = &self.program.sig;
+                    let found = self.modules[m].ops.iter().copied().find(|&o| {
+                        let oi = sig.op(o);
+                        oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
+                    });
+                    a.identity = Some(found.ok_or_else(|| {
+                        Diag::at(
+                            c.span,
+                            format!(
+                                "no constant `{}` of this operator's kind to be its identity",
+                                c.text
+                            ),
+                            "declare it (`op … : -> …`) before this operator",
+                        )
+                    })?);
+                    i += 1;
+                }
+                "prec" => {
+                    let n = attrs.get(i + 1).and_then(|n| n.text.parse::<u32>().ok());
+                    a.prec = n.ok_or_else(|| {
+                        Diag::at(t.span, "`prec` needs a number", "e.g. `prec 33`")
+                    })?;
+                    i += 1;
+                }
+                "builtin" => {
+                    let Some(n) = attrs.get(i + 1) else {
+                        return Err(Diag::at(t.span, "`builtin` needs a name", "here"));
+                    };
+                    a.builtin = Some(builtin(&n.text).ok_or_else(|| {
+                        Diag::at(
+                            n.span,
+                            format!("unknown built-in `{}`", n.text),
+                            "not a built-in operation",
+                        )
+                    })?);
+                    i += 1;
+                }
+                "gather" | "format" => {
+                    // Accepted for Maude compatibility; precedence and left associativity
+                    // are fixed by our convention. Skip the parenthesised list.
+                    if attrs.get(i + 1).is_some_and(|n| n.text == "(") {
+                        let mut depth = 0;
+                        i += 1;
+                        while i < attrs.len() {
+                            match attrs[i].text.as_str() {
+                                "(" => depth += 1,
+                                ")" => {
+                                    depth -= 1;
+                                    if depth == 0 {
+                                        break;
+                                    }
+                                }
+                                _ => {}
+                            }
+                            i += 1;
+                        }
+                    }
+                }
+                other => {
+                    let known = [
+                        "ctor", "assoc", "comm", "idem", "id:", "memo", "prec", "gather", "format",
+                    ];
+                    let mut d = Diag::at(
+                        t.span,
+                        format!("unknown operator attribute `{other}`"),
+                        "not an attribute",
+                    );
+                    let hints = suggest(other, known);
+                    if !hints.is_empty() {
+                        d = d.note(format!("did you mean {}?", quote_list(&hints)));
+                    }
+                    return Err(d.note(format!("operator attributes: {}", known.join(", "))));
+                }
+            }
+            i += 1;
+        }
+        if a.comm && args.len() != 2 {
+            return Err(Diag::at(
+                attrs[0].span,
+                "a `comm` operator must be binary",
+                "here",
+            ));
+        }
+        Ok(a)
+    }
+
+    pub(super) fn equation(
+        &mut self,
+        m: ModuleId,
+        lhs: &TokenRun,
+        rhs: &TokenRun,
+        cond: Option<&TokenRun>,
+        attrs: &TokenRun,
+        span: Span,
+    ) -> Result<Option<Equation>, Diag> {
+        let mut owise = false;
+        let mut nonexec = false;
+        let mut i = 0;
+        while i < attrs.len() {
+            match attrs[i].text.as_str() {
+                "owise" | "otherwise" => owise = true,
+                "nonexec" => nonexec = true,
+                "label" | "metadata" => i += 1,
+                other => {
+                    return Err(Diag::at(
+                        attrs[i].span,
+                        format!("unknown equation attribute `{other}`"),
+                        "not an attribute",
+                    )
+                    .note("equation attributes: owise, nonexec, label NAME"));
+                }
+            }
+            i += 1;
+        }
+        let grammar = self.grammar(m);
+        let sig = &self.program.sig;
+        let mut vars = EqVars {
+            module: &self.modules[m],
+            user: !self.library_files.contains(&span.file),
+            table: Vec::new(),
+            spans: Vec::new(),
+        };
+        let (l, lsort) = mixfix::parse_term(sig, &grammar, lhs, &mut vars, None)?;
+        let lhs_span = lhs[0].span.to(lhs[lhs.len() - 1].span);
+        if !matches!(l, Pat::App(..)) {
+            return Err(Diag::at(
+                lhs_span,
+                "the left-hand side of an equation must be an operator application",
+                "a variable or a number cannot be rewritten",
+            ));
+        }
+        let lhs_vars = vars.table.len();
+        // The right side is read at the left side's kind (which settles overloaded
+        // constants such as `empty`); if it has no reading there, say how the sorts differ.
+        let (r, rsort) = match mixfix::parse_term(sig, &grammar, rhs, &mut vars, Some(lsort)) {
+            Ok(x) => x,
+            Err(e) => match mixfix::parse_term(sig, &grammar, rhs, &mut vars, None) {
+                Ok((_, other)) => (Pat::Int(0), other),
+                Err(_) => return Err(e),
+            },
+        };
+        if !sig.same_kind(lsort, rsort) {
+            let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
+            return Err(Diag::at(
+                rhs_span,
+                format!(
+                    "the sides of this equation have unrelated sorts: `{}` and `{}`",
+                    sig.sort(lsort).name,
+                    sig.sort(rsort).name
+                ),
+                format!("of sort `{}`", sig.sort(rsort).name),
+            )
+            .secondary(lhs_span, format!("of sort `{}`", sig.sort(lsort).name)));
+        }
+        let c = match cond {
+            None => None,
+            Some(cond) => Some(condition(
+                sig,
+                &grammar,
+                cond,
+                &mut vars,
+                self.equal_op,
+                self.and_then_op,
+            )?),
+        };
+        // Every variable used on the right or in the condition must be bound by the left.
+        if vars.table.len() > lhs_vars {
+            let name = &vars.table[lhs_vars].name;
+            // Where it is first used: its token on the right or in the condition.
+            let inline = format!("{name}:");
+            let s = rhs
+                .iter()
+                .chain(cond.into_iter().flatten())
+                .find(|t| t.text == *name || t.text.starts_with(&inline))
+                .map_or(span, |t| t.span);
+            return Err(Diag::at(
+                s,
+                format!("variable `{name}` does not occur in the left-hand side"),
+                "unbound: the equation could not give it a value",
+            )
+            .secondary(lhs_span, "the left-hand side"));
+        }
+        // The simplest loop there is (`eq foo = foo .`, often a typo): the term rewrites
+        // to itself forever, until the step budget runs out minutes later.
+        if l == r && !nonexec {
+            let rhs_span = rhs[0].span.to(rhs[rhs.len() - 1].span);
+            return Err(Diag::at(
+                rhs_span,
+                "this equation rewrites its left-hand side to itself",
+                "the same term as the left-hand side",
+            )
+            .secondary(lhs_span, "the left-hand side")
+            .note(if c.is_some() {
+                "whenever its condition holds, the reduction would never end"
+            } else {
+                "the reduction would never end; did you mean another operator on the right?"
+            }));
+        }
+        if nonexec {
+            return Ok(None);
+        }
+        Ok(Some(Equation {
+            lhs: l,
+            rhs: r,
+            cond: c,
+            owise,
+            vars: vars.table,
+            span,
+            module: self.modules[m].name.clone(),
+        }))
+    }
+}
+
+/// For an equation whose left-hand side is headed by an `assoc comm` operator, `f(p1, …,
+/// pn)`, the same equation applied to part of a larger term, as Maude matches it (with an
+/// *extension*): `f(p1, …, pn, E) = f(R, E)` for a fresh variable `E` of the operator's
+/// result sort. Without it, `eq N ; N = N .` would only rewrite a multiset of exactly two
+/// elements. The extended equation is tried after the original.
+fn ac_extension(sig: &crate::program::Signature, eq: &Equation) -> Option<Equation> {
+    let Pat::App(op, args) = &eq.lhs else {
+        return None;
+    };
+    let info = sig.op(*op);
+    if !(info.attrs.assoc && info.attrs.comm) || args.len() < 2 {
+        return None;
+    }
+    let mut e = eq.clone();
+    let v = Pat::Var(e.vars.len() as u32);
+    e.vars.push(VarInfo {
+        name: "%extension".into(),
+        sort: info.result,
+    });
+    let mut lhs_args = args.clone();
+    lhs_args.push(v.clone());
+    e.lhs = Pat::App(*op, lhs_args);
+    e.rhs = Pat::App(*op, vec![eq.rhs.clone(), v]);
+    Some(e)
+}
+
+/// The variables of one equation: declared ones (`var c : Config .`) and inline ones
+/// (`c:Config`), numbered in order of first occurrence.
+struct EqVars<'a> {
+    module: &'a Module,
+    /// The equation is the user's (not the standard library's): the module's library
+    /// variables are not in scope.
+    user: bool,
+    table: Vec<VarInfo>,
+    spans: Vec<Span>,
+}
+
+impl EqVars<'_> {
+    fn index(&mut self, name: &str, sort: SortId) -> u32 {
+        if let Some(i) = self
+            .table
+            .iter()
+            .position(|v| v.name == name && v.sort == sort)
+        {
+            return i as u32;
+        }
+        self.table.push(VarInfo {
+            name: name.to_string(),
+            sort,
+        });
+        self.spans.push(Span::new(FileId(0), 0, 0));
+        (self.table.len() - 1) as u32
+    }
+}
+
+impl VarScope for EqVars<'_> {
+    fn declared(&mut self, name: &str) -> Option<(u32, SortId)> {
+        if let Some(&s) = self.module.vars.get(name) {
+            if !(self.user && self.module.library_vars.contains(name)) {
+                return Some((self.index(name, s), s));
+            }
+        }
+        // An inline variable used again without its sort.
+        let v = self.table.iter().position(|v| v.name == name)?;
+        Some((v as u32, self.table[v].sort))
+    }
+    fn inline(&mut self, name: &str, sort: &str) -> Option<(u32, SortId)> {
+        let s = *self.module.sorts.get(sort)?;
+        Some((self.index(name, s), s))
+    }
+    fn names(&self) -> Vec<String> {
+        self.module
+            .vars
+            .keys()
+            .filter(|n| !(self.user && self.module.library_vars.contains(*n)))
+            .cloned()
+            .collect()
+    }
+    fn sort_names(&self) -> Vec<String> {
+        self.module.sorts.keys().cloned().collect()
+    }
+}
+
+/// A condition `C1 /\ C2 /\ …` where each part is a Bool term or `t = u`, as one Bool term.
+fn condition(
+    sig: &crate::program::Signature,
+    grammar: &Grammar,
+    toks: &TokenRun,
+    vars: &mut dyn VarScope,
+    equal: Option<OpId>,
+    and_then: Option<OpId>,
+) -> Result<Pat, Diag> {
+    let mut parts: Vec<&[Token]> = Vec::new();
+    let mut depth = 0;
+    let mut start = 0;
+    for (i, t) in toks.iter().enumerate() {
+        match t.text.as_str() {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            "/\\" if depth == 0 => {
+                parts.push(&toks[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&toks[start..]);
+    let mut result: Option<Pat> = None;
+    for part in parts {
+        if part.is_empty() {
+            let at = toks.first().map(|t| t.span).expect("non-empty condition");
+            return Err(Diag::at(at, "empty part in a condition", "around here"));
+        }
+        let mut depth = 0;
+        let eq_at = part.iter().position(|t| {
+            match t.text.as_str() {
+                "(" => depth += 1,
+                ")" => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && t.text == "="
+        });
+        let pat = match eq_at {
+            Some(k) => {
+                let (a, asort) = mixfix::parse_term(sig, grammar, &part[..k], vars, None)?;
+                let (b, _) = mixfix::parse_term(sig, grammar, &part[k + 1..], vars, Some(asort))?;
+                Pat::App(equal.expect("prelude defines _==_"), vec![a, b])
+            }
+            None => mixfix::parse_term(sig, grammar, part, vars, sig.bool_sort)?.0,
+        };
+        result = Some(match result {
+            None => pat,
+            Some(prev) => Pat::App(and_then.expect("prelude defines and-then"), vec![prev, pat]),
+        });
+    }
+    Ok(result.expect("at least one part"))
+}
+
+/// The mixfix form of an operator name: `_,_` → hole `,` hole; `f` with arity 2 → `f ( _ , _ )`.
+pub fn op_form(name: &str, arity: usize) -> Result<Vec<PatPiece>, String> {
+    if !name.contains('_') {
+        if arity == 0 {
+            return Ok(vec![PatPiece::Lit(name.to_string())]);
+        }
+        let mut form = vec![PatPiece::Lit(name.to_string()), PatPiece::Lit("(".into())];
+        for i in 0..arity {
+            if i > 0 {
+                form.push(PatPiece::Lit(",".into()));
+            }
+            form.push(PatPiece::Hole);
+        }
+        form.push(PatPiece::Lit(")".into()));
+        return Ok(form);
+    }
+    let mut form = Vec::new();
+    let mut lit = String::new();
+    for ch in name.chars() {
+        let self_delimiting = matches!(ch, '(' | ')' | '[' | ']' | '{' | '}' | ',');
+        if ch == '_' || self_delimiting {
+            if !lit.is_empty() {
+                form.push(PatPiece::Lit(std::mem::take(&mut lit)));
+            }
+            if ch == '_' {
+                form.push(PatPiece::Hole);
+            } else {
+                form.push(PatPiece::Lit(ch.to_string()));
+            }
+        } else {
+            lit.push(ch);
+        }
+    }
+    if !lit.is_empty() {
+        form.push(PatPiece::Lit(lit));
+    }
+    let holes = form.iter().filter(|p| **p == PatPiece::Hole).count();
+    if holes != arity {
+        return Err(format!("the name `{name}` has {holes} argument place(s) `_`, but the operator is declared with {arity} argument sort(s)"));
+    }
+    Ok(form)
+}

@@ -1,0 +1,105 @@
+//! What the commands share before they ask their question: load a `.game` file into a
+//! session, pick the game, set its parameters, read a position given on the command line,
+//! and make an engine that Ctrl-C stops.
+//!
+//! Each command (`solve`, `sweep`, `lower`, `play`, `match`, …) is then only its own
+//! question and its own output (printed through [`crate::report`] for `solve`).
+//! Errors are diagnostics for the caller to render against the session's sources, except
+//! in [`load`], which renders them itself (there is no session to render against yet when
+//! the standard library fails).
+
+use crate::failure::Failure;
+use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::program::Pat;
+use gamelang_runtime::Engine;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Load a file into a fresh session, or render its errors to standard error.
+pub fn load(file: &Path) -> Result<Session, ExitCode> {
+    let mut session = match Session::new() {
+        Ok(s) => s,
+        Err(rendered) => {
+            eprint!("{rendered}");
+            return Err(Failure::bug(
+                "the standard library failed to load (this is a bug in gamelang)",
+            )
+            .report());
+        }
+    };
+    if let Err(errors) = session.load_file(file) {
+        let what = file.display().to_string();
+        return Err(crate::failure::not_loaded(&what, &errors, &session.sources));
+    }
+    Ok(session)
+}
+
+/// The game `name` of the file (`--game NAME`), or its first game.
+pub fn pick_game<'a>(
+    session: &'a Session,
+    file: &Path,
+    name: Option<&str>,
+) -> Result<&'a Game, Diag> {
+    match name {
+        Some(n) => session.games.iter().find(|g| g.name == n).ok_or_else(|| {
+            let names: Vec<&str> = session.games.iter().map(|g| g.name.as_str()).collect();
+            Diag::error(format!("{} declares no game `{n}`", file.display())).note(if names.is_empty() {
+                "it declares no games".to_string()
+            } else {
+                format!("its games: {}", names.join(", "))
+            })
+        }),
+        None => session.games.first().ok_or_else(|| {
+            Diag::error(format!("{} declares no game", file.display()))
+                .note("add a block `game NAME is instance WINS{YourView} . start TERM . first R . endgame`")
+        }),
+    }
+}
+
+/// [`pick_game`], then its parameters set (`--set n=6`, in order).
+pub fn game_with_parameters(
+    session: &mut Session,
+    file: &Path,
+    name: Option<&str>,
+    set: &[String],
+) -> Result<Game, Diag> {
+    let game = pick_game(session, file, name)?.clone();
+    for assignment in set {
+        session.set_parameter(&game, assignment)?;
+    }
+    Ok(game)
+}
+
+/// The position a command starts from: `--from` (a configuration) and `--first` (a
+/// player), parsed in the game's module, with the game's `start` and `first` as defaults.
+pub fn position(
+    session: &mut Session,
+    game: &Game,
+    from: Option<&str>,
+    first: Option<&str>,
+) -> Result<(Pat, Pat), Diag> {
+    let start = match from {
+        Some(text) => session.parse_term(game.module, "--from", text, Some(game.config_sort))?,
+        None => game.start.clone(),
+    };
+    let first = match first {
+        Some(text) => session.parse_term(game.module, "--first", text, Some(game.player_sort))?,
+        None => game.first.clone(),
+    };
+    Ok((start, first))
+}
+
+/// An engine over the session's program (as it is now: after `--set`).
+pub fn engine(session: &Session) -> Engine {
+    Engine::new(Arc::new(session.program.clone()))
+}
+
+/// Let Ctrl-C raise `flag` (an engine's `interrupt`): the computation stops cleanly and is
+/// reported as interrupted (exit status 130) instead of the process being killed.
+pub fn stop_on_ctrl_c(flag: &Arc<AtomicBool>) {
+    let flag = flag.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+}
