@@ -595,3 +595,44 @@ fn normal_forms_are_printed_in_full_unless_print_limit_is_set() {
     assert!(out.contains("print-limit 40\n"), "{out}");
     assert_eq!(results[2], results[0]);
 }
+
+/// `load` runs the file's `reduce TERM .` commands, as Maude's `load` does; one that fails
+/// is reported at its command and stops the rest, and the module stays loaded.
+#[test]
+fn load_runs_the_files_reduce_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fact.maude");
+    std::fs::write(
+        &file,
+        "fmod FACT is\n  protecting INT .\n  op fact : Int -> Int .\n  var N : Int .\n\
+         eq fact(0) = 1 .\n  ceq fact(N) = N * fact(N - 1) if N > 0 = true .\nendfm\n\
+         reduce fact(10) .\nred fact(fact(3)) .\nreduce fact(-1) .\nreduce fact(2) .\n",
+    )
+    .unwrap();
+    let fact = |n: i64| (1..=n).product::<i64>();
+    let o = repl(&[], &format!("load {}\nfact(5)\n", file.display()));
+    let out = stdout(&o);
+    let lines = untimed(&out);
+    assert_eq!(
+        lines[0],
+        format!(
+            "loaded {}: module FACT (current module: FACT)",
+            file.display()
+        )
+    );
+    assert_eq!(lines[1], "reduce in FACT : fact(10) .");
+    assert_eq!(lines[2], format!("result Nat: {}", fact(10)));
+    assert_eq!(lines[3], "reduce in FACT : fact(fact(3)) .");
+    assert_eq!(lines[4], format!("result Nat: {}", fact(fact(3))));
+    assert_eq!(lines[5], "reduce in FACT : fact(-1) .");
+    // The failing command stopped the rest: `fact(2)` was not reduced, and the session
+    // went on with the module loaded.
+    assert_eq!(lines[6], format!("result Nat: {}", fact(5)), "{out}");
+    assert_eq!(lines.len(), 7, "{out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("no equation of `fact` applies to `fact(-1)`"),
+        "{err}"
+    );
+    assert!(err.contains("fact.maude:10:1"), "{err}");
+}

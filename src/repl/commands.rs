@@ -124,7 +124,9 @@ pub const COMMANDS: &[CommandInfo] = &[
         options: &[],
         summary: "load a .game file; its game becomes the current one",
         details: "Loads FILE in addition to what is loaded. Loading a file again re-reads it (as\n\
-                  `reload` does). If FILE has errors, they are shown and nothing changes.",
+                  `reload` does). If FILE has errors, they are shown and nothing changes.\n\
+                  The file's `reduce TERM .` commands (Maude's) are run in order; one that\n\
+                  fails stops the rest, and the file stays loaded.",
     },
     CommandInfo {
         cmd: Cmd::Reload,

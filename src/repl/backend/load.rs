@@ -44,7 +44,7 @@ impl Backend {
                 self.install(session, log, r);
                 let what = self.adopt(&loaded[index]);
                 r.out(format!("loaded {}{what}\n", path.display()));
-                Ok(())
+                self.run_reductions(&loaded[index], r)
             }
             Err(Failed { rendered: errors }) => {
                 self.failed = true;
@@ -135,6 +135,23 @@ impl Backend {
         if self.session.module_by_name(&self.module).is_none() {
             self.module = DEFAULT_MODULE.to_string();
         }
+    }
+
+    /// Run a loaded file's `reduce TERM .` commands in order, as Maude's `load` does,
+    /// each announced by the module and the term; the first that fails stops the rest.
+    fn run_reductions(&mut self, loaded: &Loaded, r: &mut Reply) -> Result<(), Diag> {
+        for red in &loaded.reductions {
+            let pat = self.session.reduction_term(red)?;
+            self.sync_signature();
+            let t = self.engine.build(&pat, &[]);
+            r.out(format!(
+                "reduce in {} : {} .\n",
+                self.session.modules[red.module].name,
+                self.engine.show(t)
+            ));
+            self.reduce_and_show(&pat, red.span, r)?;
+        }
+        Ok(())
     }
 
     /// Make what an input declared current: its first game (and that game's instance),

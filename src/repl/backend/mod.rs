@@ -539,7 +539,7 @@ impl Backend {
     /// A term typed at the prompt may have added constants (string literals are interned on
     /// first use): give the engine the grown signature. This drops its memo tables, which is
     /// rare (a string never seen before) and only costs time.
-    fn sync_signature(&mut self) {
+    pub(super) fn sync_signature(&mut self) {
         if self.engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
             self.engine
                 .set_program(Arc::new(self.session.program.clone()));
@@ -550,8 +550,19 @@ impl Backend {
         let m = self.current();
         let at = Span::new(file, term.start, term.end);
         let pat = self.session.parse_term_in(m, file, term, None)?;
+        self.reduce_and_show(&pat, at, r)
+    }
+
+    /// Reduce the term `pat` (written at `at`) and print its normal form, its sort and the
+    /// rewrites it took, as `gamelang reduce` does.
+    pub(super) fn reduce_and_show(
+        &mut self,
+        pat: &gamelang_lang::program::Pat,
+        at: Span,
+        r: &mut Reply,
+    ) -> Result<(), Diag> {
         self.sync_signature();
-        let t = self.engine.build(&pat, &[]);
+        let t = self.engine.build(pat, &[]);
         let (steps, began) = (self.engine.steps(), Instant::now());
         let v = self
             .reduce_term(t)
