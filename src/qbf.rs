@@ -379,23 +379,9 @@ pub fn goal_holds(model: &Model, board: &Board, black: bool) -> bool {
     CompiledGoals::new(goals.clone(), model.width, model.height).is_ok_and(|g| g.holds(board))
 }
 
-/// A board drawn as GRID's `display` draws it: column letters, row numbers, x o .
+/// A board drawn for `gamelang play` (see `Board::draw`).
 pub fn draw(board: &Board) -> String {
-    let mut s = String::from("   ");
-    for x in 1..=board.width {
-        s.push(' ');
-        s.push(char::from(b'a' + ((x - 1) % 26) as u8));
-    }
-    s.push('\n');
-    for y in 1..=board.height as i64 {
-        s.push_str(&format!("{y:>3}"));
-        for x in 1..=board.width as i64 {
-            s.push(' ');
-            s.push(board.get(x, y).symbol());
-        }
-        s.push('\n');
-    }
-    s
+    board.draw()
 }
 
 /// `--depth` for the QBF route: a number, `auto`, or the model's own depth.

@@ -8,10 +8,11 @@
 //! * [`Model::to_game`] writes it as a gamelang grid game (stdlib/grid.game), which is how
 //!   `gamelang bddl solve` solves it: the rewriting engine, through GRID.
 //!
-//! Atoms, actions and goals are the runtime's compiled forms ([`gamelang_runtime::grid`]),
-//! so a model read from BDDL and one read from a loaded `.game` compare directly.
+//! Atoms, actions and goals are the board crate's ([`gamelang_board`]), the forms the
+//! runtime compiles GRID terms to, so a model read from BDDL and one read from a loaded
+//! `.game` compare directly.
 
-pub use gamelang_runtime::grid::{Action, Atom, Coord, Goals, Piece};
+pub use gamelang_board::{Action, Atom, Coord, Goals, Piece};
 
 mod parse;
 mod write;
@@ -62,13 +63,13 @@ impl Model {
     /// 10 checks Black's goal only after Black's move, so on such a problem the exhaustive
     /// and QBF routes would answer different questions; both refuse it instead.
     pub fn goal_holding_initially(&self) -> Option<(bool, usize)> {
-        let mut board = gamelang_runtime::grid::Board::new(self.width, self.height).ok()?;
+        let mut board = gamelang_board::Board::new(self.width, self.height).ok()?;
         for &(p, x, y) in &self.init {
             board.set(x, y, p);
         }
         for black in [true, false] {
             for (k, g) in self.goals(black).iter().enumerate() {
-                if gamelang_runtime::grid::holds(&board, std::slice::from_ref(g)) {
+                if gamelang_board::holds(&board, std::slice::from_ref(g)) {
                     return Some((black, k));
                 }
             }

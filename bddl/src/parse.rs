@@ -34,9 +34,9 @@
 //! actions, goals and initial cells) are made once both files have been read.
 
 use crate::{Action, Atom, Coord, Goals, Model, Piece};
+use gamelang_board::MAX_SIDE;
 use gamelang_lang::diag::{suggest, Diag};
 use gamelang_lang::span::{FileId, Sources, Span};
-use gamelang_runtime::grid::MAX_SIDE;
 use std::collections::HashMap;
 
 /// Largest offset accepted in `?x+k` / `?y-k`. Any offset beyond a board side means the

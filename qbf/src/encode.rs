@@ -40,7 +40,7 @@ use crate::arith::{add_const, bits_for, eq, eq_const, in_range, lt_const};
 use crate::circuit::{Circuit, Lit};
 use crate::qdimacs::{to_cnf, Cnf, CnfOptions, Quant};
 use gamelang_bddl::{Action, Atom, Coord, Model, Piece};
-use gamelang_runtime::grid::{bounds, MAX_SIDE};
+use gamelang_board::{bounds, MAX_SIDE};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

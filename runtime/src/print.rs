@@ -164,7 +164,9 @@ impl<'a> Printer<'a> {
         let sig: &'a Signature = self.sig;
         let info = sig.op(op);
         if info.attrs.builtin == Some(gamelang_lang::program::Builtin::GridPacked) {
-            if let Some(b) = crate::grid::Board::from_term(self.store, op, t) {
+            if let Some(b) =
+                <crate::grid::Board as crate::grid::BoardTerm>::from_term(self.store, op, t)
+            {
                 p.items
                     .push(Task::Owned(format!("board(\"{}\")", b.compact())));
                 return p;

@@ -3,7 +3,7 @@
 
 use super::{Engine, Subj, Task};
 use crate::error::RuntimeError;
-use crate::grid::{Board, Compiled, CompiledGoals, Piece};
+use crate::grid::{Board, BoardTerm, Compiled, CompiledGoals, Piece};
 use crate::term::TermId;
 use gamelang_lang::program::Builtin;
 use std::sync::Arc;
