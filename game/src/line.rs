@@ -74,7 +74,9 @@ fn fastest_line<R: Rules>(
     // first (in the game's order) whose successor is worth one ply less, which null-window
     // searches on the same table confirm cheaply.
     let mut distance = ValueSearch::new(Leaf::Distance);
-    distance.set_limit(budget);
+    distance.seed_signs(search.table());
+    distance.set_limit(budget.saturating_add(distance.positions()));
+    let seeded = distance.positions();
     let mut v = if winner == Side::B {
         distance.bounded(rules, p, c, 0, i64::MAX)?
     } else {
@@ -95,10 +97,8 @@ fn fastest_line<R: Rules>(
         (p, c, v) = (p.opponent(), next, want);
     }
     if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
-        eprintln!(
-            "line: {} positions in the distance search",
-            distance.positions()
-        );
+        let searched = distance.positions() - seeded;
+        eprintln!("line: {searched} positions in the distance search, besides the {seeded} the outcome search knew");
     }
     Ok(Some(line))
 }

@@ -123,6 +123,24 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         self.table.len()
     }
 
+    /// Start a [`Leaf::Distance`] search from what an outcome search (`outcomes`, a search
+    /// with [`Leaf::Outcome`]) learnt: a distance has the sign of the outcome, so each
+    /// outcome bound is a distance bound (a position known not won by B is worth at most
+    /// 0, one won by B at least 1), and its best successor is a good first try. The
+    /// distance search then never searches a move whose outcome already rules it out.
+    pub fn seed_signs(&mut self, outcomes: &ValueSearch<C>) {
+        debug_assert!(self.leaf == Leaf::Distance && outcomes.leaf == Leaf::Outcome);
+        let lo = |v: i64| if v <= -1 { i64::MIN } else { v };
+        let hi = |v: i64| if v >= 1 { i64::MAX } else { v };
+        for (&k, b) in &outcomes.table {
+            self.table.entry(k).or_insert(Bounds {
+                lo: lo(b.lo),
+                hi: hi(b.hi),
+                best: b.best,
+            });
+        }
+    }
+
     /// The successor that was best (or cut the search off) when `c` was last searched.
     pub fn best(&self, p: Side, c: C) -> Option<C> {
         self.table.get(&(p, c)).and_then(|b| b.best)
