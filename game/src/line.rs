@@ -1,17 +1,18 @@
 //! The principal line: the play from a solved position when both players play well.
 //!
 //! When a player wins, the winner takes a fastest win and the loser holds out longest (the
-//! line is then *depth-optimal*); in a draw, each player takes the first move that keeps
-//! the draw. Finding the fastest win can cost far more than deciding who wins (on the 5x5
-//! colouring board, 0.2 s against 8.5 s), so the search for it has a budget of positions;
-//! past it, [`first_moves_line`] has the winner play its first winning move instead.
-//! Verdicts come from an [`OutcomeSearch`], whose table the line shares with the solve.
+//! line is then *depth-optimal*): each takes the first move, in the game's order, that does
+//! so. In a draw, each player takes the first move that keeps the draw. The fastest win
+//! comes from alpha-beta on distances ([`Leaf::Distance`]): its value at the start, then a
+//! null-window check per move of the line on the same table. It can cost more than deciding
+//! who wins, so it has a budget of positions; past it, [`first_moves_line`] has the winner
+//! play its first winning move instead. Verdicts come from an [`OutcomeSearch`], whose
+//! table the line shares with the solve.
 
 use crate::error::SolveError;
 use crate::rules::Rules;
-use crate::search::OutcomeSearch;
+use crate::search::{grow, Leaf, OutcomeSearch, ValueSearch};
 use crate::side::{Side, Verdict};
-use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Longest principal line followed (a guard; real games are far shorter unless they are
 /// built to be deep, like the 100,000-ply test game).
@@ -20,16 +21,6 @@ pub const MAX_LINE: usize = 10_000_000;
 /// Positions the search for a depth-optimal principal line may visit before `solve`
 /// settles for a line of first winning moves.
 pub const DEFAULT_LINE_BUDGET: usize = 200_000;
-
-/// A position on the explicit stack of [`plies`].
-struct PliesFrame<C> {
-    p: Side,
-    c: C,
-    /// The successors that count: the winning ones when the winner moves, all otherwise.
-    children: Vec<C>,
-    next: usize,
-    best: Option<u64>,
-}
 
 /// The principal line from `c` with `p` to move, whose verdict is `verdict`; `None` when
 /// the search for the fastest win would visit more than `budget` positions.
@@ -41,9 +32,9 @@ pub fn principal_line<R: Rules>(
     verdict: Verdict,
     budget: usize,
 ) -> Result<Option<Vec<R::Config>>, SolveError> {
-    // The budget counts the positions the verdicts of the line's moves search, too.
-    let budget = budget.saturating_add(search.positions());
-    search.set_limit(budget);
+    // The budget bounds the distance search's table, and the positions the verdicts of a
+    // drawn line's moves add to the outcome search's.
+    search.set_limit(budget.saturating_add(search.positions()));
     let line = fastest_line(rules, search, p, c, verdict, budget);
     search.set_limit(usize::MAX);
     match line {
@@ -62,44 +53,52 @@ fn fastest_line<R: Rules>(
 ) -> Result<Option<Vec<R::Config>>, SolveError> {
     let mut line = vec![c];
     let (mut p, mut c) = (p, c);
-    let mut memo = FxHashMap::default();
+    let Verdict::Win(winner) = verdict else {
+        // A draw: each player takes its first move that keeps the draw.
+        while line.len() < MAX_LINE && !rules.halted(p, c)? {
+            let mut keep = None;
+            for m in rules.moves(p, c)? {
+                if search.verdict(rules, p.opponent(), m)? == Verdict::Draw {
+                    keep = Some(m);
+                    break;
+                }
+            }
+            let Some(next) = keep else { break };
+            line.push(next);
+            (p, c) = (p.opponent(), next);
+        }
+        return Ok(Some(line));
+    };
+    // A win: the distance search finds the value `±(WON - plies)` of the start, where
+    // `plies` is the length of a depth-optimal play; then each move on the line is the
+    // first (in the game's order) whose successor is worth one ply less, which null-window
+    // searches on the same table confirm cheaply.
+    let mut distance = ValueSearch::new(Leaf::Distance);
+    distance.seed_signs(search.table());
+    distance.set_limit(budget.saturating_add(distance.positions()));
+    let seeded = distance.positions();
+    let mut v = if winner == Side::B {
+        distance.bounded(rules, p, c, 0, i64::MAX)?
+    } else {
+        distance.bounded(rules, p, c, i64::MIN, 0)?
+    };
     while line.len() < MAX_LINE && !rules.halted(p, c)? {
-        let next = match verdict {
-            Verdict::Win(winner) => {
-                let children = counted_moves(rules, search, winner, p, c)?;
-                let mut best: Option<(u64, R::Config)> = None;
-                for m in children {
-                    let Some(n) = plies(rules, search, winner, p.opponent(), m, &mut memo, budget)?
-                    else {
-                        return Ok(None);
-                    };
-                    let better = match best {
-                        None => true,
-                        Some((b, _)) if p == winner => n < b,
-                        Some((b, _)) => n > b,
-                    };
-                    if better {
-                        best = Some((n, m));
-                    }
-                }
-                best.map(|(_, m)| m)
+        let want = grow(v);
+        let mut next = None;
+        for m in rules.moves(p, c)? {
+            if distance.bounded(rules, p.opponent(), m, want - 1, want + 1)? == want {
+                next = Some(m);
+                break;
             }
-            Verdict::Draw => {
-                let mut keep = None;
-                for m in rules.moves(p, c)? {
-                    if search.verdict(rules, p.opponent(), m)? == Verdict::Draw {
-                        keep = Some(m);
-                        break;
-                    }
-                }
-                keep
-            }
-        };
-        let Some(next) = next else {
-            break; // not halted but no move: formula (1) treats it like a lost leaf
-        };
+        }
+        // Not halted but no move: formula (1) treats it like a lost leaf.
+        let Some(next) = next else { break };
         line.push(next);
-        (p, c) = (p.opponent(), next);
+        (p, c, v) = (p.opponent(), next, want);
+    }
+    if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+        let searched = distance.positions() - seeded;
+        eprintln!("line: {searched} positions in the distance search, besides the {seeded} the outcome search knew");
     }
     Ok(Some(line))
 }
@@ -143,115 +142,4 @@ pub fn first_moves_line<R: Rules>(
         (p, c) = (p.opponent(), next);
     }
     Ok(line)
-}
-
-/// The moves that matter when `winner` wins the position: the winner's winning moves, or
-/// every move of the loser.
-fn counted_moves<R: Rules>(
-    rules: &mut R,
-    search: &mut OutcomeSearch<R::Config>,
-    winner: Side,
-    p: Side,
-    c: R::Config,
-) -> Result<Vec<R::Config>, SolveError> {
-    let moves = rules.moves(p, c)?;
-    if p != winner {
-        return Ok(moves);
-    }
-    let mut keep = Vec::new();
-    for m in moves {
-        if search.verdict(rules, p.opponent(), m)? == Verdict::Win(winner) {
-            keep.push(m);
-        }
-    }
-    Ok(keep)
-}
-
-/// Plies to the end of the game from a position won by `winner` (with `p` to move), when
-/// the winner wins as fast as possible and the loser holds out as long as possible. An
-/// explicit stack keeps deep games (100,000 plies) off the machine stack.
-fn plies<R: Rules>(
-    rules: &mut R,
-    search: &mut OutcomeSearch<R::Config>,
-    winner: Side,
-    p: Side,
-    c: R::Config,
-    memo: &mut FxHashMap<(Side, R::Config), u64>,
-    budget: usize,
-) -> Result<Option<u64>, SolveError> {
-    if let Some(&v) = memo.get(&(p, c)) {
-        return Ok(Some(v));
-    }
-    let mut on_stack = FxHashSet::default();
-    let mut stack: Vec<PliesFrame<R::Config>> = Vec::new();
-    let mut result: Option<u64> = None;
-    let mut open = Some((p, c));
-    loop {
-        if let Some((p, c)) = open.take() {
-            let known = if let Some(&v) = memo.get(&(p, c)) {
-                Some(v)
-            } else if rules.halted(p, c)? {
-                Some(0)
-            } else {
-                None
-            };
-            match known {
-                Some(v) => {
-                    memo.insert((p, c), v);
-                    result = Some(v);
-                }
-                None => {
-                    let path = || {
-                        let mut path: Vec<(Side, R::Config)> =
-                            stack.iter().map(|f| (f.p, f.c)).collect();
-                        path.push((p, c));
-                        path
-                    };
-                    if rules.interrupted() {
-                        return Err(rules.stop(&path()));
-                    }
-                    if !on_stack.insert((p, c)) {
-                        return Err(rules.cycle(&path()));
-                    }
-                    let children = counted_moves(rules, search, winner, p, c)?;
-                    stack.push(PliesFrame {
-                        p,
-                        c,
-                        children,
-                        next: 0,
-                        best: None,
-                    });
-                }
-            }
-        }
-        // The budget: past it, the caller settles for a line of first winning moves.
-        if memo.len() + stack.len() + search.positions() > budget {
-            return Ok(None);
-        }
-        let Some(top) = stack.last_mut() else {
-            return Ok(Some(result.unwrap_or(0)));
-        };
-        if let Some(v) = result.take() {
-            // Fold a finished child into its parent.
-            top.best = Some(match top.best {
-                None => v,
-                Some(b) if top.p == winner => b.min(v),
-                Some(b) => b.max(v),
-            });
-        }
-        if top.next < top.children.len() {
-            let child = top.children[top.next];
-            top.next += 1;
-            open = Some((top.p.opponent(), child));
-            continue;
-        }
-        let done = stack.pop().expect("non-empty");
-        on_stack.remove(&(done.p, done.c));
-        let v = done.best.map_or(0, |b| b + 1);
-        memo.insert((done.p, done.c), v);
-        if stack.is_empty() {
-            return Ok(Some(v));
-        }
-        result = Some(v);
-    }
 }

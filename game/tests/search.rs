@@ -3,6 +3,7 @@
 //! evaluation that orders the moves), checked against plain minimax written
 //! here without tables, windows or orderings.
 
+use gamelang_game::line::principal_line;
 use gamelang_game::search::{Leaf, OutcomeSearch, ValueSearch};
 use gamelang_game::{Rules, Side, SolveError, Verdict};
 
@@ -193,4 +194,87 @@ fn a_position_that_repeats_is_an_error_not_an_answer() {
         }
     }
     assert_eq!(found, 100);
+}
+
+/// Plies to the end from a position won by `winner`, the winner winning as fast as it can
+/// (among its winning moves) and the loser holding out as long as it can: plain recursion.
+fn plies(g: &Graph, winner: Side, p: Side, c: usize) -> u64 {
+    if g.succ[c].is_empty() {
+        return 0;
+    }
+    let kids = g.succ[c]
+        .iter()
+        .filter(|&&m| p != winner || outcome(g, p.opponent(), m) == Verdict::Win(winner))
+        .map(|&m| plies(g, winner, p.opponent(), m));
+    1 + if p == winner {
+        kids.min().unwrap()
+    } else {
+        kids.max().unwrap()
+    }
+}
+
+/// The depth-optimal line by brute force: at each position the first move (in the game's
+/// order) that is winning for the winner and fastest, or for the loser longest.
+fn brute_line(g: &Graph, p: Side, c: usize) -> Vec<usize> {
+    let Verdict::Win(winner) = outcome(g, p, c) else {
+        unreachable!("only won positions");
+    };
+    let (mut p, mut c, mut line) = (p, c, vec![c]);
+    while !g.succ[c].is_empty() {
+        let want = plies(g, winner, p, c) - 1;
+        let next = *g.succ[c]
+            .iter()
+            .find(|&&m| {
+                (p != winner || outcome(g, p.opponent(), m) == Verdict::Win(winner))
+                    && plies(g, winner, p.opponent(), m) == want
+            })
+            .unwrap();
+        line.push(next);
+        (p, c) = (p.opponent(), next);
+    }
+    line
+}
+
+#[test]
+fn the_principal_line_is_the_first_depth_optimal_line() {
+    let mut checked = 0;
+    for seed in 0..400 {
+        let mut g = graph(seed, seed % 2 == 0);
+        // One outcome table for every question, as `solve` keeps it.
+        let mut search = OutcomeSearch::new();
+        for c in 0..g.succ.len() {
+            for p in [Side::B, Side::R] {
+                let verdict = search.verdict(&mut g, p, c).unwrap();
+                let line = principal_line(&mut g, &mut search, p, c, verdict, usize::MAX)
+                    .unwrap()
+                    .expect("no budget");
+                if verdict == Verdict::Draw {
+                    continue;
+                }
+                assert_eq!(
+                    line,
+                    brute_line(&g, p, c),
+                    "seed {seed}, position {c}, {p:?} to move"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 2000, "{checked} won positions");
+}
+
+#[test]
+fn a_line_over_its_budget_is_none() {
+    // A won position whose fastest win needs more than one position searched.
+    let mut over = 0;
+    for seed in 0..100 {
+        let mut g = graph(seed, false);
+        let mut search = OutcomeSearch::new();
+        let verdict = search.verdict(&mut g, Side::B, 0).unwrap();
+        let line = principal_line(&mut g, &mut search, Side::B, 0, verdict, 1).unwrap();
+        if line.is_none() {
+            over += 1;
+        }
+    }
+    assert!(over > 0);
 }

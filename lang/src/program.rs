@@ -69,6 +69,20 @@ pub enum Builtin {
     Gt,
     Ge,
     Divides,
+    // Bit operations on integers as 64-bit two's complement words (boards as bit masks).
+    // Shifts are checked: an amount outside 0..=63 is an error, and so is a left shift
+    // that loses bits or changes the sign (as for `*`).
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    /// The number of 1 bits.
+    Popcount,
+    /// The lowest 1 bit alone (`x band -x`), 0 for 0.
+    Lowbit,
+    /// The index of the lowest 1 bit; an error for 0.
+    LowbitIndex,
     // Grid games (stdlib/grid.game, runtime/src/grid.rs): packed boards and compiled
     // actions and goals.
     /// The hidden constructor of packed boards.

@@ -81,6 +81,14 @@ pub enum RuntimeError {
         /// The built-in application.
         term: TermId,
     },
+    /// A built-in applied outside its domain (a shift by a negative amount or by 64 or
+    /// more, the lowest bit of 0): `term` is the application, `reason` says what is wrong.
+    OutOfRange {
+        /// The built-in application.
+        term: TermId,
+        /// What the argument should have been.
+        reason: &'static str,
+    },
     /// Argument `arg` (0-based) of the constructor term `term` does not have the sort the
     /// operator declares there.
     IllSorted {
@@ -112,6 +120,7 @@ impl RuntimeError {
             | RuntimeError::Cycle { term }
             | RuntimeError::Overflow { term }
             | RuntimeError::DivisionByZero { term }
+            | RuntimeError::OutOfRange { term, .. }
             | RuntimeError::IllSorted { term, .. }
             | RuntimeError::Interrupted { term } => *term,
         }
@@ -161,6 +170,9 @@ impl fmt::Display for RuntimeError {
             RuntimeError::Overflow { term } => write!(f, "integer overflow in term #{}", term.0),
             RuntimeError::DivisionByZero { term } => {
                 write!(f, "division by zero in term #{}", term.0)
+            }
+            RuntimeError::OutOfRange { term, reason } => {
+                write!(f, "built-in out of range in term #{}: {reason}", term.0)
             }
             RuntimeError::IllSorted { term, arg } => {
                 write!(f, "argument {} of term #{} is ill-sorted", arg + 1, term.0)

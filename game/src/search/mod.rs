@@ -7,4 +7,4 @@ mod outcome;
 mod value;
 
 pub use outcome::OutcomeSearch;
-pub use value::{Leaf, ValueSearch};
+pub use value::{grow, shrink, Leaf, ValueSearch, WON};

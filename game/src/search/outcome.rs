@@ -36,6 +36,11 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.positions()
     }
 
+    /// The search itself, with its table (for a distance search to start from).
+    pub fn table(&self) -> &ValueSearch<C> {
+        &self.search
+    }
+
     /// The successor the search found best at `c` (for a won position, a winning move).
     pub fn best(&self, p: Side, c: C) -> Option<C> {
         self.search.best(p, c)

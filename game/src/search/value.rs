@@ -7,7 +7,13 @@
 //!   Searched with the window (-1, 1), alpha-beta is the one-pass three-valued outcome:
 //!   once the mover has a draw in hand, the remaining successors are only asked "does this
 //!   one win?", a Boolean question with the same short-circuits as formula (1) — where the
-//!   standard library's `SOLVE` asks `w` and then `wb`, two passes over the game.
+//!   standard library's `SOLVE` asks `w` and then `wb`, two passes over the game;
+//! * the *distance* to the end under depth-optimal play (the principal line's question):
+//!   a position won by B at the end is worth [`WON`], one won by R `-WON`, a draw 0, and
+//!   each ply back a win is worth one less (see [`shrink`]). B maximising and R minimising
+//!   then means exactly: the winner wins as fast as it can and the loser holds out as long
+//!   as it can. A position's value is `±(WON - plies)`, whatever path led to it, so the
+//!   table's bounds hold across transpositions like any other value.
 //!
 //! The table stores, for each position searched, the bounds learnt about its value (a
 //! search that fails high learns a lower bound, one that fails low an upper bound) and the
@@ -31,6 +37,33 @@ pub enum Leaf {
     Score,
     /// +1 won by B, 0 drawn, -1 won by R.
     Outcome,
+    /// `WON - plies` won by B, 0 drawn, `plies - WON` won by R, where `plies` counts the
+    /// moves to the end of a depth-optimal play.
+    Distance,
+}
+
+/// The value of a position won by B where play has ended ([`Leaf::Distance`]): far larger
+/// than any number of plies, so that `WON - plies` stays positive.
+pub const WON: i64 = 1 << 40;
+
+/// A successor's [`Leaf::Distance`] value seen from its parent: a win one ply further
+/// away. (The unknown bounds `i64::MIN` and `i64::MAX` stay as they are.)
+pub fn shrink(v: i64) -> i64 {
+    match v {
+        i64::MIN | i64::MAX | 0 => v,
+        v if v > 0 => v - 1,
+        v => v + 1,
+    }
+}
+
+/// The inverse of [`shrink`] on windows: a parent window (a, b) asks its successors about
+/// (grow(a), grow(b)), so that `shrink(v) > a` exactly when `v > grow(a)`.
+pub fn grow(v: i64) -> i64 {
+    match v {
+        i64::MIN | i64::MAX | 0 => v,
+        v if v > 0 => v + 1,
+        v => v - 1,
+    }
 }
 
 /// What is known of a position's value: `lo <= value <= hi`.
@@ -90,9 +123,58 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         self.table.len()
     }
 
+    /// Start a [`Leaf::Distance`] search from what an outcome search (`outcomes`, a search
+    /// with [`Leaf::Outcome`]) learnt: a distance has the sign of the outcome, so each
+    /// outcome bound is a distance bound (a position known not won by B is worth at most
+    /// 0, one won by B at least 1), and its best successor is a good first try. The
+    /// distance search then never searches a move whose outcome already rules it out.
+    pub fn seed_signs(&mut self, outcomes: &ValueSearch<C>) {
+        debug_assert!(self.leaf == Leaf::Distance && outcomes.leaf == Leaf::Outcome);
+        let lo = |v: i64| if v <= -1 { i64::MIN } else { v };
+        let hi = |v: i64| if v >= 1 { i64::MAX } else { v };
+        for (&k, b) in &outcomes.table {
+            self.table.entry(k).or_insert(Bounds {
+                lo: lo(b.lo),
+                hi: hi(b.hi),
+                best: b.best,
+            });
+        }
+    }
+
     /// The successor that was best (or cut the search off) when `c` was last searched.
     pub fn best(&self, p: Side, c: C) -> Option<C> {
         self.table.get(&(p, c)).and_then(|b| b.best)
+    }
+
+    /// The value of `c` with `p` to move if it lies strictly inside (alpha, beta); else a
+    /// bound on the side where it lies (`<= alpha` or `>= beta`).
+    pub fn bounded<R: Rules<Config = C>>(
+        &mut self,
+        rules: &mut R,
+        p: Side,
+        c: C,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, SolveError> {
+        self.search(rules, p, c, alpha, beta)
+    }
+
+    /// A successor's value seen from its parent (see [`shrink`]).
+    fn lift(&self, v: i64) -> i64 {
+        if self.leaf == Leaf::Distance {
+            shrink(v)
+        } else {
+            v
+        }
+    }
+
+    /// The window a parent's window (a, b) asks its successors about.
+    fn widen(&self, a: i64, b: i64) -> (i64, i64) {
+        if self.leaf == Leaf::Distance {
+            (grow(a), grow(b))
+        } else {
+            (a, b)
+        }
     }
 
     /// The exact minimax value of `c` with `p` to move.
@@ -181,6 +263,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             };
             let mut cut = false;
             if let Some(v) = result.take() {
+                let v = self.lift(v);
                 let m = top.moves[top.next - 1];
                 if top.p == Side::B {
                     if v > top.g || top.best.is_none() {
@@ -199,7 +282,8 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
                 top.next += 1;
-                open = Some((top.p.opponent(), m, top.a, top.b));
+                let (a, b) = self.widen(top.a, top.b);
+                open = Some((top.p.opponent(), m, a, b));
                 continue;
             }
             let f = stack.pop().expect("non-empty");
@@ -255,13 +339,14 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         // An enhanced transposition cut-off: a successor already known good enough.
         for &m in &moves {
             if let Some(&b) = self.table.get(&(q, m)) {
-                if p == Side::B && b.lo >= beta {
-                    self.store(p, c, alpha, beta, b.lo, Some(m));
-                    return Ok(Ok(b.lo));
+                let (lo, hi) = (self.lift(b.lo), self.lift(b.hi));
+                if p == Side::B && lo >= beta {
+                    self.store(p, c, alpha, beta, lo, Some(m));
+                    return Ok(Ok(lo));
                 }
-                if p == Side::R && b.hi <= alpha {
-                    self.store(p, c, alpha, beta, b.hi, Some(m));
-                    return Ok(Ok(b.hi));
+                if p == Side::R && hi <= alpha {
+                    self.store(p, c, alpha, beta, hi, Some(m));
+                    return Ok(Ok(hi));
                 }
             }
         }
@@ -292,11 +377,14 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if rules.halted(p, c)? {
             return Ok(Ok(match self.leaf {
                 Leaf::Score => rules.score(p, c)?,
-                Leaf::Outcome => match rules.result(p, c)? {
-                    Verdict::Win(Side::B) => 1,
-                    Verdict::Win(Side::R) => -1,
-                    Verdict::Draw => 0,
-                },
+                Leaf::Outcome | Leaf::Distance => {
+                    let won = if self.leaf == Leaf::Outcome { 1 } else { WON };
+                    match rules.result(p, c)? {
+                        Verdict::Win(Side::B) => won,
+                        Verdict::Win(Side::R) => -won,
+                        Verdict::Draw => 0,
+                    }
+                }
             }));
         }
         let moves = rules.search_moves(p, c)?;
@@ -305,6 +393,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 // As in formula (1): a position that has not halted but has no move is
                 // lost by the player to move.
                 Leaf::Outcome => Ok(Ok(if p == Side::B { -1 } else { 1 })),
+                Leaf::Distance => Ok(Ok(if p == Side::B { -WON } else { WON })),
                 Leaf::Score => Err(SolveError::Game(format!(
                     "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
                     p.name()

@@ -160,6 +160,7 @@ impl Engine {
                 Err(match e {
                     BuiltinError::Overflow => RuntimeError::Overflow { term },
                     BuiltinError::DivisionByZero => RuntimeError::DivisionByZero { term },
+                    BuiltinError::OutOfRange(reason) => RuntimeError::OutOfRange { term, reason },
                 })
             }
         }

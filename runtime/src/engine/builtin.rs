@@ -72,6 +72,18 @@ impl Engine {
                     None => Err(BuiltinError::Overflow),
                 }
             }
+            Popcount | Lowbit | LowbitIndex => {
+                let (1, Some(x)) = (n, self.store.int(a0)) else {
+                    return Ok(None);
+                };
+                Ok(Some(self.store.mk_int(bits(b, x, 0)?)))
+            }
+            BitAnd | BitOr | BitXor | Shl | Shr => {
+                let (2, Some(x), Some(y)) = (n, self.store.int(a0), self.store.int(a1)) else {
+                    return Ok(None);
+                };
+                Ok(Some(self.store.mk_int(bits(b, x, y)?)))
+            }
             Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides => {
                 if n != 2 {
                     return Ok(None);
@@ -123,4 +135,43 @@ impl Engine {
 pub(super) enum BuiltinError {
     Overflow,
     DivisionByZero,
+    /// An argument outside the built-in's domain, and why.
+    OutOfRange(&'static str),
+}
+
+/// A bit operation on 64-bit two's complement words (`y` is unused by the one-argument
+/// ones); only the bit operations come here.
+fn bits(b: Builtin, x: i64, y: i64) -> Result<i64, BuiltinError> {
+    use Builtin::*;
+    const SHIFT: &str = "the shift amount must be between 0 and 63";
+    let shift = || {
+        u32::try_from(y)
+            .ok()
+            .filter(|&k| k < 64)
+            .ok_or(BuiltinError::OutOfRange(SHIFT))
+    };
+    Ok(match b {
+        BitAnd => x & y,
+        BitOr => x | y,
+        BitXor => x ^ y,
+        Shl => {
+            let k = shift()?;
+            let r = x << k;
+            // Checked like `*`: shifting back must give x again.
+            if r >> k != x {
+                return Err(BuiltinError::Overflow);
+            }
+            r
+        }
+        Shr => x >> shift()?,
+        Popcount => i64::from(x.count_ones()),
+        Lowbit => x & x.wrapping_neg(),
+        LowbitIndex => {
+            if x == 0 {
+                return Err(BuiltinError::OutOfRange("0 has no lowest 1 bit"));
+            }
+            i64::from(x.trailing_zeros())
+        }
+        _ => unreachable!("not a bit operation: {b:?}"),
+    })
 }

@@ -43,6 +43,7 @@ impl Engine {
             ),
             RuntimeError::Overflow { term } => format!("integer overflow in `{}`", show(*term)),
             RuntimeError::DivisionByZero { term } => format!("division by zero in `{}`", show(*term)),
+            RuntimeError::OutOfRange { term, reason } => format!("{reason} in `{}`", show(*term)),
             RuntimeError::IllSorted { term, arg } => {
                 let op = self.store.op(*term);
                 let a = self.store.args(*term).get(*arg).copied();
