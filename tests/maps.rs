@@ -123,7 +123,11 @@ fn check(maps: &mut Maps, t: TermId, model: &Model, rng: &mut Rng) {
     assert_eq!(maps.show(size), model.len().to_string());
     for k in 0..KEYS {
         let dom = maps.eval(&format!("p{k} in-dom {mt}"));
-        assert_eq!(maps.show(dom), model.contains_key(&k).to_string(), "p{k} in {want}");
+        assert_eq!(
+            maps.show(dom),
+            model.contains_key(&k).to_string(),
+            "p{k} in {want}"
+        );
         if let Some(v) = model.get(&k) {
             let got = maps.eval(&format!("lookup(p{k}, {mt})"));
             assert_eq!(maps.show(got), v.to_string(), "lookup(p{k}, {want})");
@@ -170,7 +174,10 @@ fn step(maps: &mut Maps, t: TermId, model: &Model, rng: &mut Rng) -> (TermId, Mo
             // Override by a random map of up to three entries.
             let mut other = Model::new();
             for _ in 0..rng.below(4) {
-                other.insert(rng.below(KEYS as u64) as i64, rng.below(VALUES as u64) as i64);
+                other.insert(
+                    rng.below(KEYS as u64) as i64,
+                    rng.below(VALUES as u64) as i64,
+                );
             }
             m.extend(other.iter());
             format!("{cur} <+ ({})", text(&other))
@@ -180,7 +187,10 @@ fn step(maps: &mut Maps, t: TermId, model: &Model, rng: &mut Rng) -> (TermId, Mo
             let mut other = Model::new();
             for _ in 0..rng.below(4) {
                 let k = rng.below(KEYS as u64) as i64;
-                let v = model.get(&k).copied().unwrap_or(rng.below(VALUES as u64) as i64);
+                let v = model
+                    .get(&k)
+                    .copied()
+                    .unwrap_or(rng.below(VALUES as u64) as i64);
                 other.insert(k, v);
             }
             m.extend(other.iter());
@@ -216,11 +226,17 @@ fn disagreeing_union_and_missing_key_are_errors() {
         ("(p1 |-> 0 & p2 |-> 1) & (p2 |-> 3)", "_&_"),
         ("lookup(p3, p1 |-> 0 & p2 |-> 1)", "lookup"),
     ] {
-        let pat = maps.session.parse_term(m, "test", src, None).expect("parses");
+        let pat = maps
+            .session
+            .parse_term(m, "test", src, None)
+            .expect("parses");
         let t = maps.engine.build(&pat, &[]);
         let err = maps.engine.reduce(t).expect_err(src);
         let msg = maps.engine.describe(&err);
-        assert!(msg.contains(&format!("no equation of `{op}` applies")), "{msg}");
+        assert!(
+            msg.contains(&format!("no equation of `{op}` applies")),
+            "{msg}"
+        );
     }
 }
 
