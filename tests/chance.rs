@@ -1050,3 +1050,165 @@ fn repl_session(path: &std::path::Path, script: &str) -> std::process::Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+// ----- three players: max-n and its tie rule ------------------------------------------------
+
+/// A three-player dice race written for this test, where a player's choice matters to the
+/// others: `run` (a coin: +1 or +2 to one's own score), `push` (a coin: the next player
+/// loses 1 or 0, never below 0), `rest`. The first to reach 3 wins; after `r` moves in
+/// all nobody does. Declared in the order run, push, rest (the choice set's order).
+const RACE3: &str = "fmod RACE3 is
+  sorts Player Move State .
+  ops p1 p2 p3 : -> Player [ctor] .
+  ops run push rest : -> Move [ctor] .
+  protecting SET{Player} .
+  protecting SET{Move} .
+  protecting DIST{Nat} .
+  op st : Nat Nat Nat Player Nat -> State [ctor] .
+  op participants : -> Set{Player} .
+  op final : State -> Bool .
+  op winner : State -> Set{Player} .
+  op turn : State -> Player .
+  op choices : State -> Set{Move} .
+  op events : Move State -> Dist{Nat} .
+  op move : Nat Move State -> State .
+  op down : Nat Nat -> Nat .
+  vars a b c e r : Nat . var p : Player . var s : State .
+  eq participants = p1, p2, p3 .
+  eq final(st(a, b, c, p, r)) = a >= 3 or b >= 3 or c >= 3 or r == 0 .
+  eq winner(st(a, b, c, p, r)) =
+    if a >= 3 then p1 else (if b >= 3 then p2 else (if c >= 3 then p3 else empty fi) fi) fi .
+  eq turn(st(a, b, c, p, r)) = p .
+  eq choices(s) = run, push, rest .
+  eq events(run, s) = 1 / 2 @ 1 ; 1 / 2 @ 2 .
+  eq events(push, s) = 1 / 2 @ 0 ; 1 / 2 @ 1 .
+  eq events(rest, s) = 1 / 1 @ 0 .
+  eq down(a, e) = if a >= e then a - e else 0 fi .
+  eq move(e, run, st(a, b, c, p1, r)) = st(a + e, b, c, p2, r - 1) .
+  eq move(e, run, st(a, b, c, p2, r)) = st(a, b + e, c, p3, r - 1) .
+  eq move(e, run, st(a, b, c, p3, r)) = st(a, b, c + e, p1, r - 1) .
+  eq move(e, push, st(a, b, c, p1, r)) = st(a, down(b, e), c, p2, r - 1) .
+  eq move(e, push, st(a, b, c, p2, r)) = st(a, b, down(c, e), p3, r - 1) .
+  eq move(e, push, st(a, b, c, p3, r)) = st(down(a, e), b, c, p1, r - 1) .
+  eq move(e, rest, st(a, b, c, p1, r)) = st(a, b, c, p2, r - 1) .
+  eq move(e, rest, st(a, b, c, p2, r)) = st(a, b, c, p3, r - 1) .
+  eq move(e, rest, st(a, b, c, p3, r)) = st(a, b, c, p1, r - 1) .
+endfm
+view Race3 from CHANCE-GAME to RACE3 is
+  sort SetPlayer to Set{Player} .
+  sort Event to Nat . sort Choice to Move .
+  sort SetChoice to Set{Move} . sort Dist to Dist{Nat} .
+endv
+game race3 is
+  instance CHANCE{Race3} .
+  start st(0, 0, 0, p1, 9) .
+endgame
+";
+
+type Race = (usize, usize, usize, usize, usize);
+
+/// Max-n on the race by its rules, as docs/chance.md states it: the mover maximises its
+/// own probability of winning; among equal choices it takes the one giving the other two
+/// together the least, then the first of run, push, rest. The values and the choice.
+fn race3(s: Race, memo: &mut HashMap<Race, ([Q; 3], usize)>) -> ([Q; 3], usize) {
+    if let Some(v) = memo.get(&s) {
+        return v.clone();
+    }
+    let (a, b, c, p, r) = s;
+    let sc = [a, b, c];
+    let mut won = [Q::zero(), Q::zero(), Q::zero()];
+    if let Some(w) = (0..3).find(|&i| sc[i] >= 3) {
+        won[w] = Q::one();
+        return (won, usize::MAX);
+    }
+    if r == 0 {
+        return (won, usize::MAX);
+    }
+    let next = (p + 1) % 3;
+    let after = |sc: [usize; 3]| (sc[0], sc[1], sc[2], next, r - 1);
+    let mut best: Option<([Q; 3], usize)> = None;
+    for choice in 0..3 {
+        // (probability, scores after)
+        let outcomes: Vec<(Q, [usize; 3])> = match choice {
+            0 => (1..=2)
+                .map(|e| {
+                    let mut t = sc;
+                    t[p] += e;
+                    (q(1, 2), t)
+                })
+                .collect(),
+            1 => (0..=1)
+                .map(|e| {
+                    let mut t = sc;
+                    t[next] = t[next].saturating_sub(e);
+                    (q(1, 2), t)
+                })
+                .collect(),
+            _ => vec![(Q::one(), sc)],
+        };
+        let mut v = [Q::zero(), Q::zero(), Q::zero()];
+        for (pr, t) in outcomes {
+            let (w, _) = race3(after(t), memo);
+            for i in 0..3 {
+                v[i] += &pr * &w[i];
+            }
+        }
+        let others = |v: &[Q; 3]| (0..3).filter(|&i| i != p).map(|i| v[i].clone()).sum::<Q>();
+        let better = match &best {
+            None => true,
+            Some((bv, _)) => v[p] > bv[p] || (v[p] == bv[p] && others(&v) < others(bv)),
+        };
+        if better {
+            best = Some((v, choice));
+        }
+    }
+    let best = best.expect("three choices");
+    memo.insert(s, best.clone());
+    best
+}
+
+#[test]
+fn three_players_follow_max_n_and_its_tie_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("race3.game");
+    std::fs::write(&path, RACE3).unwrap();
+    let path = path.to_str().unwrap();
+    let names = ["run", "push", "rest"];
+    let mut memo = HashMap::new();
+    // The declared start, and states where the tie rule decides: a mover who cannot win
+    // any more (pushing the leader is then what it does), a last move (all three choices
+    // equal for everybody: the first, run), and mid-game states for each seat.
+    let starts: [Race; 7] = [
+        (0, 0, 0, 0, 9),
+        (0, 2, 0, 0, 2),
+        (0, 0, 0, 0, 1),
+        (1, 2, 2, 2, 5),
+        (2, 0, 1, 1, 6),
+        (0, 1, 2, 0, 4),
+        (1, 1, 1, 2, 8),
+    ];
+    for s in starts {
+        let (want, choice) = race3(s, &mut memo);
+        let from = format!("st({}, {}, {}, p{}, {})", s.0, s.1, s.2, s.3 + 1, s.4);
+        let j = json(&["solve", path, "--from", &from, "--json"]);
+        assert_eq!(j["players"], serde_json::json!(["p1", "p2", "p3"]), "{j}");
+        assert_eq!(j["method"], "exact", "{j}");
+        for (k, name) in ["p1", "p2", "p3"].iter().enumerate() {
+            assert_eq!(
+                j["win_probability_exact"][name],
+                ratio(&want[k]),
+                "{from}: {j}"
+            );
+        }
+        assert_eq!(j["best_choice"], names[choice], "{from}: {j}");
+    }
+    // The tie rule is what decides at two of the starts (so the test would catch a solver
+    // without it): there p1 cannot win whatever it does.
+    assert_eq!(race3((0, 2, 0, 0, 2), &mut memo).0[0], Q::zero());
+    assert_eq!(race3((0, 2, 0, 0, 2), &mut memo).1, 1, "push the leader");
+    assert_eq!(
+        race3((0, 0, 0, 0, 1), &mut memo).1,
+        0,
+        "all equal: the first"
+    );
+}

@@ -99,9 +99,53 @@ pub enum Builtin {
     GridAt,
     GridColumns,
     GridRows,
+    // Finite maps (stdlib/map.game, runtime/src/term/map.rs): a map of two or more entries
+    // is one term of the store holding a persistent `imbl::OrdMap`, so an override shares
+    // the rest of the map; `nomap` and a single entry `k |-> v` stay ordinary terms.
+    /// `map-union(M, N)`: the entries of both (stuck where they disagree on a key).
+    MapUnion,
+    /// `map-agree(M, N)`: do M and N give the same value to every key they share?
+    MapAgree,
+    /// `map-get(k, M)`: the value of `k` (stuck outside the domain).
+    MapGet,
+    /// `M <+ N`: override, N's entries win.
+    MapOverride,
+    /// `remove(k, M)`.
+    MapRemove,
+    /// `k in-dom M`.
+    MapInDom,
+    /// `v in-ran M`.
+    MapInRan,
+    /// `only(v, M)`: M is not empty and every value is v.
+    MapOnly,
+    /// `size(M)`: the number of entries.
+    MapSize,
+    /// `dom(M)`: the domain as a set (the stdlib's `Set{K}`).
+    MapDom,
+    /// `ran(M)`: the range as a set (`Set{V}`).
+    MapRan,
 }
 
 impl Builtin {
+    /// Is this one of the finite-map built-ins?
+    pub fn is_map(self) -> bool {
+        use Builtin::*;
+        matches!(
+            self,
+            MapUnion
+                | MapAgree
+                | MapGet
+                | MapOverride
+                | MapRemove
+                | MapInDom
+                | MapInRan
+                | MapOnly
+                | MapSize
+                | MapDom
+                | MapRan
+        )
+    }
+
     /// Is this one of the grid-game built-ins (whose arguments the engine reads itself)?
     pub fn is_grid(self) -> bool {
         use Builtin::*;

@@ -11,7 +11,10 @@
 //!   ends with a hole) whose precedence is ≥ the parent's (not for the flattened arguments
 //!   of an `assoc` operator, which are never headed by it);
 //! * an argument in an enclosed hole is parenthesised only when it is headed by an open
-//!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`.
+//!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`;
+//! * a finite map of two or more entries (a map term of the store) as its entries joined
+//!   by its `_&_`, keys in structural order: `a |-> 1 & b |-> 0`; it is parenthesised as
+//!   an application of `_&_` would be.
 //!
 //! [`Engine::show`] prints a term in full, however large or deep (the printer keeps its
 //! own stack, so a term nested 100,000 deep prints without overflowing the thread's);
@@ -156,6 +159,9 @@ impl<'a> Printer<'a> {
     /// The pieces of `t`: literal text, and its arguments still to print.
     fn term(&self, t: TermId) -> Pieces<'a> {
         let mut p = Pieces { items: Vec::new() };
+        if let Some(entries) = self.store.map_entries_sorted(t) {
+            return self.map(t, entries);
+        }
         let Some((op, args)) = self.store.app(t) else {
             let v = self.store.int(t).unwrap_or_default();
             p.items.push(Task::Owned(v.to_string()));
@@ -253,10 +259,61 @@ impl<'a> Printer<'a> {
         p
     }
 
+    /// The pieces of the map term `t`: `k1 |-> v1 & k2 |-> v2 …` (`map(k1 |-> v1, …)` if
+    /// its module declares no `_&_`, which the standard library's always does).
+    fn map(&self, t: TermId, entries: Vec<(TermId, TermId)>) -> Pieces<'a> {
+        let mut p = Pieces { items: Vec::new() };
+        let Some((join, entry)) = self.store.map_print_ops(t) else {
+            return p;
+        };
+        let sig: &'a Signature = self.sig;
+        let arrow: &'a str = sig
+            .op(entry)
+            .form
+            .iter()
+            .find_map(|piece| match piece {
+                PatPiece::Lit(s) => Some(s.as_str()),
+                PatPiece::Hole => None,
+            })
+            .unwrap_or("|->");
+        let sep: &'a str = join
+            .and_then(|j| {
+                sig.op(j).form.iter().find_map(|piece| match piece {
+                    PatPiece::Lit(s) => Some(s.as_str()),
+                    PatPiece::Hole => None,
+                })
+            })
+            .unwrap_or(",");
+        if join.is_none() {
+            p.items.push(Task::Text("map("));
+        }
+        for (i, (k, v)) in entries.into_iter().enumerate() {
+            if i > 0 {
+                p.items.push(Task::Text(" "));
+                p.items.push(Task::Text(sep));
+                p.items.push(Task::Text(" "));
+            }
+            p.items.push(Task::Arg(k, entry, None));
+            p.items.push(Task::Text(" "));
+            p.items.push(Task::Text(arrow));
+            p.items.push(Task::Text(" "));
+            p.items.push(Task::Arg(v, entry, None));
+        }
+        if join.is_none() {
+            p.items.push(Task::Text(")"));
+        }
+        p
+    }
+
     /// An argument of `parent`. `enclosed` gives the literal pieces around its hole when
     /// both are literals.
     fn arg(&self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>) -> Pieces<'a> {
-        let parens = match self.store.op(a) {
+        // A map term is printed as an application of its `_&_`.
+        let head = self
+            .store
+            .op(a)
+            .or_else(|| self.store.map_print_ops(a).and_then(|(join, _)| join));
+        let parens = match head {
             Some(op) if op != parent || !self.sig.op(parent).attrs.assoc => {
                 let info = self.sig.op(op);
                 is_open(&info.form)

@@ -28,14 +28,27 @@
 //! the length. Which representation a term has depends only on its length, so equal terms
 //! still have equal ids.
 //!
+//! # Finite maps
+//!
+//! A map of the standard library's `MAP{K, V}` with two or more entries is one term,
+//! [`TermData::Map`], holding a persistent `imbl::OrdMap` from key ids to value ids, so an
+//! override or a removal shares the rest of the map (`O(log n)`, not a copy). Its hash is
+//! the sum of a hash of each entry, updated as entries change, so hash-consing a changed
+//! map costs `O(log n)` too. See [`map`](self::map) for the operations and the canonical
+//! form (`nomap` and a single entry stay ordinary applications).
+//!
 //! # Garbage
 //!
 //! The store keeps every term until [`TermStore::sweep`] frees those a mark phase did not
 //! reach (the engine decides the roots: see `Engine::collect_garbage`). Freed ids are reused.
 
 use gamelang_lang::program::{OpId, Signature, SortId};
+pub use map::MapTerm;
+pub(crate) use map::{MapFamily, MapValue};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
+
+mod map;
 
 /// The name of a term in a [`TermStore`]. Equal terms have equal ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,6 +95,9 @@ pub enum TermData {
         /// One past the last position.
         hi: u32,
     },
+    /// A finite map of two or more entries (see the module documentation). It has no
+    /// operator and no arguments: like an integer it is a value, matched only by variables.
+    Map(Box<MapTerm>),
 }
 
 /// The sort returned by [`TermStore::sort_of`] when it has none (an integer literal in a
@@ -222,6 +238,10 @@ pub struct TermStore {
     free_segs: Vec<u32>,
     /// Elements held by all segments (with slack), for deciding when to collect.
     seg_elems: usize,
+    /// The instances of the standard library's `MAP{K, V}` (see [`map`](self::map)).
+    map_families: Vec<MapFamily>,
+    /// For each operator, the map family whose `nomap` or `_|->_` it is (`u32::MAX`: none).
+    map_family_of_op: Vec<u32>,
     /// The ids of the literals `SMALL_LO..SMALL_HI` (`NO_TERM` until built): no hashing.
     small_ints: Vec<TermId>,
     ops: Vec<OpMeta>,
@@ -283,6 +303,8 @@ impl TermStore {
             segs: Vec::new(),
             free_segs: Vec::new(),
             seg_elems: 0,
+            map_families: Vec::new(),
+            map_family_of_op: Vec::new(),
             small_ints: Vec::new(),
             ops: Vec::new(),
             nat_sort: NO_SORT,
@@ -322,6 +344,7 @@ impl TermStore {
                 norm: a.assoc || a.comm || a.idem || a.identity.is_some(),
             });
         }
+        self.discover_map_families(sig);
         for (i, info) in sig.ops.iter().enumerate() {
             if let Some(id) = info.attrs.identity {
                 let t = self.intern_app(id, &[]);
@@ -361,7 +384,7 @@ impl TermStore {
     pub fn op(&self, t: TermId) -> Option<OpId> {
         match &self.terms[t.index()] {
             TermData::App { op, .. } | TermData::Long { op, .. } => Some(*op),
-            TermData::Int(_) => None,
+            TermData::Int(_) | TermData::Map(_) => None,
         }
     }
 
@@ -370,7 +393,7 @@ impl TermStore {
     pub fn args(&self, t: TermId) -> &[TermId] {
         match &self.terms[t.index()] {
             TermData::App { args, .. } => args,
-            TermData::Int(_) => &[],
+            TermData::Int(_) | TermData::Map(_) => &[],
             TermData::Long { seg, lo, hi, .. } => {
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
             }
@@ -382,7 +405,7 @@ impl TermStore {
     pub fn app(&self, t: TermId) -> Option<(OpId, &[TermId])> {
         match &self.terms[t.index()] {
             TermData::App { op, args } => Some((*op, args)),
-            TermData::Int(_) => None,
+            TermData::Int(_) | TermData::Map(_) => None,
             TermData::Long { op, seg, lo, hi } => Some((
                 *op,
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize],
@@ -455,6 +478,7 @@ impl TermStore {
                     self.int_sort
                 }
             }
+            TermData::Map(m) => self.map_families[m.family as usize].sort,
         }
     }
 
@@ -739,6 +763,10 @@ impl TermStore {
             (TermData::Int(x), TermData::Int(y)) => x.cmp(y),
             (TermData::Int(_), _) => Ordering::Less,
             (_, TermData::Int(_)) => Ordering::Greater,
+            // Maps come after integers and before applications.
+            (TermData::Map(x), TermData::Map(y)) => self.compare_maps(x, y),
+            (TermData::Map(_), _) => Ordering::Less,
+            (_, TermData::Map(_)) => Ordering::Greater,
             (TermData::App { op: o1, args: a1 }, TermData::App { op: o2, args: a2 }) => {
                 if o1 != o2 {
                     return o1.cmp(o2);
@@ -787,10 +815,11 @@ impl TermStore {
                         continue;
                     }
                     match (self.app(a), self.app(b)) {
+                        // Integers and maps (no arguments to walk).
                         (None, None) => {
-                            let (x, y) = (self.int(a), self.int(b));
-                            if x != y {
-                                return x.cmp(&y);
+                            let o = self.compare(a, b);
+                            if o != Ordering::Equal {
+                                return o;
                             }
                         }
                         (None, Some(_)) => return Ordering::Less,
@@ -1149,6 +1178,13 @@ impl TermStore {
         while let Some(t) = stack.pop() {
             for &a in self.args(t) {
                 push(a, marks, &mut stack);
+            }
+            // A map's keys and values are not arguments but are as much alive.
+            if let TermData::Map(m) = &self.terms[t.index()] {
+                for (&k, &v) in m.entries.iter() {
+                    push(k, marks, &mut stack);
+                    push(v, marks, &mut stack);
+                }
             }
         }
     }

@@ -144,6 +144,18 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "grid-at" => GridAt,
         "grid-columns" => GridColumns,
         "grid-rows" => GridRows,
+        // Finite maps (stdlib/map.game).
+        "map-union" => MapUnion,
+        "map-agree" => MapAgree,
+        "map-get" => MapGet,
+        "map-override" => MapOverride,
+        "map-remove" => MapRemove,
+        "map-in-dom" => MapInDom,
+        "map-in-ran" => MapInRan,
+        "map-only" => MapOnly,
+        "map-size" => MapSize,
+        "map-dom" => MapDom,
+        "map-ran" => MapRan,
         _ => return None,
     })
 }

@@ -1,4 +1,5 @@
-//! The strict built-ins on Booleans and machine integers.
+//! The strict built-ins on Booleans and machine integers, and (computed by the term store,
+//! see `term/map.rs`) on finite maps.
 
 use super::*;
 
@@ -30,6 +31,17 @@ impl Engine {
             // Read their arguments themselves: see `grid_builtin`.
             GridPacked | GridBoard | GridInitial | GridMoves | GridHolds | GridAt | GridColumns
             | GridRows => Ok(None),
+            // Finite maps: the store computes them on its map terms.
+            MapUnion | MapAgree | MapGet | MapOverride | MapRemove | MapInDom | MapInRan
+            | MapOnly | MapSize | MapDom | MapRan => {
+                use crate::term::MapValue;
+                Ok(match self.store.map_builtin(b, n, a0, a1) {
+                    Some(MapValue::Term(t)) => Some(t),
+                    Some(MapValue::Bool(x)) => self.mk_bool(x),
+                    Some(MapValue::Int(v)) => Some(self.store.mk_int(v)),
+                    None => None,
+                })
+            }
             Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(!x),
                 _ => None,
