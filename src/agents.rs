@@ -95,7 +95,7 @@ fn fail(session: &Session, d: Diag) -> ExitCode {
 }
 
 /// The session and the game, with the parameters set.
-fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
+pub(crate) fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
     let mut session = crate::solve::load(&args.file)?;
     let game = match crate::solve::pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
