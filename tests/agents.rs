@@ -456,3 +456,35 @@ fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("goal-distance"), "{err}");
 }
+
+#[test]
+fn playout_mcts_times_one_decision_from_the_start() {
+    let j = support::cli::json(&[
+        "playout",
+        "examples/tictactoe.game",
+        "--mcts",
+        "25",
+        "--json",
+    ]);
+    assert_eq!(j["game"], "tictactoe");
+    assert_eq!(j["simulations"], 25);
+    let (cpu, rate) = (
+        j["cpu_seconds"].as_f64().unwrap(),
+        j["simulations_per_second"].as_f64().unwrap(),
+    );
+    // The rate is the simulations over the CPU seconds (both rounded to 3 decimals).
+    assert!(rate > 0.0 && cpu >= 0.0);
+    if cpu > 0.01 {
+        assert!((rate * cpu - 25.0).abs() / 25.0 < 0.2, "{j}");
+    }
+    // --mcts and --seconds are two different measurements.
+    let out = gamelang(&[
+        "playout",
+        "examples/tictactoe.game",
+        "--mcts",
+        "5",
+        "--seconds",
+        "1",
+    ]);
+    assert!(!out.status.success());
+}
