@@ -217,7 +217,13 @@ fn main() -> ExitCode {
         for s in g.set {
             cmd.args(["--set", s]);
         }
-        cmd.args(["--mcts", &n.to_string(), "--seed", &opts.seed.to_string(), "--json"]);
+        cmd.args([
+            "--mcts",
+            &n.to_string(),
+            "--seed",
+            &opts.seed.to_string(),
+            "--json",
+        ]);
         let ours = match cmd.output() {
             Ok(out) if out.status.success() => {
                 let text = String::from_utf8_lossy(&out.stdout).to_string();
