@@ -65,10 +65,29 @@ pub struct PlayoutArgs {
     /// Play random games from the start for this many seconds.
     #[arg(long, default_value_t = 5.0)]
     pub seconds: f64,
-    /// Print one JSON object (keys: game, playouts, seconds, playouts_per_second,
-    /// avg_plies).
+    /// Instead of playouts for a while: one decision of `mcts:N` from the start (N
+    /// simulations, one random playout each), timed; prints simulations per CPU second.
+    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    pub mcts: Option<u32>,
+    /// Print one JSON object (keys: game, playouts, seconds, cpu_seconds,
+    /// playouts_per_second, avg_plies; with --mcts: game, simulations, seconds,
+    /// cpu_seconds, simulations_per_second).
     #[arg(long)]
     pub json: bool,
+}
+
+/// CPU time used by this process (the commands that time themselves run on one thread),
+/// which, unlike wall time, does not count time the machine gave to others.
+fn cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for the call to fill in.
+    unsafe {
+        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t);
+    }
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
 }
 
 /// `gamelang agents`: the agents and how to write them.
@@ -95,7 +114,7 @@ fn fail(session: &Session, d: Diag) -> ExitCode {
 }
 
 /// The session and the game, with the parameters set.
-fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
+pub(crate) fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
     let mut session = crate::app::load(&args.file)?;
     let game = match crate::app::pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
@@ -359,8 +378,12 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
             )
         }
     };
+    if let Some(n) = args.mcts {
+        return mcts_speed(&session, &game, &mut rules, n, args.game.seed, args.json);
+    }
     let mut rng = Rng::new(args.game.seed);
     let limit = Duration::from_secs_f64(args.seconds);
+    let cpu = cpu_time();
     let began = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
     let outcome = (|| -> Result<(), SolveError> {
@@ -378,6 +401,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
         return fail(&session, driver::diagnose(&rules.engine, &e));
     }
     let secs = began.elapsed().as_secs_f64();
+    let cpu = (cpu_time() - cpu).as_secs_f64();
     let rate = playouts as f64 / secs;
     let avg = plies as f64 / playouts.max(1) as f64;
     if args.json {
@@ -385,6 +409,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
             "game": game.name,
             "playouts": playouts,
             "seconds": round3(secs),
+            "cpu_seconds": round3(cpu),
             "playouts_per_second": round3(rate),
             "avg_plies": round3(avg),
         });
@@ -392,6 +417,54 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
     } else {
         println!(
             "game {}: {playouts} random playouts from the start in {secs:.2} s: {rate:.1} playouts per second ({avg:.1} plies on average)",
+            game.name
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// `gamelang playout --mcts N`: one decision of `mcts:N` from the start, timed. This is
+/// the figure OpenSpiel's `MCTSBot` with one random rollout per simulation is compared
+/// with (gamelang-bench's `agents`).
+fn mcts_speed(
+    session: &Session,
+    game: &Game,
+    rules: &mut EngineRules,
+    n: u32,
+    seed: u64,
+    json: bool,
+) -> ExitCode {
+    let (cpu, began) = (cpu_time(), Instant::now());
+    let outcome = (|| -> Result<(), SolveError> {
+        let start = rules.start()?;
+        let moves = rules.moves(start)?;
+        if moves.is_empty() {
+            return Err(SolveError::Game(
+                "play has halted at the start: there is nothing to search".into(),
+            ));
+        }
+        let mut agent = AgentSpec::Mcts { simulations: n }.build(Rng::new(seed));
+        agent.choose(rules, start, &moves)?;
+        Ok(())
+    })();
+    if let Err(e) = outcome {
+        return fail(session, driver::diagnose(&rules.engine, &e));
+    }
+    let secs = began.elapsed().as_secs_f64();
+    let cpu = (cpu_time() - cpu).as_secs_f64();
+    let rate = n as f64 / cpu.max(1e-9);
+    if json {
+        let j = json!({
+            "game": game.name,
+            "simulations": n,
+            "seconds": round3(secs),
+            "cpu_seconds": round3(cpu),
+            "simulations_per_second": round3(rate),
+        });
+        println!("{j}");
+    } else {
+        println!(
+            "game {}: mcts:{n} from the start in {cpu:.2} CPU s ({secs:.2} s): {rate:.1} simulations per CPU second",
             game.name
         );
     }

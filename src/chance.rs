@@ -349,8 +349,13 @@ pub struct SimulateArgs {
     pub file: PathBuf,
     /// Play random games: every player picks uniformly among its choices, events happen
     /// with their probabilities.
-    #[arg(long, required_unless_present_any = ["events", "choices"], conflicts_with_all = ["events", "choices"])]
+    #[arg(long, required_unless_present_any = ["events", "choices", "agents"], conflicts_with_all = ["events", "choices", "agents"])]
     pub random: bool,
+    /// Play games between agents, one per player in the game's order of players, e.g.
+    /// `--agents mcts:200,random` (`random` or `mcts:N`: Monte Carlo tree search with the
+    /// events sampled by their probabilities).
+    #[arg(long, value_name = "A1,A2,…", conflicts_with_all = ["events", "choices"])]
+    pub agents: Option<String>,
     /// Seed 002's `move-repeatedly`: play these events in order (terms separated by commas,
     /// e.g. `heads, tails, heads`); may be left out when every move has one event.
     #[arg(long, value_name = "E1, E2, …")]
@@ -414,7 +419,16 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Ok(x) => x,
         Err(d) => return render(&session, &d),
     };
-    if !args.random {
+    let specs = match args
+        .agents
+        .as_deref()
+        .map(gamelang_agents::AgentSpec::parse_list)
+    {
+        None => None,
+        Some(Ok(specs)) => Some(specs),
+        Some(Err(e)) => return Failure::usage(format!("--agents: {e}")).report(),
+    };
+    if !args.random && specs.is_none() {
         return match sequences(&mut session, &mut engine, &game, start, &args) {
             Ok(code) => code,
             Err(d) => render(&session, &d),
@@ -425,7 +439,17 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Ok(m) => m,
         Err(e) => return render(&session, &error_diag(e)),
     };
-    let t = match simulate::simulate(&mut model, args.seed, args.games, args.max_moves) {
+    let played = match &specs {
+        Some(specs) => gamelang_agents::chance::simulate(
+            &mut model,
+            specs,
+            args.seed,
+            args.games,
+            args.max_moves,
+        ),
+        None => simulate::simulate(&mut model, args.seed, args.games, args.max_moves),
+    };
+    let t = match played {
         Ok(t) => t,
         Err(ChanceError::Interrupted) => {
             return Failure::interrupted("interrupted").report();
@@ -444,17 +468,38 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
             rate.insert(p.clone(), json!(t.wins[i] as f64 / t.games.max(1) as f64));
             ci.insert(p.clone(), json!([lo, hi]));
         }
-        println!(
-            "{}",
-            json!({"game": game.name, "games": t.games, "seed": args.seed, "wins": wins,
+        let mut j = json!({"game": game.name, "games": t.games, "seed": args.seed, "wins": wins,
                    "win_rate": rate, "ci95": ci, "unfinished": t.unfinished,
-                   "mean_moves": mean, "millis": millis})
-        );
+                   "mean_moves": mean, "millis": millis});
+        if let Some(specs) = &specs {
+            let agents: Map<String, serde_json::Value> = t
+                .players
+                .iter()
+                .zip(specs)
+                .map(|(p, a)| (p.clone(), json!(a.to_string())))
+                .collect();
+            j["agents"] = json!(agents);
+        }
+        println!("{j}");
     } else {
-        println!(
-            "game {}: {} random games (seed {}), players choosing uniformly at random",
-            game.name, t.games, args.seed
-        );
+        match &specs {
+            None => println!(
+                "game {}: {} random games (seed {}), players choosing uniformly at random",
+                game.name, t.games, args.seed
+            ),
+            Some(specs) => println!(
+                "game {}: {} games (seed {}) between agents: {}",
+                game.name,
+                t.games,
+                args.seed,
+                t.players
+                    .iter()
+                    .zip(specs)
+                    .map(|(p, a)| format!("{p} plays {a}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
         let width = t.players.iter().map(|p| p.len()).max().unwrap_or(1);
         for (i, p) in t.players.iter().enumerate() {
             let (lo, hi) = simulate::wilson(t.wins[i], t.games);

@@ -8,6 +8,7 @@ mod chance;
 mod failure;
 mod lower;
 mod play;
+mod play_agent;
 mod qbf;
 mod reduce;
 mod repl;
@@ -59,7 +60,8 @@ enum Command {
     Bddl(bddl::BddlCommand),
     /// Write a grid game in another format: BDDL, or seed 001's QBF encoding (QCIR, QDIMACS).
     Lower(lower::LowerArgs),
-    /// Play White against the QBF solver's strategy for Black on a grid game (--qbf).
+    /// Play a game against an agent (--agent mcts:1000), or White against the QBF solver's
+    /// strategy for Black on a grid game (--qbf).
     Play(play::PlayArgs),
     /// List the game-agnostic agents (seed 004) and how to write them.
     Agents,

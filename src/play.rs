@@ -1,3 +1,6 @@
+//! `gamelang play GAME --agent SPEC`: a person plays any `.game` game against one of seed
+//! 004's agents (see `play_agent.rs`).
+//!
 //! `gamelang play GAME --qbf`: a person plays White against the QBF strategy for Black — seed
 //! 001's strategy validation by interactive play. Before each Black move the position is
 //! encoded afresh (the current board as the initial state, the plies left as the depth) and
@@ -21,13 +24,41 @@ pub struct PlayArgs {
     /// With a `.game` file: set a game parameter (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Play against this agent, e.g. `mcts:2000` or `alphabeta:3` (`gamelang agents` lists
+    /// them); any `.game` game.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["qbf", "depth"])]
+    pub agent: Option<String>,
+    /// With --agent: the side you play, B or R (default: the side that moves first).
+    #[arg(long = "as", value_name = "B|R", requires = "agent")]
+    pub side: Option<String>,
+    /// With --agent: the seed of the agent's random choices.
+    #[arg(long, default_value_t = 1, requires = "agent")]
+    pub seed: u64,
+    /// With --agent: which game of the file (default: the first one).
+    #[arg(long, value_name = "NAME", requires = "agent")]
+    pub game: Option<String>,
     #[command(flatten)]
     pub solver: SolverArgs,
 }
 
 pub fn run(args: PlayArgs) -> ExitCode {
+    if let Some(agent) = args.agent {
+        if args.files.len() != 1 {
+            return Failure::usage("`gamelang play --agent` takes one `.game` file").report();
+        }
+        return crate::play_agent::run(crate::play_agent::Options {
+            game: crate::agents::GameArgs {
+                file: args.files[0].clone(),
+                game: args.game,
+                set: args.set,
+                seed: args.seed,
+            },
+            agent,
+            side: args.side,
+        });
+    }
     if !args.solver.qbf {
-        return Failure::usage("`gamelang play` plays against the QBF strategy: add --qbf (for play against exhaustive search, use `gamelang repl FILE` and its `play` command)").report();
+        return Failure::usage("`gamelang play` plays against an agent (--agent SPEC, e.g. --agent mcts:1000; `gamelang agents` lists them) or against the QBF strategy on a grid game (--qbf)").report();
     }
     let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
         Ok(m) => m,

@@ -456,3 +456,154 @@ fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("goal-distance"), "{err}");
 }
+
+#[test]
+fn playout_mcts_times_one_decision_from_the_start() {
+    let j = support::cli::json(&[
+        "playout",
+        "examples/tictactoe.game",
+        "--mcts",
+        "25",
+        "--json",
+    ]);
+    assert_eq!(j["game"], "tictactoe");
+    assert_eq!(j["simulations"], 25);
+    let (cpu, rate) = (
+        j["cpu_seconds"].as_f64().unwrap(),
+        j["simulations_per_second"].as_f64().unwrap(),
+    );
+    // The rate is the simulations over the CPU seconds (both rounded to 3 decimals).
+    assert!(rate > 0.0 && cpu >= 0.0);
+    if cpu > 0.01 {
+        assert!((rate * cpu - 25.0).abs() / 25.0 < 0.2, "{j}");
+    }
+    // --mcts and --seconds are two different measurements.
+    let out = gamelang(&[
+        "playout",
+        "examples/tictactoe.game",
+        "--mcts",
+        "5",
+        "--seconds",
+        "1",
+    ]);
+    assert!(!out.status.success());
+}
+
+/// Pig (examples/pig.game) with both players choosing uniformly at random (roll, or roll or
+/// hold once the turn total is positive): P(p1 wins), by value iteration on the rules.
+fn pig_random_p1(goal: usize) -> f64 {
+    // v[p][a][b][k]: P(p1 wins) with p to move (0 = p1), scores a, b, turn total k.
+    let mut v = vec![vec![vec![vec![0.0f64; goal]; goal]; goal]; 2];
+    loop {
+        let mut delta = 0.0f64;
+        for p in 0..2 {
+            for a in 0..goal {
+                for b in 0..goal {
+                    let mine = if p == 0 { a } else { b };
+                    for k in 0..goal - mine {
+                        let mut roll = v[1 - p][a][b][0] / 6.0;
+                        for e in 2..=6 {
+                            roll += if mine + k + e >= goal {
+                                if p == 0 {
+                                    1.0
+                                } else {
+                                    0.0
+                                }
+                            } else {
+                                v[p][a][b][k + e]
+                            } / 6.0;
+                        }
+                        let value = if k == 0 {
+                            roll
+                        } else {
+                            let hold = if p == 0 {
+                                v[1][a + k][b][0]
+                            } else {
+                                v[0][a][b + k][0]
+                            };
+                            (roll + hold) / 2.0
+                        };
+                        delta = delta.max((value - v[p][a][b][k]).abs());
+                        v[p][a][b][k] = value;
+                    }
+                }
+            }
+        }
+        if delta < 1e-12 {
+            return v[0][0][0][0];
+        }
+    }
+}
+
+/// `gamelang simulate examples/pig.game --set goal=10 --agents A,B --json`.
+fn pig_games(agents: &str, games: usize, seed: u64) -> serde_json::Value {
+    support::cli::json(&[
+        "simulate",
+        "examples/pig.game",
+        "--set",
+        "goal=10",
+        "--agents",
+        agents,
+        "--games",
+        &games.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--json",
+    ])
+}
+
+#[test]
+fn chance_games_sample_events_by_their_probabilities() {
+    // Random agents through the agents' game loop: p1's rate of wins is within four
+    // standard deviations of the exact value computed here.
+    let p = pig_random_p1(10);
+    let n = 3000;
+    let j = pig_games("random,random", n, 3);
+    let rate = j["win_rate"]["p1"].as_f64().unwrap();
+    let sigma = (p * (1.0 - p) / n as f64).sqrt();
+    assert!((rate - p).abs() < 4.0 * sigma, "{rate} against {p}");
+    assert_eq!(j["agents"]["p1"], "random");
+}
+
+#[test]
+fn mcts_beats_random_at_pig_in_either_seat() {
+    // A random player wins as p1 with probability p (computed here); MCTS must do better
+    // than that seat's random player with 95% confidence, in both seats.
+    let p = pig_random_p1(10);
+    let j = pig_games("mcts:50,random", 80, 5);
+    let low = j["ci95"]["p1"][0].as_f64().unwrap();
+    assert!(low > p, "mcts as p1: {j}");
+    let j = pig_games("random,mcts:50", 80, 5);
+    let low = j["ci95"]["p2"][0].as_f64().unwrap();
+    assert!(low > 1.0 - p, "mcts as p2: {j}");
+    assert_eq!(j["agents"]["p2"], "mcts:50");
+}
+
+#[test]
+fn chance_agents_are_checked() {
+    let out = gamelang(&[
+        "simulate",
+        "examples/pig.game",
+        "--agents",
+        "mcts:5",
+        "--games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("1 agent for 2 players (p1, p2)"), "{err}");
+    let out = gamelang(&[
+        "simulate",
+        "examples/pig.game",
+        "--agents",
+        "alphabeta:2,random",
+        "--games",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("`alphabeta:2` does not play chance games yet"),
+        "{err}"
+    );
+}

@@ -104,3 +104,165 @@ fn the_default_board_is_9x9_with_10_walls_and_131_first_moves() {
     let p = rules.parse(&g.engine.show(start));
     assert_eq!((p.b, p.r, p.wb, p.wr), ((4, 0), (4, 8), 10, 10));
 }
+
+/// The three points of a wall where grooves meet: (x, y) is the corner shared by cells
+/// (x - 1, y - 1) .. (x, y); the board's edge is x or y = 0 or n.
+fn points(w: support::quoridor::Wall) -> [(usize, usize); 3] {
+    use support::quoridor::Wall;
+    match w {
+        Wall::H(x, y) => [(x, y + 1), (x + 1, y + 1), (x + 2, y + 1)],
+        Wall::V(x, y) => [(x + 1, y), (x + 1, y + 1), (x + 1, y + 2)],
+    }
+}
+
+/// How many of `w`'s points lie on the edge or on a wall of `walls`.
+fn touches(
+    n: usize,
+    walls: &BTreeSet<support::quoridor::Wall>,
+    w: support::quoridor::Wall,
+) -> usize {
+    points(w)
+        .iter()
+        .filter(|&&(x, y)| {
+            x == 0
+                || y == 0
+                || x == n
+                || y == n
+                || walls.iter().any(|&v| points(v).contains(&(x, y)))
+        })
+        .count()
+}
+
+/// Positions crowded with walls (up to `most` of them, placed at random where legal) and
+/// pawns anywhere off their goal rows: gamelang's successor sets equal the generator's.
+/// The game skips the path search for a wall meeting the edge and the other walls at most
+/// once (`touches` in examples/quoridor.game); the test checks, by breadth-first search,
+/// that no such wall ever cuts a path, and that the positions met walls of every kind:
+/// touching at most once, touching twice or more and legal, and refused by the path rule.
+fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
+    use support::quoridor::Wall;
+    let mut g = support::load("examples/quoridor.game");
+    g.set("n", n);
+    let rules = Rules { n };
+    let mut rng = Rng(seed);
+    let mut seen = Seen::default();
+    let (mut free, mut touching_legal, mut touching_cut) = (0, 0, 0);
+    for k in 0..positions {
+        let b = (rng.below(n), rng.below(n - 1));
+        let mut r = (rng.below(n), 1 + rng.below(n - 1));
+        while r == b {
+            r = (rng.below(n), 1 + rng.below(n - 1));
+        }
+        let mut walls = BTreeSet::new();
+        let target = 1 + rng.below(most);
+        for _ in 0..40 * target {
+            if walls.len() == target {
+                break;
+            }
+            let (x, y) = (rng.below(n - 1), rng.below(n - 1));
+            let w = if rng.below(2) == 0 {
+                Wall::H(x, y)
+            } else {
+                Wall::V(x, y)
+            };
+            if walls
+                .iter()
+                .any(|&v| support::quoridor::Rules::conflict(v, w))
+            {
+                continue;
+            }
+            let mut more = walls.clone();
+            more.insert(w);
+            if rules.path(&more, b, n - 1) && rules.path(&more, r, 0) {
+                walls = more;
+            }
+        }
+        // Classify every candidate wall of this position, independently of gamelang.
+        for x in 0..n - 1 {
+            for y in 0..n - 1 {
+                for w in [Wall::H(x, y), Wall::V(x, y)] {
+                    if walls
+                        .iter()
+                        .any(|&v| support::quoridor::Rules::conflict(v, w))
+                    {
+                        continue;
+                    }
+                    let mut more = walls.clone();
+                    more.insert(w);
+                    let legal = rules.path(&more, b, n - 1) && rules.path(&more, r, 0);
+                    match (touches(n, &walls, w) <= 1, legal) {
+                        (true, true) => free += 1,
+                        (true, false) => {
+                            panic!("{w:?} meets the lines at most once but cuts a path: {walls:?}")
+                        }
+                        (false, true) => touching_legal += 1,
+                        (false, false) => touching_cut += 1,
+                    }
+                }
+            }
+        }
+        let pos = Pos {
+            b,
+            r,
+            wb: 2,
+            wr: 2,
+            walls,
+        };
+        let mover = if k % 2 == 0 { Side::B } else { Side::R };
+        let want = rules.successors(&pos, mover, &mut seen);
+        let c = g.config(&rules.term(&pos));
+        let driver = GameDriver::new(&mut g.engine, &g.game).unwrap();
+        let got: BTreeSet<Pos> = driver
+            .moves(&mut g.engine, mover, c)
+            .unwrap()
+            .into_iter()
+            .map(|t| rules.parse(&g.engine.show(t)))
+            .collect();
+        assert_eq!(
+            got,
+            want,
+            "{} to move at {}",
+            mover.name(),
+            rules.term(&pos)
+        );
+    }
+    assert!(
+        free > 0 && touching_legal > 0 && touching_cut > 0,
+        "{free} {touching_legal} {touching_cut}"
+    );
+}
+
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_5x5() {
+    crowded(5, 60, 8, 0x5c0d);
+}
+
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_7x7() {
+    crowded(7, 25, 14, 0x7c0d);
+}
+
+#[test]
+fn a_wall_closing_a_box_is_refused_and_one_touching_once_is_not() {
+    // B on (0, 0) with H(0, 0) under it and its neighbour: V(1, 0) meets the top edge and
+    // H(0, 0) (two points) and would shut B in; V(1, 1) meets H(0, 0) only, and is legal.
+    let mut g = support::load("examples/quoridor.game");
+    g.set("n", 5);
+    let rules = Rules { n: 5 };
+    let c = g.config("q(0, 22, 3, 3, H(0, 0))");
+    let driver = GameDriver::new(&mut g.engine, &g.game).unwrap();
+    let walls: BTreeSet<String> = driver
+        .moves(&mut g.engine, Side::R, c)
+        .unwrap()
+        .into_iter()
+        .map(|t| rules.term(&rules.parse(&g.engine.show(t))))
+        .collect();
+    assert!(
+        !walls.contains("q(0, 22, 3, 2, (H(0, 0), V(1, 0)))"),
+        "{walls:?}"
+    );
+    assert!(
+        walls.contains("q(0, 22, 3, 2, (H(0, 0), V(1, 1)))"),
+        "{walls:?}"
+    );
+}

@@ -10,6 +10,7 @@
 pub mod agent;
 pub mod alphabeta;
 pub mod arena;
+pub mod chance;
 pub mod mcts;
 pub mod rng;
 pub mod rules;

@@ -12,6 +12,7 @@ use gamelang_game::{GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
 use gamelang_runtime::{Engine, TermId};
+use std::borrow::BorrowMut;
 
 /// A position: the player to move and the configuration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,9 +56,11 @@ pub trait Rules {
     fn show(&self, c: TermId) -> String;
 }
 
-/// [`Rules`] of a `.game` game, computed by the rewriting engine.
-pub struct EngineRules<'g> {
-    pub engine: Engine,
+/// [`Rules`] of a `.game` game, computed by the rewriting engine. It owns its engine
+/// (`E = Engine`: a match or a playout) or borrows one (`E = &mut Engine`: the REPL, whose
+/// engine and memo tables outlive a game).
+pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
+    pub engine: E,
     pub driver: GameDriver<'g>,
     game: &'g Game,
     /// The solver's table for `exact`, kept across decisions until a garbage collection
@@ -66,10 +69,10 @@ pub struct EngineRules<'g> {
     collections: u64,
 }
 
-impl<'g> EngineRules<'g> {
-    pub fn new(mut engine: Engine, game: &'g Game) -> Result<EngineRules<'g>, SolveError> {
-        let driver = GameDriver::new(&mut engine, game)?;
-        let collections = engine.collections();
+impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
+    pub fn new(mut engine: E, game: &'g Game) -> Result<EngineRules<'g, E>, SolveError> {
+        let driver = GameDriver::new(engine.borrow_mut(), game)?;
+        let collections = engine.borrow().collections();
         Ok(EngineRules {
             engine,
             driver,
@@ -81,17 +84,18 @@ impl<'g> EngineRules<'g> {
 
     /// The game's start position (its `start` and `first`).
     pub fn start(&mut self) -> Result<Pos, SolveError> {
-        let c = self.engine.build(&self.game.start, &[]);
+        let c = self.engine.borrow_mut().build(&self.game.start, &[]);
         let config = self.reduce(c)?;
-        let f = self.engine.build(&self.game.first, &[]);
-        let to_move = self.driver.side(&mut self.engine, f)?;
+        let f = self.engine.borrow_mut().build(&self.game.first, &[]);
+        let to_move = self.driver.side(self.engine.borrow_mut(), f)?;
         Ok(Pos { to_move, config })
     }
 
     fn reduce(&mut self, t: TermId) -> Result<TermId, SolveError> {
-        self.engine
+        let engine = self.engine.borrow_mut();
+        engine
             .reduce(t)
-            .map_err(|e| SolveError::Runtime(self.engine.failure(e)))
+            .map_err(|e| SolveError::Runtime(engine.failure(e)))
     }
 
     /// `op(p, c)` reduced.
@@ -101,7 +105,7 @@ impl<'g> EngineRules<'g> {
         side: Side,
         c: TermId,
     ) -> Result<TermId, SolveError> {
-        let t = self.engine.build(
+        let t = self.engine.borrow_mut().build(
             &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
             &[self.driver.player(side), c],
         );
@@ -116,37 +120,40 @@ impl<'g> EngineRules<'g> {
         what: &str,
     ) -> Result<i64, SolveError> {
         let v = self.apply(op, side, c)?;
-        self.engine.store().int(v).ok_or_else(|| {
+        self.engine.borrow().store().int(v).ok_or_else(|| {
             SolveError::Game(format!(
                 "`{what}` reduced to `{}`, which is not an integer",
-                self.engine.show(v)
+                self.engine.borrow().show(v)
             ))
         })
     }
 
     /// A configuration as the game draws it (its `display` when it has one).
     pub fn draw(&mut self, c: TermId) -> String {
-        match self.driver.draw(&mut self.engine, c) {
+        match self.driver.draw(self.engine.borrow_mut(), c) {
             Ok(Some(text)) => text,
-            _ => self.engine.show(c),
+            _ => self.engine.borrow().show(c),
         }
     }
 }
 
-impl Rules for EngineRules<'_> {
+impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
     fn halted(&mut self, p: Pos) -> Result<bool, SolveError> {
-        self.driver.halted(&mut self.engine, p.to_move, p.config)
+        self.driver
+            .halted(self.engine.borrow_mut(), p.to_move, p.config)
     }
 
     fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError> {
-        self.driver.moves(&mut self.engine, p.to_move, p.config)
+        self.driver
+            .moves(self.engine.borrow_mut(), p.to_move, p.config)
     }
 
     fn result(&mut self, p: Pos) -> Result<Verdict, SolveError> {
         // At a halted position `w` and `wb` are the leaf's own `won` and `lost`: nothing is
         // searched. Not halted and without moves, formula (1) has the player to move lose.
         if self.halted(p)? {
-            self.driver.verdict(&mut self.engine, p.to_move, p.config)
+            self.driver
+                .verdict(self.engine.borrow_mut(), p.to_move, p.config)
         } else {
             Ok(Verdict::Win(p.to_move.opponent()))
         }
@@ -171,25 +178,27 @@ impl Rules for EngineRules<'_> {
             return Ok(None);
         };
         let set = self.apply(op, p.to_move, p.config)?;
-        Ok(Some(self.engine.elements(set, self.game.set_union)))
+        Ok(Some(
+            self.engine.borrow_mut().elements(set, self.game.set_union),
+        ))
     }
 
     /// By the game crate's one-pass outcome search (alpha-beta with a table).
     fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
-        let mut rules = gamelang_game::EngineRules::new(&self.driver, &mut self.engine);
+        let mut rules = gamelang_game::EngineRules::new(&self.driver, self.engine.borrow_mut());
         self.outcomes.verdict(&mut rules, p.to_move, p.config)
     }
 
     fn show(&self, c: TermId) -> String {
-        self.engine.show(c)
+        self.engine.borrow().show(c)
     }
 
     fn tidy(&mut self, keep: &[TermId]) {
         let mut roots = self.driver.roots();
         roots.extend_from_slice(keep);
-        self.engine.collect_garbage_if_grown(&roots);
-        if self.engine.collections() != self.collections {
-            self.collections = self.engine.collections();
+        self.engine.borrow_mut().collect_garbage_if_grown(&roots);
+        if self.engine.borrow().collections() != self.collections {
+            self.collections = self.engine.borrow().collections();
             self.outcomes = OutcomeSearch::new();
         }
     }

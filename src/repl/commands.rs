@@ -12,6 +12,7 @@ pub enum Cmd {
     Value,
     Play,
     Undo,
+    Hint,
     Stop,
     Load,
     Reload,
@@ -90,12 +91,15 @@ pub const COMMANDS: &[CommandInfo] = &[
         name: "play",
         aliases: &[],
         args: "[CONFIG]",
-        options: &["--first", "--as", "--game"],
+        options: &["--first", "--as", "--game", "--agent", "--seed"],
         summary: "play against gamelang, picking your moves by number",
         details: "Starts a game from CONFIG (default: the game's `start`) with P to move (default:\n\
                   the game's `first`). You play the side given by --as (default: the side that\n\
                   moves first); gamelang answers for the other side with a winning move where\n\
-                  one exists. Type the number of a move to play it, `undo` to take back your\n\
+                  one exists (exhaustive search), or, with `--agent SPEC`, as that agent plays\n\
+                  (e.g. `--agent mcts:1000`, `--agent alphabeta:3`; `gamelang agents` lists\n\
+                  them; `--seed S` seeds its random choices). Type the number of a move to play\n\
+                  it, `hint` for the move gamelang would play for you, `undo` to take back your\n\
                   last move, `stop` to leave the game. Other commands work meanwhile.",
     },
     CommandInfo {
@@ -106,6 +110,17 @@ pub const COMMANDS: &[CommandInfo] = &[
         options: &[],
         summary: "take back your last move in the game being played",
         details: "Returns to the position where you last had to move.",
+    },
+    CommandInfo {
+        cmd: Cmd::Hint,
+        name: "hint",
+        aliases: &[],
+        args: "",
+        options: &[],
+        summary: "the move gamelang would play in your place in the game being played",
+        details: "Against exhaustive search: a move that keeps your best outcome (a winning move\n\
+                  when you can win). Against an agent (`play --agent SPEC`): the move that agent\n\
+                  would choose, on a random stream of its own.",
     },
     CommandInfo {
         cmd: Cmd::Stop,
@@ -220,6 +235,9 @@ pub const SETTINGS: &[&str] = &["max-steps", "max-nesting", "print-limit"];
 fn option_value(option: &str) -> &'static str {
     match option {
         "--game" => "NAME",
+        "--max-depth" => "D",
+        "--agent" => "SPEC",
+        "--seed" => "S",
         _ => "P",
     }
 }
@@ -254,7 +272,8 @@ pub fn overview() -> String {
     }
     out.push_str(
         "Options of moves, solve and play: --first P (who is to move: B or R; default: the\n\
-         game's `first`), --game NAME; of play: --as P (the side you play).\n\
+         game's `first`), --game NAME; of play: --as P (the side you play), --agent SPEC\n\
+         (play against an agent, e.g. mcts:1000), --seed S.\n\
          \n\
          Anything else typed at the prompt:\n\
          \x20 a term                  is reduced, as by `reduce`\n\

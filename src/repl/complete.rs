@@ -135,7 +135,10 @@ mod tests {
         assert_eq!(names("help rel").1, ["reload"]);
         assert_eq!(names("set max-s").1, ["max-steps"]);
         assert_eq!(names("play (2 5) --f").1, ["--first"]);
-        assert_eq!(names("play (2 5) --").1, ["--as", "--first", "--game"]);
+        assert_eq!(
+            names("play (2 5) --").1,
+            ["--agent", "--as", "--first", "--game", "--seed"]
+        );
         assert_eq!(names("solve --game he").1, ["heaps"]);
         assert_eq!(complete(&vocab(), "load ex", 7), Completion::Files);
     }

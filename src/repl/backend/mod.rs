@@ -420,6 +420,10 @@ impl Backend {
                 no_args(c)?;
                 self.undo(r)
             }
+            Cmd::Hint => {
+                no_args(c)?;
+                self.hint(r)
+            }
             Cmd::Stop => {
                 no_args(c)?;
                 match self.play.take() {

@@ -1,12 +1,15 @@
 //! `play`: the user picks moves by number for one side, gamelang answers for the other
 //! with a move that keeps its best outcome (a winning move where one exists), until play
-//! halts and the winner is announced. `undo` takes back the user's last move.
+//! halts and the winner is announced. With `--agent SPEC` one of seed 004's agents answers
+//! instead (crate `gamelang-agents`, on the REPL's own engine). `undo` takes back the user's
+//! last move; `hint` shows the move gamelang would play in the user's place.
 
 use super::{Args, Backend, Reply};
+use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng};
 use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
-use gamelang_lang::span::FileId;
+use gamelang_lang::span::{FileId, Span};
 use gamelang_runtime::{Engine, TermId};
 
 /// A game being played.
@@ -18,6 +21,17 @@ pub(super) struct Play {
     pub line: Vec<(Side, TermId)>,
     /// Play has halted (the result was announced); `undo` reopens it.
     pub over: bool,
+    /// The agent answering, when `play --agent SPEC` asked for one; otherwise exhaustive
+    /// search answers.
+    pub opponent: Option<Opponent>,
+}
+
+/// An agent playing against the user.
+pub(super) struct Opponent {
+    pub spec: AgentSpec,
+    pub agent: Box<dyn Agent>,
+    /// The same agent on a random stream of its own, for `hint`.
+    pub hinter: Box<dyn Agent>,
 }
 
 /// "R (Rebecca) wins", "a draw".
@@ -62,8 +76,13 @@ impl Backend {
             // By default the user plays the side that moves first.
             None => p,
         };
+        let opponent = self.opponent(file, args)?;
+        let who = match &opponent {
+            Some(o) => o.spec.to_string(),
+            None => "gamelang".to_string(),
+        };
         r.out(format!(
-            "game {}: you play {} ({}), gamelang plays {} ({}); type a move's number, \
+            "game {}: you play {} ({}), {who} plays {} ({}); type a move's number, \
              `undo` to take a move back, `stop` to leave\n",
             game.name,
             human.name(),
@@ -76,12 +95,40 @@ impl Backend {
             human,
             line: vec![(p, c)],
             over: false,
+            opponent,
         });
         if let Err(d) = self.advance(r) {
             self.play = previous;
             return Err(d);
         }
         Ok(())
+    }
+
+    /// The agent of `--agent SPEC` (with `--seed S`), if asked for.
+    fn opponent(&mut self, file: FileId, args: &Args) -> Result<Option<Opponent>, Diag> {
+        let text = self.session.sources.text(file).to_string();
+        let seed = match args.get("--seed") {
+            None => 1,
+            Some(range) => text[range.clone()].parse::<u64>().map_err(|_| {
+                Diag::at(
+                    Span::new(file, range.start, range.end),
+                    format!("`{}` is not a seed", &text[range]),
+                    "expected a whole number",
+                )
+            })?,
+        };
+        let Some(range) = args.get("--agent") else {
+            return Ok(None);
+        };
+        let spec = AgentSpec::parse(&text[range.clone()]).map_err(|e| {
+            Diag::at(Span::new(file, range.start, range.end), e, "not an agent")
+                .note("`gamelang agents` describes the agents, e.g. --agent mcts:1000")
+        })?;
+        Ok(Some(Opponent {
+            spec,
+            agent: spec.build(Rng::derive(seed, 0)),
+            hinter: spec.build(Rng::derive(seed, 1)),
+        }))
     }
 
     /// A move picked by number.
@@ -103,21 +150,26 @@ impl Backend {
             return Err(Diag::error(format!("there is no move {k}"))
                 .note(format!("pick a move from 1 to {}", moves.len())));
         }
-        let before = d
-            .verdict(&mut self.engine, p, c)
-            .map_err(|e| self.runtime_diag(&e))?;
         let m = moves[k - 1];
-        let after = d
-            .verdict(&mut self.engine, p.opponent(), m)
-            .map_err(|e| self.runtime_diag(&e))?;
         let mut said = format!(
             "you ({}) play {} -> {}",
             human.name(),
             self.engine.show(c),
             self.engine.show(m)
         );
-        if before == Verdict::Win(human) && after != Verdict::Win(human) {
-            said.push_str("   (this gives away your win: `undo` takes it back)");
+        // Against exhaustive search the game is small enough to say when a move throws a
+        // win away; against an agent it need not be.
+        let against_search = self.play.as_ref().is_some_and(|p| p.opponent.is_none());
+        if against_search {
+            let before = d
+                .verdict(&mut self.engine, p, c)
+                .map_err(|e| self.runtime_diag(&e))?;
+            let after = d
+                .verdict(&mut self.engine, p.opponent(), m)
+                .map_err(|e| self.runtime_diag(&e))?;
+            if before == Verdict::Win(human) && after != Verdict::Win(human) {
+                said.push_str("   (this gives away your win: `undo` takes it back)");
+            }
         }
         r.out(said + "\n");
         let play = self.play.as_mut().expect("playing");
@@ -204,37 +256,124 @@ impl Backend {
                 r.out(numbered(&self.engine, &moves));
                 return Ok(());
             }
-            // gamelang's turn: a move that keeps its best outcome (the first one, in the
-            // successor set's order). When every move loses, that is the first move.
-            let best = d
-                .verdict(&mut self.engine, p, c)
-                .map_err(|e| self.runtime_diag(&e))?;
-            let mut chosen = moves[0];
-            for &m in &moves {
-                let v = d
-                    .verdict(&mut self.engine, p.opponent(), m)
-                    .map_err(|e| self.runtime_diag(&e))?;
-                if v == best {
-                    chosen = m;
-                    break;
-                }
-            }
-            let why = match best {
-                Verdict::Win(s) if s == p => "a winning move",
-                Verdict::Win(_) => "every move loses",
-                Verdict::Draw => "keeps the draw",
+            let chosen = if let Some(i) = self.agent_choice(&game, p, c, &moves, false)? {
+                let spec = self
+                    .play
+                    .as_ref()
+                    .and_then(|p| p.opponent.as_ref())
+                    .map(|o| o.spec);
+                r.out(format!(
+                    "{} ({}) plays {} -> {}\n",
+                    spec.map_or("gamelang".to_string(), |s| s.to_string()),
+                    p.name(),
+                    self.engine.show(c),
+                    self.engine.show(moves[i])
+                ));
+                moves[i]
+            } else {
+                let (chosen, why) = self.best_move(&d, p, c, &moves)?;
+                r.out(format!(
+                    "gamelang ({}) plays {} -> {}   ({why})\n",
+                    p.name(),
+                    self.engine.show(c),
+                    self.engine.show(chosen)
+                ));
+                chosen
             };
-            r.out(format!(
-                "gamelang ({}) plays {} -> {}   ({why})\n",
-                p.name(),
-                self.engine.show(c),
-                self.engine.show(chosen)
-            ));
             self.play
                 .as_mut()
                 .expect("playing")
                 .line
                 .push((p.opponent(), chosen));
         }
+    }
+
+    /// The opponent agent's choice among `moves` at (p, c) (its hinter's with `hint`), or
+    /// `None` when exhaustive search is the opponent.
+    fn agent_choice(
+        &mut self,
+        game: &Game,
+        p: Side,
+        c: TermId,
+        moves: &[TermId],
+        hint: bool,
+    ) -> Result<Option<usize>, Diag> {
+        let Some(opponent) = self.play.as_mut().and_then(|p| p.opponent.as_mut()) else {
+            return Ok(None);
+        };
+        let agent = if hint {
+            &mut opponent.hinter
+        } else {
+            &mut opponent.agent
+        };
+        // The agent sees the game through the REPL's engine (and its memo tables).
+        let chosen = EngineRules::new(&mut self.engine, game).and_then(|mut rules| {
+            agent.choose(
+                &mut rules,
+                Pos {
+                    to_move: p,
+                    config: c,
+                },
+                moves,
+            )
+        });
+        chosen.map(Some).map_err(|e| self.runtime_diag(&e))
+    }
+
+    /// Exhaustive search's move at (p, c): one that keeps the best outcome of the player to
+    /// move (the first one, in the successor set's order; when every move loses, the first
+    /// move), and why.
+    fn best_move(
+        &mut self,
+        d: &GameDriver,
+        p: Side,
+        c: TermId,
+        moves: &[TermId],
+    ) -> Result<(TermId, &'static str), Diag> {
+        let best = d
+            .verdict(&mut self.engine, p, c)
+            .map_err(|e| self.runtime_diag(&e))?;
+        let mut chosen = moves[0];
+        for &m in moves {
+            let v = d
+                .verdict(&mut self.engine, p.opponent(), m)
+                .map_err(|e| self.runtime_diag(&e))?;
+            if v == best {
+                chosen = m;
+                break;
+            }
+        }
+        let why = match best {
+            Verdict::Win(s) if s == p => "a winning move",
+            Verdict::Win(_) => "every move loses",
+            Verdict::Draw => "keeps the draw",
+        };
+        Ok((chosen, why))
+    }
+
+    /// `hint`: the move gamelang would play in the user's place.
+    pub(super) fn hint(&mut self, r: &mut Reply) -> Result<(), Diag> {
+        let Some(play) = self.play.as_ref().filter(|p| !p.over) else {
+            return Err(Diag::error("no game is being played").note("`play` starts one"));
+        };
+        let (game, (p, c)) = (play.game.clone(), *play.line.last().expect("a start"));
+        let d = GameDriver::new(&mut self.engine, &game).map_err(|e| self.runtime_diag(&e))?;
+        let moves = d
+            .moves(&mut self.engine, p, c)
+            .map_err(|e| self.runtime_diag(&e))?;
+        let (i, why) = match self.agent_choice(&game, p, c, &moves, true)? {
+            Some(i) => (i, String::new()),
+            None => {
+                let (m, why) = self.best_move(&d, p, c, &moves)?;
+                let i = moves.iter().position(|&x| x == m).unwrap_or(0);
+                (i, format!("   ({why})"))
+            }
+        };
+        r.out(format!(
+            "hint: {}  {}{why}\n",
+            i + 1,
+            self.engine.show(moves[i])
+        ));
+        Ok(())
     }
 }

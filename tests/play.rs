@@ -1,0 +1,417 @@
+//! `gamelang play GAME --agent SPEC` and the REPL's `play --agent SPEC`: a person (here the
+//! test, through pipes) against seed 004's agents. Every position and every agent reply is
+//! checked against a tic-tac-toe move generator written here from the rules.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use support::cli::gamelang;
+
+const TTT: &str = "examples/tictactoe.game";
+
+/// Tic-tac-toe from the rules: a board is (X's cells, O's cells) as bit masks of cells 1..9.
+mod ttt {
+    pub type Board = (u16, u16);
+
+    fn line(m: u16) -> bool {
+        [
+            [1, 2, 3],
+            [4, 5, 6],
+            [7, 8, 9],
+            [1, 4, 7],
+            [2, 5, 8],
+            [3, 6, 9],
+            [1, 5, 9],
+            [3, 5, 7],
+        ]
+        .iter()
+        .any(|l| l.iter().all(|&c| m & (1 << (c - 1)) != 0))
+    }
+
+    pub fn over((x, o): Board) -> bool {
+        line(x) || line(o) || (x | o) == 0x1ff
+    }
+
+    /// The boards after `x_moves` (X to move) or O marks an empty cell.
+    pub fn successors((x, o): Board, x_moves: bool) -> Vec<Board> {
+        if over((x, o)) {
+            return Vec::new();
+        }
+        (0..9)
+            .filter(|i| (x | o) & (1 << i) == 0)
+            .map(|i| {
+                if x_moves {
+                    (x | 1 << i, o)
+                } else {
+                    (x, o | 1 << i)
+                }
+            })
+            .collect()
+    }
+
+    /// gamelang's printing of a board: `(1, 5 | 3)`, `(empty | empty)`.
+    pub fn parse(text: &str) -> Board {
+        let inner = text
+            .trim()
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("not a board: {text}"));
+        let (xs, os) = inner.split_once('|').expect("a `|`");
+        let mask = |s: &str| -> u16 {
+            let s = s.trim().trim_matches(|c| c == '(' || c == ')');
+            if s == "empty" {
+                return 0;
+            }
+            s.split(',')
+                .map(|c| 1u16 << (c.trim().parse::<u16>().expect("a cell") - 1))
+                .sum()
+        };
+        (mask(xs), mask(os))
+    }
+}
+
+/// A `gamelang play` session driven through pipes, as a person would type.
+struct Session {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: BufReader<ChildStdout>,
+    /// Every line read so far.
+    transcript: Vec<String>,
+}
+
+/// What the program showed at the person's turn.
+#[derive(Debug, PartialEq, Clone)]
+struct Turn {
+    /// The lines from the board to the last move, as printed.
+    shown: Vec<String>,
+    moves: Vec<String>,
+}
+
+/// How a stretch of output ended.
+#[derive(Debug)]
+enum Shown {
+    Turn(Turn),
+    /// `play has halted …`.
+    Over(String),
+    /// End of output.
+    Closed,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run gamelang");
+        let input = child.stdin.take();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Session {
+            child,
+            input,
+            output,
+            transcript: Vec::new(),
+        }
+    }
+
+    fn line(&mut self) -> Option<String> {
+        let mut l = String::new();
+        match self.output.read_line(&mut l) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                let l = l.trim_end_matches('\n').to_string();
+                self.transcript.push(l.clone());
+                Some(l)
+            }
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let input = self.input.as_mut().expect("input open");
+        writeln!(input, "{text}").expect("write to gamelang");
+        input.flush().unwrap();
+    }
+
+    /// Read until the person's turn (board, `your move (P), N possible:`, N moves) or
+    /// the end of play.
+    fn next(&mut self) -> Shown {
+        let mut shown = Vec::new();
+        loop {
+            let Some(l) = self.line() else {
+                return Shown::Closed;
+            };
+            if l.starts_with("play has halted") {
+                return Shown::Over(l);
+            }
+            shown.push(l.clone());
+            if let Some(rest) = l.strip_prefix("your move (") {
+                let n: usize = rest
+                    .split(", ")
+                    .nth(1)
+                    .and_then(|t| t.split(' ').next())
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or_else(|| panic!("a count of moves: {l}"));
+                let mut moves = Vec::new();
+                for k in 1..=n {
+                    let m = self.line().expect("a move");
+                    shown.push(m.clone());
+                    let (num, config) = m.trim().split_once("  ").expect("number and move");
+                    assert_eq!(num.trim(), k.to_string(), "{m}");
+                    moves.push(config.trim().to_string());
+                }
+                // Only the lines of this position: from the board on (3 rows).
+                let from = shown.len() - n - 4;
+                return Shown::Turn(Turn {
+                    shown: shown[from..].to_vec(),
+                    moves,
+                });
+            }
+        }
+    }
+
+    /// Close the input and wait: (exit success, stderr).
+    fn finish(mut self) -> (bool, String, Vec<String>) {
+        drop(self.input.take());
+        while self.line().is_some() {}
+        let out = self.child.wait_with_output().expect("wait");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+            self.transcript,
+        )
+    }
+}
+
+/// The agent's replies in `lines` (`SPEC (P) plays BOARD`), in order.
+fn replies(lines: &[String], spec: &str) -> Vec<ttt::Board> {
+    let prefix = format!("{spec} (");
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix(&prefix))
+        .filter_map(|l| l.split_once(") plays "))
+        .map(|(_, b)| ttt::parse(b))
+        .collect()
+}
+
+/// Play whole games of tic-tac-toe against `spec` as `side`, picking moves with a simple
+/// generator; check every listing and every reply against the rules.
+fn play_checked(spec: &str, side: &str, seed: u64) {
+    let mut s = Session::start(&["play", TTT, "--agent", spec, "--as", side]);
+    let person_is_x = side == "B";
+    let mut board: ttt::Board = (0, 0);
+    let mut pick = seed;
+    let mut read = 0;
+    loop {
+        let shown = s.next();
+        // The agent's replies since the last input: each a legal move of O (or X).
+        let new: Vec<String> = s.transcript[read..].to_vec();
+        read = s.transcript.len();
+        for reply in replies(&new, spec) {
+            let legal = ttt::successors(board, !person_is_x);
+            assert!(
+                legal.contains(&reply),
+                "{spec} played {reply:?} from {board:?}: not a legal move"
+            );
+            board = reply;
+        }
+        match shown {
+            Shown::Turn(t) => {
+                let listed: BTreeSet<ttt::Board> = t.moves.iter().map(|m| ttt::parse(m)).collect();
+                let legal: BTreeSet<ttt::Board> =
+                    ttt::successors(board, person_is_x).into_iter().collect();
+                assert_eq!(listed, legal, "the moves listed from {board:?}");
+                pick = pick
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let k = (pick >> 33) as usize % t.moves.len();
+                board = ttt::parse(&t.moves[k]);
+                s.send(&(k + 1).to_string());
+            }
+            Shown::Over(l) => {
+                assert!(ttt::over(board), "halted at {board:?}: {l}");
+                break;
+            }
+            Shown::Closed => panic!("gamelang stopped:\n{}", s.transcript.join("\n")),
+        }
+    }
+    let (ok, err, _) = s.finish();
+    assert!(ok, "{err}");
+}
+
+#[test]
+fn every_agent_replies_with_legal_moves() {
+    for (k, spec) in ["random", "semi-random", "mcts:30", "alphabeta:2", "exact"]
+        .iter()
+        .enumerate()
+    {
+        play_checked(spec, "B", k as u64);
+        play_checked(spec, "R", k as u64 + 10);
+    }
+}
+
+#[test]
+fn exact_never_loses_to_the_person() {
+    // Tic-tac-toe is a draw: `exact` must never be beaten, whatever the person plays.
+    for seed in 0..4 {
+        let mut s = Session::start(&["play", TTT, "--agent", "exact", "--seed", "5"]);
+        let mut pick: u64 = seed;
+        loop {
+            match s.next() {
+                Shown::Turn(t) => {
+                    pick = pick.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    s.send(&((pick >> 33) as usize % t.moves.len() + 1).to_string());
+                }
+                Shown::Over(l) => {
+                    assert!(!l.contains("you win"), "{l}");
+                    break;
+                }
+                Shown::Closed => panic!("stopped"),
+            }
+        }
+        assert!(s.finish().0);
+    }
+}
+
+#[test]
+fn undo_restores_the_position_and_hint_names_a_legal_move() {
+    let mut s = Session::start(&["play", TTT, "--agent", "mcts:20", "--seed", "7"]);
+    let Shown::Turn(first) = s.next() else {
+        panic!("no first turn")
+    };
+    s.send("hint");
+    let hint = s.line().expect("a hint");
+    // `hint: mcts:20 would play K  BOARD`: K numbers BOARD in the listing, a legal move.
+    let rest = hint.strip_prefix("hint: mcts:20 would play ").expect(&hint);
+    let (k, board) = rest.split_once("  ").expect(&hint);
+    let k: usize = k.parse().unwrap();
+    assert_eq!(first.moves[k - 1], board.trim());
+    assert!(ttt::successors((0, 0), true).contains(&ttt::parse(board)));
+
+    // A move typed as a configuration, the agent's reply, then `undo`: back to the start.
+    s.send("(5 | empty)");
+    let Shown::Turn(second) = s.next() else {
+        panic!("no second turn")
+    };
+    assert_ne!(second, first);
+    let reply = replies(&s.transcript, "mcts:20");
+    assert_eq!(reply.len(), 1);
+    assert!(ttt::successors((1 << 4, 0), false).contains(&reply[0]));
+    s.send("undo");
+    let Shown::Turn(again) = s.next() else {
+        panic!("no turn after undo")
+    };
+    assert_eq!(again, first, "undo must restore the start");
+    // Nothing more to undo at the start.
+    s.send("undo");
+    s.send("quit");
+    let (_, err, out) = s.finish();
+    assert!(out.iter().any(|l| l == "taken back"));
+    assert!(
+        err.contains("nothing to undo: you have not moved yet"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason_and_play_goes_on() {
+    let mut s = Session::start(&["play", TTT, "--agent", "random"]);
+    let Shown::Turn(first) = s.next() else {
+        panic!("no first turn")
+    };
+    s.send("42");
+    s.send("foo(");
+    s.send("(1 | 2)"); // a board, but not one move away from the empty board
+    s.send("1");
+    // The first valid line is played: the next turn comes.
+    let Shown::Turn(second) = s.next() else {
+        panic!("play did not go on")
+    };
+    assert_ne!(second, first);
+    s.send("quit");
+    let (ok, err, _) = s.finish();
+    assert!(!ok, "refused input in a script must fail the session");
+    assert!(
+        err.contains("there is no move 42") && err.contains("pick a move from 1 to 9"),
+        "{err}"
+    );
+    // The parse error points into the line typed.
+    assert!(
+        err.contains("your move:1:4") && err.contains("this `(` is never closed"),
+        "{err}"
+    );
+    assert!(
+        err.contains("`(1 | 2)` is not a move from here") && err.contains("your move:1:1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_options_are_refused() {
+    let out = gamelang(&["play", TTT, "--agent", "minimax:3"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown agent `minimax`"), "{err}");
+
+    let out = gamelang(&["play", TTT, "--agent", "random", "--as", "X"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--as: `X` is not a player"), "{err}");
+
+    let out = gamelang(&["play", TTT]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--agent SPEC"), "{err}");
+
+    // An agent that needs what the game does not declare says so when it must move.
+    let mut s = Session::start(&["play", TTT, "--agent", "astar", "--as", "R"]);
+    assert!(matches!(s.next(), Shown::Closed));
+    let (ok, err, _) = s.finish();
+    assert!(!ok);
+    assert!(err.contains("needs the game's distance to goal"), "{err}");
+}
+
+#[test]
+fn the_repl_plays_against_an_agent() {
+    // A REPL script: each agent reply must be legal from the position before it.
+    let script = "load examples/tictactoe.game\nplay --agent mcts:20 --seed 4\nhint\n1\n1\nundo\n1\n1\n1\n1\n";
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(script.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("run the REPL");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut replies = 0;
+    for l in text.lines() {
+        // `you (B) play A -> B` and `mcts:20 (R) plays A -> B`: each B one move from A.
+        let (mover_is_x, rest) = if let Some(r) = l.strip_prefix("you (B) play ") {
+            (true, r)
+        } else if let Some(r) = l.strip_prefix("mcts:20 (R) plays ") {
+            replies += 1;
+            (false, r)
+        } else {
+            continue;
+        };
+        let (a, b) = rest.split_once(" -> ").expect(l);
+        let (a, b) = (ttt::parse(a), ttt::parse(b));
+        assert!(ttt::successors(a, mover_is_x).contains(&b), "{l}");
+    }
+    assert!(replies >= 3, "{text}");
+    let hint = text
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .expect("a hint");
+    let (_, board) = hint.split_once("  ").unwrap();
+    assert!(ttt::successors((0, 0), true).contains(&ttt::parse(board)));
+    assert!(text.contains("taken back"), "{text}");
+    assert!(text.contains("mcts:20 plays R (Rebecca)"), "{text}");
+}
