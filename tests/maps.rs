@@ -294,3 +294,26 @@ fn big_map_values_survive_collection_through_the_map() {
     let mut rng = Rng(7);
     check(&mut maps, t, &model, &mut rng);
 }
+
+/// A map built-in applied to something that is not a map (here a constant no equation
+/// defines) is stuck with a message about maps, not about integers.
+#[test]
+fn a_map_builtin_on_a_non_map_says_it_needs_a_map() {
+    let mut session = Session::new().expect("stdlib");
+    let src = "fmod U is\n  sort P .\n  ops p0 p1 : -> P [ctor] .\n  protecting MAP{P, Nat} .\n  \
+               op later : -> Map{P, Nat} .\nendfm\n";
+    session.load_source("u.game", src).expect("loads");
+    let m = session.module_by_name("U").expect("module U");
+    let pat = session
+        .parse_term(m, "test", "size(later <+ (p0 |-> 1))", None)
+        .expect("parses");
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let t = engine.build(&pat, &[]);
+    let err = engine.reduce(t).expect_err("stuck");
+    let msg = engine.describe(&err);
+    assert!(
+        msg.contains("needs values for its arguments (maps"),
+        "{msg}"
+    );
+    assert!(!msg.contains("integer literal"), "{msg}");
+}

@@ -490,6 +490,9 @@ impl Engine {
                 b if b.is_grid() => format!(
                     "the built-in `{name}` needs values for its arguments (boards, numbers, actions, goals)"
                 ),
+                b if b.is_map() => format!(
+                    "the built-in `{name}` needs values for its arguments (maps, keys, values), and a map where it takes one"
+                ),
                 _ => format!("the built-in `{name}` needs integer literal arguments"),
             };
             let term = self.subj_term(subj);
