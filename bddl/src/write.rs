@@ -11,36 +11,6 @@ use std::fmt::Write;
 /// ones declares them itself.
 const GRID_OFFSETS: i64 = 20;
 
-/// Modules of the standard library: a game module of the same name would clash with one.
-const STDLIB_MODULES: &[&str] = &[
-    "BOOL",
-    "EXT-BOOL",
-    "INT",
-    "NAT",
-    "TRIV",
-    "SET",
-    "PLAYERS",
-    "GAME-TREE",
-    "WINS",
-    "DRAW-GAME",
-    "WIN-LOSE",
-    "SOLVE",
-    "SCORED-GAME",
-    "VALUE",
-    "SYMMETRY",
-    "CANON",
-    "GRID-SYNTAX",
-    "GRID-GAME",
-    "GRID",
-    "MAP",
-    "PROB",
-    "DIST",
-    "CHANCE-GAME",
-    "CHANCE",
-    "SEARCH-GRAPH",
-    "ASTAR",
-];
-
 /// `?x`, `?x+2`, `?x-1`, a number, `xmin` or `xmax` (`axis` is `'x'` or `'y'`); the same in
 /// BDDL and in GRID-SYNTAX.
 fn coord(c: Coord, axis: char) -> String {
@@ -275,7 +245,7 @@ impl Model {
         if !module.starts_with(|c: char| c.is_ascii_alphabetic()) {
             module = format!("BDDL-{module}");
         }
-        while STDLIB_MODULES.contains(&module.as_str()) {
+        while gamelang_stdlib::module_names().any(|m| m == module) {
             module.push_str("-BDDL");
         }
         let view = format!("{module}-VIEW");

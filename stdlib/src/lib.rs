@@ -11,3 +11,17 @@ pub const FILES: &[(&str, &str)] = &[
     ("stdlib/grid.game", include_str!("../grid.game")),
     ("stdlib/chance.game", include_str!("../chance.game")),
 ];
+
+/// The names of the modules and theories the standard library declares (`fmod NAME …`,
+/// `fth NAME …`, parameters left out), read from [`FILES`]: a program that writes modules
+/// for the user (the BDDL translation) must not reuse one of them.
+pub fn module_names() -> impl Iterator<Item = &'static str> {
+    FILES.iter().flat_map(|(_, source)| {
+        source.lines().filter_map(|line| {
+            let rest = line
+                .strip_prefix("fmod ")
+                .or_else(|| line.strip_prefix("fth "))?;
+            rest.split(['{', ' ']).next().filter(|n| !n.is_empty())
+        })
+    })
+}
