@@ -2,7 +2,7 @@
 //! `game/src/report.rs`) printed as text or as one JSON object. The REPL prints the same
 //! text. Reports hold term ids; the engine that solved the game shows them.
 
-use gamelang_game::{Bounded, GameDriver, Outcome, SolveError, Valued, Verdict};
+use gamelang_game::{Bounded, GameDriver, Outcome, SolveError, Value, Valued, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_runtime::Engine;
 use serde_json::json;
@@ -65,11 +65,18 @@ fn valued_json(engine: &Engine, game: &Game, v: &Valued) -> serde_json::Value {
         "game": game.name,
         "start": engine.show(v.start),
         "to_move": v.to_move.name(),
-        "value": v.value,
+        "value": value_json(&v.value),
         "positions": v.positions,
         "rewrites": v.steps,
         "millis": millis(v.elapsed),
     })
+}
+
+/// A value in JSON: an integer as a JSON number.
+fn value_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Int(n) => json!(n),
+    }
 }
 
 fn valued_text(engine: &Engine, game: &Game, v: &Valued) -> String {
@@ -246,4 +253,20 @@ pub fn draw_line(
         let _ = writeln!(out, "\n... {} more plies", o.line.len() - 1 - show);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An integer value prints as the integer (text) and as a JSON number, as `--value`
+    /// printed the `i64` it was before `Value`.
+    #[test]
+    fn integer_values_print_as_before() {
+        for n in [-7i64, 0, 4, i64::MAX] {
+            assert_eq!(Value::Int(n).to_string(), n.to_string());
+            assert_eq!(value_json(&Value::Int(n)).to_string(), n.to_string());
+            assert_eq!(Value::from(n), n);
+        }
+    }
 }

@@ -24,7 +24,7 @@ pub mod solve;
 pub use driver::{EngineRules, GameDriver};
 pub use error::{diagnose, interrupted_message, is_interrupted, SolveError};
 pub use line::{DEFAULT_LINE_BUDGET, MAX_LINE};
-pub use report::{Bounded, Outcome, Valued};
+pub use report::{Bounded, Outcome, Value, Valued};
 pub use rules::Rules;
 pub use side::{Side, Verdict};
 pub use solve::{solve, solve_value, solve_with_budget, solve_within};
