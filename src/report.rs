@@ -2,7 +2,7 @@
 //! `game/src/report.rs`) printed as text or as one JSON object. The REPL prints the same
 //! text. Reports hold term ids; the engine that solved the game shows them.
 
-use gamelang_game::{Bounded, GameDriver, Outcome, SolveError, Valued, Verdict};
+use gamelang_game::{Bounded, GameDriver, Outcome, Players, SolveError, Value, Valued, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_runtime::Engine;
 use serde_json::json;
@@ -19,29 +19,38 @@ pub enum Report<'r> {
 
 /// Prints reports about one game, with the terms shown by the engine that solved it.
 pub struct Renderer<'a> {
-    pub engine: &'a Engine,
-    pub game: &'a Game,
+    engine: &'a Engine,
+    game: &'a Game,
+    players: Players,
     /// In text, the plies of a principal line shown before the middle is elided (JSON has
     /// them all).
-    pub show_plies: usize,
+    show_plies: usize,
 }
 
-impl Renderer<'_> {
+impl<'a> Renderer<'a> {
+    /// A renderer for `game`, whose players it names as the game declares them.
+    pub fn new(engine: &'a Engine, game: &'a Game, show_plies: usize) -> Renderer<'a> {
+        Renderer {
+            engine,
+            game,
+            players: Players::of_game(game, &engine.program().sig),
+            show_plies,
+        }
+    }
+
     pub fn text(&self, report: &Report) -> String {
-        let (engine, game) = (self.engine, self.game);
         match report {
-            Report::Outcome(o) => outcome_text(engine, game, o, self.show_plies),
-            Report::Bounded(b) => bounded_text(engine, game, b),
-            Report::Valued(v) => valued_text(engine, game, v),
+            Report::Outcome(o) => outcome_text(self, o),
+            Report::Bounded(b) => bounded_text(self, b),
+            Report::Valued(v) => valued_text(self, v),
         }
     }
 
     pub fn json(&self, report: &Report) -> serde_json::Value {
-        let (engine, game) = (self.engine, self.game);
         match report {
-            Report::Outcome(o) => outcome_json(engine, game, o),
-            Report::Bounded(b) => bounded_json(engine, game, b),
-            Report::Valued(v) => valued_json(engine, game, v),
+            Report::Outcome(o) => outcome_json(self, o),
+            Report::Bounded(b) => bounded_json(self, b),
+            Report::Valued(v) => valued_json(self, v),
         }
     }
 
@@ -60,24 +69,33 @@ fn millis(elapsed: std::time::Duration) -> f64 {
     (elapsed.as_secs_f64() * 1e6).round() / 1e3
 }
 
-fn valued_json(engine: &Engine, game: &Game, v: &Valued) -> serde_json::Value {
+fn valued_json(r: &Renderer, v: &Valued) -> serde_json::Value {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     json!({
         "game": game.name,
         "start": engine.show(v.start),
-        "to_move": v.to_move.name(),
-        "value": v.value,
+        "to_move": players.name(v.to_move),
+        "value": value_json(&v.value),
         "positions": v.positions,
         "rewrites": v.steps,
         "millis": millis(v.elapsed),
     })
 }
 
-fn valued_text(engine: &Engine, game: &Game, v: &Valued) -> String {
+/// A value in JSON: an integer as a JSON number.
+fn value_json(v: &Value) -> serde_json::Value {
+    match v {
+        Value::Int(n) => json!(n),
+    }
+}
+
+fn valued_text(r: &Renderer, v: &Valued) -> String {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     format!(
         "game {}: {} with {} to move\nvalue under best play: {} (B maximises, R minimises)\npositions: {}   rewrites: {}   time: {:.3} ms\n",
         game.name,
         engine.show(v.start),
-        v.to_move.name(),
+        players.name(v.to_move),
         v.value,
         v.positions,
         v.steps,
@@ -85,12 +103,13 @@ fn valued_text(engine: &Engine, game: &Game, v: &Valued) -> String {
     )
 }
 
-fn outcome_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value {
+fn outcome_json(r: &Renderer, o: &Outcome) -> serde_json::Value {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     json!({
         "game": game.name,
         "start": engine.show(o.start),
-        "to_move": o.to_move.name(),
-        "winner": o.winner.name(),
+        "to_move": players.name(o.to_move),
+        "winner": players.verdict(o.winner),
         "best_move": o.best_move.map(|m| engine.show(m)),
         "principal_line": o.line.iter().map(|c| engine.show(*c)).collect::<Vec<_>>(),
         "depth": o.line.len() - 1,
@@ -102,7 +121,8 @@ fn outcome_json(engine: &Engine, game: &Game, o: &Outcome) -> serde_json::Value 
     })
 }
 
-fn outcome_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> String {
+fn outcome_text(r: &Renderer, o: &Outcome) -> String {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
@@ -110,11 +130,11 @@ fn outcome_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> Strin
         "game {}: {} with {} to move",
         game.name,
         engine.show(o.start),
-        o.to_move.name()
+        players.name(o.to_move)
     );
     match o.winner {
         Verdict::Win(w) => {
-            let _ = writeln!(out, "winner: {} ({})", w.name(), w.full_name());
+            let _ = writeln!(out, "winner: {} ({})", players.name(w), w.full_name());
         }
         Verdict::Draw => {
             let _ = writeln!(out, "winner: none, a draw under best play");
@@ -139,7 +159,7 @@ fn outcome_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> Strin
             let _ = writeln!(
                 out,
                 "no winning move for {}: every move loses",
-                o.to_move.name()
+                players.name(o.to_move)
             );
         }
     }
@@ -156,18 +176,23 @@ fn outcome_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> Strin
         engine.show(o.line[0])
     );
     for k in 1..=plies {
-        if k > show && k < plies {
+        if k > r.show_plies && k < plies {
             // Elide the middle of a long line, but always show how it ends.
             let _ = write!(out, " ... ({} plies) ...", plies - k);
             let _ = write!(
                 out,
                 " {}-> {}",
-                o.mover(plies).name(),
+                players.name(o.mover(plies)),
                 engine.show(o.line[plies])
             );
             break;
         }
-        let _ = write!(out, " {}-> {}", o.mover(k).name(), engine.show(o.line[k]));
+        let _ = write!(
+            out,
+            " {}-> {}",
+            players.name(o.mover(k)),
+            engine.show(o.line[k])
+        );
     }
     let _ = writeln!(out);
     let _ = writeln!(
@@ -180,11 +205,12 @@ fn outcome_text(engine: &Engine, game: &Game, o: &Outcome, show: usize) -> Strin
     out
 }
 
-fn bounded_json(engine: &Engine, game: &Game, b: &Bounded) -> serde_json::Value {
+fn bounded_json(r: &Renderer, b: &Bounded) -> serde_json::Value {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     json!({
         "game": game.name,
         "start": engine.show(b.start),
-        "to_move": b.to_move.name(),
+        "to_move": players.name(b.to_move),
         "max_depth": b.max_depth,
         "wins_within": b.wins,
         "positions": b.positions,
@@ -193,13 +219,14 @@ fn bounded_json(engine: &Engine, game: &Game, b: &Bounded) -> serde_json::Value 
     })
 }
 
-fn bounded_text(engine: &Engine, game: &Game, b: &Bounded) -> String {
+fn bounded_text(r: &Renderer, b: &Bounded) -> String {
+    let (engine, game, players) = (r.engine, r.game, &r.players);
     format!(
         "game {}: {} with {} to move\n{} {} force a win within {} plies\npositions: {}   rewrites: {}   time: {:.3} ms\n",
         game.name,
         engine.show(b.start),
-        b.to_move.name(),
-        b.to_move.name(),
+        players.name(b.to_move),
+        players.name(b.to_move),
         if b.wins { "can" } else { "cannot" },
         b.max_depth,
         b.positions,
@@ -216,6 +243,7 @@ pub fn draw_line(
     show: usize,
 ) -> Result<String, SolveError> {
     use std::fmt::Write;
+    let players = Players::of_game(game, &engine.program().sig);
     let d = GameDriver::new(engine, game)?;
     let mut out = String::new();
     let Some(start) = d.draw(engine, o.line[0])? else {
@@ -229,7 +257,7 @@ pub fn draw_line(
     let _ = write!(
         out,
         "\nstart, {} to move:\n{}",
-        o.to_move.name(),
+        players.name(o.to_move),
         indent(&start)
     );
     for k in 1..o.line.len().min(show + 1) {
@@ -237,7 +265,7 @@ pub fn draw_line(
             let _ = write!(
                 out,
                 "\nply {k}, {} moved:\n{}",
-                o.mover(k).name(),
+                players.name(o.mover(k)),
                 indent(&text)
             );
         }
@@ -246,4 +274,20 @@ pub fn draw_line(
         let _ = writeln!(out, "\n... {} more plies", o.line.len() - 1 - show);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An integer value prints as the integer (text) and as a JSON number, as `--value`
+    /// printed the `i64` it was before `Value`.
+    #[test]
+    fn integer_values_print_as_before() {
+        for n in [-7i64, 0, 4, i64::MAX] {
+            assert_eq!(Value::Int(n).to_string(), n.to_string());
+            assert_eq!(value_json(&Value::Int(n)).to_string(), n.to_string());
+            assert_eq!(Value::from(n), n);
+        }
+    }
 }

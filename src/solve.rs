@@ -134,11 +134,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             code
         }
     };
-    let renderer = |engine| Renderer {
-        engine,
-        game: &game,
-        show_plies: args.show_plies,
-    };
+    let renderer = |engine| Renderer::new(engine, &game, args.show_plies);
     if args.value {
         return match driver::solve_value(&mut engine, &game, &start, &first) {
             Ok(v) => {

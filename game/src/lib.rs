@@ -7,7 +7,9 @@
 //! * [`line`]: the principal line of a solved position;
 //! * [`solve`]: the questions `gamelang solve` asks, answered as [`report`]s (plain data for
 //!   the front ends to print);
-//! * [`side`]: the players and verdicts; [`error`]: why solving failed, as a diagnostic.
+//! * [`players`]: the players as a declared set (names, [`Player`] indices);
+//! * [`side`]: the two-player view of them, and verdicts; [`error`]: why solving failed,
+//!   as a diagnostic.
 //!
 //! Games with chance and n players are the `gamelang-chance` crate's (see
 //! `docs/ARCHITECTURE.md`).
@@ -15,6 +17,7 @@
 pub mod driver;
 pub mod error;
 pub mod line;
+pub mod players;
 pub mod report;
 pub mod rules;
 pub mod search;
@@ -24,7 +27,8 @@ pub mod solve;
 pub use driver::{EngineRules, GameDriver};
 pub use error::{diagnose, interrupted_message, is_interrupted, SolveError};
 pub use line::{DEFAULT_LINE_BUDGET, MAX_LINE};
-pub use report::{Bounded, Outcome, Valued};
+pub use players::{Player, Players};
+pub use report::{Bounded, Outcome, Value, Valued};
 pub use rules::Rules;
 pub use side::{Side, Verdict};
 pub use solve::{solve, solve_value, solve_with_budget, solve_within};

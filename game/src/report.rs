@@ -59,8 +59,48 @@ pub struct Bounded {
 pub struct Valued {
     pub start: TermId,
     pub to_move: Side,
-    pub value: i64,
+    pub value: Value,
     pub positions: usize,
     pub steps: u64,
     pub elapsed: Duration,
+}
+
+/// A value a solver reports: a game's score under best play. Integers today; the type is
+/// the place for what comes next (probabilities of chance games as exact rationals or
+/// floats, values per player of n-player games), so that reports and renderers name one
+/// type rather than `i64`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// An integer score, counted for B (B maximises it, R minimises it).
+    Int(i64),
+}
+
+impl Value {
+    /// The integer, for a value that is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(n) => Some(*n),
+        }
+    }
+}
+
+impl From<i64> for Value {
+    fn from(n: i64) -> Value {
+        Value::Int(n)
+    }
+}
+
+impl PartialEq<i64> for Value {
+    fn eq(&self, other: &i64) -> bool {
+        self.as_int() == Some(*other)
+    }
+}
+
+/// As the text output prints it (`-3`).
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+        }
+    }
 }

@@ -5,7 +5,7 @@
 use crate::driver::{no_score, EngineRules, GameDriver};
 use crate::error::SolveError;
 use crate::line::{first_moves_line, principal_line, DEFAULT_LINE_BUDGET};
-use crate::report::{Bounded, Outcome, Valued};
+use crate::report::{Bounded, Outcome, Value, Valued};
 use crate::search::{Leaf, OutcomeSearch, ValueSearch};
 use crate::side::{Side, Verdict};
 use gamelang_lang::elab::Game;
@@ -160,7 +160,7 @@ pub fn solve_value(
         Ok(Valued {
             start,
             to_move,
-            value,
+            value: Value::Int(value),
             positions: search.positions(),
             steps: engine.steps() - steps_before,
             elapsed: began.elapsed(),

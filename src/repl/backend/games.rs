@@ -163,21 +163,13 @@ impl Backend {
             })?;
             let b = driver::solve_within(&mut self.engine, &game, &config, &first, plies)
                 .map_err(|e| self.runtime_diag(&e))?;
-            let shown = Renderer {
-                engine: &self.engine,
-                game: &game,
-                show_plies: SHOW_PLIES,
-            };
+            let shown = Renderer::new(&self.engine, &game, SHOW_PLIES);
             r.out(shown.text(&Report::Bounded(&b)));
             return Ok(());
         }
         let o = driver::solve(&mut self.engine, &game, &config, &first)
             .map_err(|e| self.runtime_diag(&e))?;
-        let shown = Renderer {
-            engine: &self.engine,
-            game: &game,
-            show_plies: SHOW_PLIES,
-        };
+        let shown = Renderer::new(&self.engine, &game, SHOW_PLIES);
         r.out(shown.text(&Report::Outcome(&o)));
         Ok(())
     }
