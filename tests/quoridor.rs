@@ -145,7 +145,7 @@ fn closes(n: usize, walls: &BTreeSet<support::quoridor::Wall>, w: support::quori
     }
     let id = |(x, y): (usize, usize)| y * (n + 1) + x;
     let mut parent: Vec<usize> = (0..(n + 1) * (n + 1)).collect();
-    let mut join = |parent: &mut Vec<usize>, a: usize, b: usize| {
+    let join = |parent: &mut Vec<usize>, a: usize, b: usize| {
         let (ra, rb) = (root(parent, a), root(parent, b));
         parent[ra] = rb;
     };
