@@ -133,12 +133,48 @@ fn touches(
         .count()
 }
 
+/// Does `w` join two points of one connected part of the lines (edge and `walls`)? By
+/// union-find over the points where grooves meet, written here from the geometry.
+fn closes(n: usize, walls: &BTreeSet<support::quoridor::Wall>, w: support::quoridor::Wall) -> bool {
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let id = |(x, y): (usize, usize)| y * (n + 1) + x;
+    let mut parent: Vec<usize> = (0..(n + 1) * (n + 1)).collect();
+    let join = |parent: &mut Vec<usize>, a: usize, b: usize| {
+        let (ra, rb) = (root(parent, a), root(parent, b));
+        parent[ra] = rb;
+    };
+    let on_edge = |(x, y): (usize, usize)| x == 0 || y == 0 || x == n || y == n;
+    for i in 0..=n {
+        for p in [(i, 0), (i, n), (0, i), (n, i)] {
+            join(&mut parent, id(p), 0);
+        }
+    }
+    for &v in walls {
+        let [p, q, r] = points(v);
+        join(&mut parent, id(p), id(q));
+        join(&mut parent, id(q), id(r));
+    }
+    let touched: Vec<usize> = points(w)
+        .into_iter()
+        .filter(|&p| on_edge(p) || walls.iter().any(|&v| points(v).contains(&p)))
+        .map(|p| root(&mut parent, id(p)))
+        .collect();
+    (0..touched.len()).any(|i| (i + 1..touched.len()).any(|j| touched[i] == touched[j]))
+}
+
 /// Positions crowded with walls (up to `most` of them, placed at random where legal) and
 /// pawns anywhere off their goal rows: gamelang's successor sets equal the generator's.
-/// The game skips the path search for a wall meeting the edge and the other walls at most
-/// once (`touches` in examples/quoridor.game); the test checks, by breadth-first search,
-/// that no such wall ever cuts a path, and that the positions met walls of every kind:
-/// touching at most once, touching twice or more and legal, and refused by the path rule.
+/// The game skips the path search for a wall that does not join two points of one part of
+/// the lines (`closes` in examples/quoridor.game); the test checks, by its own union-find
+/// and breadth-first search, that no such wall ever cuts a path, and that the positions met
+/// walls of every kind: touching the lines at most once, touching them twice on different
+/// parts, closing a loop yet legal, and refused by the path rule.
 fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
     use support::quoridor::Wall;
     let mut g = support::load("examples/quoridor.game");
@@ -146,7 +182,7 @@ fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
     let rules = Rules { n };
     let mut rng = Rng(seed);
     let mut seen = Seen::default();
-    let (mut free, mut touching_legal, mut touching_cut) = (0, 0, 0);
+    let (mut free, mut apart, mut touching_legal, mut touching_cut) = (0, 0, 0, 0);
     for k in 0..positions {
         let b = (rng.below(n), rng.below(n - 1));
         let mut r = (rng.below(n), 1 + rng.below(n - 1));
@@ -190,13 +226,15 @@ fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
                     let mut more = walls.clone();
                     more.insert(w);
                     let legal = rules.path(&more, b, n - 1) && rules.path(&more, r, 0);
-                    match (touches(n, &walls, w) <= 1, legal) {
-                        (true, true) => free += 1,
-                        (true, false) => {
-                            panic!("{w:?} meets the lines at most once but cuts a path: {walls:?}")
+                    let once = touches(n, &walls, w) <= 1;
+                    match (closes(n, &walls, w), legal) {
+                        (false, true) if once => free += 1,
+                        (false, true) => apart += 1,
+                        (false, false) => {
+                            panic!("{w:?} closes no loop but cuts a path: {walls:?}")
                         }
-                        (false, true) => touching_legal += 1,
-                        (false, false) => touching_cut += 1,
+                        (true, true) => touching_legal += 1,
+                        (true, false) => touching_cut += 1,
                     }
                 }
             }
@@ -227,8 +265,8 @@ fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
         );
     }
     assert!(
-        free > 0 && touching_legal > 0 && touching_cut > 0,
-        "{free} {touching_legal} {touching_cut}"
+        free > 0 && apart > 0 && touching_legal > 0 && touching_cut > 0,
+        "{free} {apart} {touching_legal} {touching_cut}"
     );
 }
 
