@@ -33,6 +33,7 @@ const STDLIB_MODULES: &[&str] = &[
     "GRID-GAME",
     "GRID",
     "MAP",
+    "MAP-SETS",
     "PROB",
     "DIST",
     "CHANCE-GAME",
