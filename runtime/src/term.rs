@@ -368,7 +368,9 @@ impl TermStore {
         self.terms.len()
     }
 
-    /// Elements held by the segments of long terms (including unused slack).
+    /// Elements held by the segments of long terms (including unused slack), plus an
+    /// estimate of the entries the map terms hold on their own (see `map::own_cells`): what
+    /// the term count does not show, for deciding when to collect.
     pub fn segment_elements(&self) -> usize {
         self.seg_elems
     }
@@ -1209,6 +1211,9 @@ impl TermStore {
                     seg_live[seg as usize] = true;
                 }
             } else {
+                if let TermData::Map(m) = &self.terms[i] {
+                    self.seg_elems -= map::own_cells(m.len());
+                }
                 self.terms[i] = DEAD;
                 self.free.push(i as u32);
                 freed(TermId(i as u32));

@@ -138,6 +138,19 @@ fn hash_map(family: u32, sum: u64, len: usize) -> u32 {
 
 const NO_FAMILY: u32 = u32::MAX;
 
+/// An estimate of the entries a map term of `len` entries holds on its own, not shared with
+/// the map it was made from: an update copies the path of tree nodes (of up to 64 entries)
+/// from the root to the entry. Counted with the segment elements of long terms, so that a
+/// program making many large maps is collected as often as one making many long sets.
+pub(super) fn own_cells(len: usize) -> usize {
+    let (mut depth, mut reach) = (1, 64usize);
+    while reach < len {
+        reach = reach.saturating_mul(64);
+        depth += 1;
+    }
+    len.min(64) * depth
+}
+
 impl TermStore {
     /// Find the instances of `MAP{K, V}` in `sig` (see the module documentation). Family
     /// numbers only grow as the signature is extended, so existing map terms keep theirs.
@@ -284,6 +297,7 @@ impl TermStore {
                     }
                     i = (i + 1) & mask;
                 }
+                self.seg_elems += own_cells(n);
                 let data = TermData::Map(Box::new(MapTerm {
                     family,
                     entries,
