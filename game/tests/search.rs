@@ -4,7 +4,7 @@
 //! here without tables, windows or orderings.
 
 use gamelang_game::line::principal_line;
-use gamelang_game::search::{Leaf, OutcomeSearch, ValueSearch};
+use gamelang_game::search::{Leaf, OutcomeSearch, ValueSearch, WON};
 use gamelang_game::{Rules, Side, SolveError, Verdict};
 
 /// A random game graph: node `i`'s successors are nodes of the next layer (so play ends),
@@ -277,4 +277,26 @@ fn a_line_over_its_budget_is_none() {
         }
     }
     assert!(over > 0);
+}
+
+#[test]
+fn the_distance_search_values_wins_by_their_depth_optimal_length() {
+    for seed in 0..400 {
+        let mut g = graph(seed, seed % 2 == 0);
+        let mut search = ValueSearch::new(Leaf::Distance);
+        for c in (0..g.succ.len()).rev().chain(0..g.succ.len()) {
+            for p in [Side::B, Side::R] {
+                let want = match outcome(&g, p, c) {
+                    Verdict::Win(Side::B) => WON - plies(&g, Side::B, p, c) as i64,
+                    Verdict::Win(Side::R) => plies(&g, Side::R, p, c) as i64 - WON,
+                    Verdict::Draw => 0,
+                };
+                assert_eq!(
+                    search.value(&mut g, p, c).unwrap(),
+                    want,
+                    "seed {seed}, position {c}, {p:?} to move"
+                );
+            }
+        }
+    }
 }
