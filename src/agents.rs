@@ -92,7 +92,10 @@ fn cpu_time() -> Duration {
 
 /// `gamelang agents`: the agents and how to write them.
 pub fn list() -> ExitCode {
-    println!("Agents (write NAME or NAME:N, e.g. --agents alphabeta:3,mcts:1000):");
+    println!(
+        "Agents (write NAME or NAME:N, e.g. `gamelang match GAME --agents alphabeta:3,mcts:1000`,\n\
+         `gamelang play GAME --agent mcts:1000`, `gamelang simulate CHANCE-GAME --agents mcts:200,random`):"
+    );
     for (name, what) in CATALOGUE {
         println!("  {name:<12} {what}");
     }

@@ -415,3 +415,41 @@ fn the_repl_plays_against_an_agent() {
     assert!(text.contains("taken back"), "{text}");
     assert!(text.contains("mcts:20 plays R (Rebecca)"), "{text}");
 }
+
+#[test]
+fn the_repls_hint_against_exhaustive_search_is_a_winning_move() {
+    // The heaps game from (2 5), R to move: the hint must leave B a lost position, checked
+    // by the brute-force solver of tests/support; after the end, `hint` says the game is over.
+    let script = "load examples/heaps.game\nplay\nhint\n4\n1\nhint\n";
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .arg("repl")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(script.as_bytes())?;
+            c.wait_with_output()
+        })
+        .expect("run the REPL");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let hint = text
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("no hint in {text}"));
+    // `hint: K  (a b)   (a winning move)`
+    let (_, rest) = hint.split_once("  ").unwrap();
+    let pair = rest.split(')').next().unwrap().trim_start_matches('(');
+    let nums: Vec<u64> = pair.split(' ').map(|x| x.parse().unwrap()).collect();
+    let (k, n) = (nums[0], nums[1]);
+    assert!(support::heaps::moves(2, 5).contains(&(k, n)), "{hint}");
+    let mut memo = std::collections::HashMap::new();
+    assert!(support::heaps::mover_wins(2, 5, &mut memo));
+    assert!(
+        !support::heaps::mover_wins(k, n, &mut memo),
+        "{hint} is not a winning move"
+    );
+    assert!(hint.contains("(a winning move)"), "{hint}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the game is over"), "{err}");
+}

@@ -39,7 +39,8 @@ pub const CATALOGUE: &[(&str, &str)] = &[
         "mcts:N",
         "Monte Carlo tree search, N simulations from the position, UCT with exploration \
          constant c = 1.4 (about sqrt 2), one random playout per simulation (win 1, draw 1/2, \
-         loss 0); plays the most visited move",
+         loss 0); plays the most visited move. On chance games (`gamelang simulate --agents`) \
+         the events are drawn by their probabilities and each player maximises its own wins",
     ),
     (
         "astar",

@@ -353,9 +353,14 @@ impl Backend {
 
     /// `hint`: the move gamelang would play in the user's place.
     pub(super) fn hint(&mut self, r: &mut Reply) -> Result<(), Diag> {
-        let Some(play) = self.play.as_ref().filter(|p| !p.over) else {
+        let Some(play) = self.play.as_ref() else {
             return Err(Diag::error("no game is being played").note("`play` starts one"));
         };
+        if play.over {
+            return Err(Diag::error("the game is over").note(
+                "`undo` takes back your last move, `play` starts a new game, `stop` leaves it",
+            ));
+        }
         let (game, (p, c)) = (play.game.clone(), *play.line.last().expect("a start"));
         let d = GameDriver::new(&mut self.engine, &game).map_err(|e| self.runtime_diag(&e))?;
         let moves = d
