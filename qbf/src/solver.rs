@@ -75,7 +75,11 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    own_process_group(&mut command);
+    // The watchdog first, so that there is no moment at which the solver runs unwatched: it
+    // leads the process group the solver then joins.
+    let watchdog = Watchdog::start();
+    let group = watchdog.group();
+    own_process_group(&mut command, group);
     let mut child = command
         .spawn()
         .map_err(|e| {
@@ -87,8 +91,8 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
                 format!("cannot run the QBF solver `{program}`: {e}")
             }
         })?;
-    // Dropped at the end of this function, after the solver is done: it then ends.
-    let _watchdog = Watchdog::start(&child);
+    // The group to kill: the watchdog's, or the solver's own if there is no watchdog.
+    let group = if group == 0 { child.id() as i32 } else { group };
     // Read the pipes on threads so that a talkative solver never blocks on a full pipe.
     // The output arrives through channels: if the solver left a child of its own holding
     // the pipes (a wrapper script killed on timeout), the wait for it is bounded.
@@ -127,7 +131,7 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
                 if start.elapsed() >= timeout {
-                    kill_group(&child);
+                    kill_group(group);
                     let _ = child.kill();
                     let _ = child.wait();
                     timed_out = true;
@@ -136,7 +140,7 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
                 std::thread::sleep(Duration::from_millis(2));
             }
             Err(e) => {
-                kill_group(&child);
+                kill_group(group);
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(SolverRun {
@@ -150,7 +154,7 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
     let seconds = start.elapsed().as_secs_f64();
     // Whatever the solver left running (a wrapper script's children) goes with it, and
     // with them the last holders of the pipes.
-    kill_group(&child);
+    kill_group(group);
     let stdout = collect(&out_rx);
     let stderr = collect(&err_rx);
     let assignment: Vec<i64> = stdout
@@ -186,13 +190,14 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
     })
 }
 
-/// Run the solver in a process group of its own (so that a timeout kills everything it
-/// started), and on Linux have the kernel kill it when gamelang dies (`PR_SET_PDEATHSIG`:
-/// a `kill -9` of gamelang, or a CI time-out, leaves no solver burning a core).
+/// Run the solver in the process group `group` (the watchdog's; 0: a new group of its own),
+/// so that a timeout kills everything it started, and on Linux have the kernel kill it when
+/// gamelang dies (`PR_SET_PDEATHSIG`: a `kill -9` of gamelang, or a CI time-out, leaves no
+/// solver burning a core).
 #[cfg(unix)]
-fn own_process_group(command: &mut Command) {
+fn own_process_group(command: &mut Command, group: i32) {
     use std::os::unix::process::CommandExt;
-    command.process_group(0);
+    command.process_group(group);
     #[cfg(target_os = "linux")]
     {
         // SAFETY: between fork and exec only async-signal-safe calls are made (prctl,
@@ -214,7 +219,7 @@ fn own_process_group(command: &mut Command) {
 }
 
 #[cfg(not(unix))]
-fn own_process_group(_: &mut Command) {}
+fn own_process_group(_: &mut Command, _: i32) {}
 
 /// A process that kills the solver's process group when gamelang dies, however it dies.
 /// `PR_SET_PDEATHSIG` reaches only the solver itself: the children of a wrapper script
@@ -222,29 +227,38 @@ fn own_process_group(_: &mut Command) {}
 /// tells no one but a parent). The watchdog is a shell waiting for the end of its standard
 /// input, a pipe whose only writer is gamelang (the write end is close-on-exec, so no
 /// solver inherits it): when gamelang ends or is killed, the kernel closes the pipe, `read`
-/// returns, and the watchdog kills the group — which it has joined, so it goes too. After
-/// a normal run, closing the pipe does the same as [`kill_group`].
+/// returns, and the watchdog kills its own process group, which the solver has joined.
+///
+/// It is started before the solver and leads the group: started after it, a `kill -9` of
+/// gamelang between the two left the solver's children unwatched (a wrapper script could
+/// start its child in that moment; `tests/reliability.rs` caught it under load). After a
+/// normal run, closing the pipe does the same as [`kill_group`].
 #[cfg(unix)]
 struct Watchdog(Option<std::process::Child>);
 
 #[cfg(unix)]
 impl Watchdog {
-    fn start(solver: &std::process::Child) -> Watchdog {
+    fn start() -> Watchdog {
         use std::os::unix::process::CommandExt;
-        let group = solver.id();
         let child = Command::new("/bin/sh")
             .arg("-c")
-            // `kill -9 -PGID`: the form dash and bash both read as "the group PGID".
-            .arg("read line; kill -9 -\"$0\"")
-            .arg(group.to_string())
+            // `kill -9 -PGID`: the form dash and bash both read as "the group PGID"; the
+            // shell leads its group, so the group id is its own pid.
+            .arg("read line; kill -9 -$$")
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .process_group(group as libc::pid_t)
+            .process_group(0)
             .spawn();
-        // Without a shell (or if the solver is already gone and its group with it), the
-        // solver still dies with gamelang (PR_SET_PDEATHSIG); only its children might not.
+        // Without a shell the solver still dies with gamelang (PR_SET_PDEATHSIG); only its
+        // children might not.
         Watchdog(child.ok())
+    }
+
+    /// The process group the solver joins: the watchdog's (0 without a watchdog: a new
+    /// group led by the solver).
+    fn group(&self) -> i32 {
+        self.0.as_ref().map_or(0, |c| c.id() as i32)
     }
 }
 
@@ -263,23 +277,29 @@ struct Watchdog;
 
 #[cfg(not(unix))]
 impl Watchdog {
-    fn start(_: &std::process::Child) -> Watchdog {
+    fn start() -> Watchdog {
         Watchdog
+    }
+
+    fn group(&self) -> i32 {
+        0
     }
 }
 
 /// Kill the solver's process group (the solver and everything it started).
 #[cfg(unix)]
-fn kill_group(child: &std::process::Child) {
-    // SAFETY: kill(2) on the group the child leads (its pid, made a group by
-    // `own_process_group`); a group already gone gives ESRCH, which is ignored.
-    unsafe {
-        libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL);
+fn kill_group(group: i32) {
+    // SAFETY: kill(2) on the solver's process group (see `own_process_group`); a group
+    // already gone gives ESRCH, which is ignored. `group` is a pid, never 0 or 1.
+    if group > 1 {
+        unsafe {
+            libc::kill(-(group as libc::pid_t), libc::SIGKILL);
+        }
     }
 }
 
 #[cfg(not(unix))]
-fn kill_group(_: &std::process::Child) {}
+fn kill_group(_: i32) {}
 
 /// The last lines of the solver's messages, for an Unknown answer.
 fn tail(stderr: &str, stdout: &str) -> String {
