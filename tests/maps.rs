@@ -317,3 +317,55 @@ fn a_map_builtin_on_a_non_map_says_it_needs_a_map() {
     );
     assert!(!msg.contains("integer literal"), "{msg}");
 }
+
+#[test]
+fn shared_memo_tables_tell_maps_apart_and_carry_them() {
+    // Engines on other threads share memo tables through a portable encoding of terms: two
+    // different maps must not be one key, and a map published as a value must arrive whole.
+    use gamelang_runtime::engine::SharedMemo;
+    let src = "fmod T is
+  sort P .
+  ops p0 p1 p2 : -> P [ctor] .
+  protecting MAP{P, Nat} .
+  op f : Map{P, Nat} -> Nat [memo] .
+  op g : Nat -> Map{P, Nat} [memo] .
+  var M : Map{P, Nat} .
+  var n : Nat .
+  eq f(M) = size(M) * 100 + lookup(p0, M) .
+  eq g(n) = (p0 |-> n) & (p1 |-> n + 1) .
+endfm
+";
+    let mut session = Session::new().expect("stdlib");
+    session.load_source("shared.game", src).expect("loads");
+    let m = session.module_by_name("T").expect("module T");
+    let shared = SharedMemo::new();
+    let mut engines: Vec<Engine> = (0..2)
+        .map(|_| {
+            let mut e = Engine::new(Arc::new(session.program.clone()));
+            e.share_memo(shared.clone());
+            e
+        })
+        .collect();
+    let mut eval = |engines: &mut Vec<Engine>, e: usize, text: &str| {
+        let pat = session.parse_term(m, "test", text, None).expect("parses");
+        let engine = &mut engines[e];
+        let t = engine.build(&pat, &[]);
+        let v = engine.reduce(t).expect("reduces");
+        engine.show(v)
+    };
+    assert_eq!(eval(&mut engines, 0, "f((p0 |-> 1) & (p1 |-> 2))"), "201");
+    // Another map of the same size: a different key, computed, not taken from engine 0.
+    assert_eq!(eval(&mut engines, 1, "f((p0 |-> 5) & (p2 |-> 2))"), "205");
+    assert_eq!(
+        eval(&mut engines, 1, "f((p0 |-> 1) & (p1 |-> 2) & (p2 |-> 0))"),
+        "301"
+    );
+    assert_eq!(eval(&mut engines, 0, "g(4)"), "p0 |-> 4 & p1 |-> 5");
+    let hits_before = engines[1].shared_stats().hits;
+    assert_eq!(eval(&mut engines, 1, "g(4)"), "p0 |-> 4 & p1 |-> 5");
+    assert_eq!(eval(&mut engines, 1, "f((p0 |-> 1) & (p1 |-> 2))"), "201");
+    assert!(
+        engines[1].shared_stats().hits >= hits_before + 2,
+        "the map value and the map key came from engine 0"
+    );
+}

@@ -21,11 +21,20 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 /// A term in preorder: `op << 32 | arity << 2` for an application, `v << 2 | 1` for an
-/// integer that fits in 62 bits, `2` followed by the value for any other integer.
+/// integer that fits in 62 bits, `2` followed by the value for any other integer, and
+/// `family << 32 | entries << 2 | 3` followed by the keys and values for a map term (a
+/// finite map of two or more entries, keys in structural order: see `term/map.rs`).
 pub(crate) type Portable = SmallVec<[u64; 5]>;
 type Value = SmallVec<[u64; 1]>;
 
 const SHARDS: usize = 64;
+
+/// What an encoded term being decoded is headed by: an operator, or a map family.
+#[derive(Clone, Copy)]
+enum Head {
+    Op(OpId),
+    Map(u32),
+}
 
 /// Values whose encoding is longer than this many words are not shared: copying them
 /// between engines costs about as much as recomputing them (a set of successors), while
@@ -124,6 +133,14 @@ impl Engine {
                     out.push((op.0 as u64) << 32 | (args.len() as u64) << 2);
                     stack.extend(args.iter().rev().copied());
                 }
+                None if self.store.map_term(t).is_some() => {
+                    let (family, entries) = self.store.map_parts_sorted(t).unwrap_or_default();
+                    out.push((family as u64) << 32 | (entries.len() as u64) << 2 | 3);
+                    for &(k, v) in entries.iter().rev() {
+                        stack.push(v);
+                        stack.push(k);
+                    }
+                }
                 None => {
                     let v = self.store.int(t).unwrap_or_default();
                     if (-(1i64 << 61)..(1i64 << 61)).contains(&v) {
@@ -140,8 +157,8 @@ impl Engine {
     /// Build the term encoded in `code` (normalised, not reduced).
     pub(crate) fn decode(&mut self, code: &[u64]) -> TermId {
         let mut vals: SmallVec<[TermId; 8]> = SmallVec::new();
-        // (operator, arity, where its arguments start on `vals`)
-        let mut pending: SmallVec<[(OpId, usize, usize); 8]> = SmallVec::new();
+        // (operator or map family, arity, where its arguments start on `vals`)
+        let mut pending: SmallVec<[(Head, usize, usize); 8]> = SmallVec::new();
         let mut i = 0;
         while i < code.len() {
             let w = code[i];
@@ -153,11 +170,17 @@ impl Engine {
                     i += 1;
                     self.store.mk_int(x)
                 }
+                3 => {
+                    // A map: its keys and values follow (never none: it has two or more).
+                    let n = ((w & 0xFFFF_FFFF) >> 2) as usize;
+                    pending.push((Head::Map((w >> 32) as u32), 2 * n, vals.len()));
+                    continue;
+                }
                 _ => {
                     let op = OpId((w >> 32) as u32);
                     let n = ((w & 0xFFFF_FFFF) >> 2) as usize;
                     if n > 0 {
-                        pending.push((op, n, vals.len()));
+                        pending.push((Head::Op(op), n, vals.len()));
                         continue;
                     }
                     self.store.mk_app(op, &[])
@@ -166,9 +189,12 @@ impl Engine {
             loop {
                 vals.push(v);
                 match pending.last() {
-                    Some(&(op, n, base)) if vals.len() - base == n => {
+                    Some(&(head, n, base)) if vals.len() - base == n => {
                         pending.pop();
-                        v = self.store.mk_app(op, &vals[base..]);
+                        v = match head {
+                            Head::Op(op) => self.store.mk_app(op, &vals[base..]),
+                            Head::Map(family) => self.store.mk_map_of(family, &vals[base..]),
+                        };
                         vals.truncate(base);
                     }
                     _ => break,

@@ -262,6 +262,26 @@ impl TermStore {
         Some(e)
     }
 
+    /// The family of the map term `t` and its entries in structural order of the keys (the
+    /// portable encoding of shared memo tables: family numbers are the same in every engine
+    /// running the same program).
+    pub(crate) fn map_parts_sorted(&self, t: TermId) -> Option<(u32, Vec<(TermId, TermId)>)> {
+        let family = self.map_term(t)?.family;
+        Some((family, self.map_entries_sorted(t)?))
+    }
+
+    /// The map of `family` with the entries `k0, v0, k1, v1, …` (distinct keys), as
+    /// [`TermStore::map_parts_sorted`] gave them.
+    pub(crate) fn mk_map_of(&mut self, family: u32, kv: &[TermId]) -> TermId {
+        let mut map = OrdMap::new();
+        let mut sum = 0u64;
+        for e in kv.chunks_exact(2) {
+            sum = sum.wrapping_add(entry_hash(e[0], e[1]));
+            map.insert(e[0], e[1]);
+        }
+        self.mk_map(family, map, sum)
+    }
+
     /// The canonical term of a map of `family` with `entries` (hash sum `sum`).
     fn mk_map(&mut self, family: u32, entries: OrdMap<TermId, TermId>, sum: u64) -> TermId {
         let fam = &self.map_families[family as usize];
