@@ -14,9 +14,8 @@
 
 use crate::rng::Rng;
 use crate::spec::AgentSpec;
-use gamelang_chance::model::{ChanceError, ChanceModel, Node};
+use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
 use gamelang_chance::simulate::Tally;
-use num_traits::ToPrimitive;
 use rustc_hash::FxHashMap;
 
 /// UCT's exploration constant, as for the other games.
@@ -41,15 +40,7 @@ fn expand<M: ChanceModel>(model: &mut M, s: M::State) -> Result<Expanded<M::Stat
         Node::Final { winners } => Expanded::Final(winners),
         Node::Turn { player, options } => Expanded::Turn {
             player,
-            options: options
-                .into_iter()
-                .map(|o| {
-                    o.outcomes
-                        .into_iter()
-                        .map(|(q, t)| (q.to_f64().unwrap_or(0.0), t))
-                        .collect()
-                })
-                .collect(),
+            options: options.into_iter().map(Opt::outcomes_f64).collect(),
         },
     })
 }

@@ -11,6 +11,18 @@ pub struct Opt<S, C> {
     pub outcomes: Vec<(Q, S)>,
 }
 
+impl<S, C> Opt<S, C> {
+    /// The outcomes with their probabilities as floating-point numbers, for sampling (the
+    /// simulation and the agents draw next states from them).
+    pub fn outcomes_f64(self) -> Vec<(f64, S)> {
+        use num_traits::ToPrimitive;
+        self.outcomes
+            .into_iter()
+            .map(|(q, t)| (q.to_f64().unwrap_or(0.0), t))
+            .collect()
+    }
+}
+
 /// What a state is.
 #[derive(Clone, Debug)]
 pub enum Node<S, C> {

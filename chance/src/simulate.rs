@@ -1,8 +1,7 @@
 //! Random play-outs: each player picks uniformly at random among its choices, events
 //! happen with their probabilities. Empirical win rates with 95% (Wilson) intervals.
 
-use crate::model::{ChanceError, ChanceModel, Node};
-use num_traits::ToPrimitive;
+use crate::model::{ChanceError, ChanceModel, Node, Opt};
 use rustc_hash::FxHashMap;
 
 /// SplitMix64: a small, fast, well-known generator; the same seed gives the same games.
@@ -93,17 +92,9 @@ pub fn simulate<M: ChanceModel>(
             if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(s) {
                 let node = match model.expand(s)? {
                     Node::Final { winners } => Cached::Final(winners),
-                    Node::Turn { options, .. } => Cached::Turn(
-                        options
-                            .into_iter()
-                            .map(|o| {
-                                o.outcomes
-                                    .into_iter()
-                                    .map(|(q, t)| (q.to_f64().unwrap_or(0.0), t))
-                                    .collect()
-                            })
-                            .collect(),
-                    ),
+                    Node::Turn { options, .. } => {
+                        Cached::Turn(options.into_iter().map(Opt::outcomes_f64).collect())
+                    }
                 };
                 slot.insert(node);
             }
