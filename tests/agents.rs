@@ -10,113 +10,9 @@ use gamelang_game::{Side, Verdict};
 use gamelang_runtime::TermId;
 use std::collections::{BTreeSet, HashMap};
 use support::cli::gamelang;
+use support::ttt;
 
 /// Tic-tac-toe from the rules: cells 1..9 as bits 0..8 of two masks (X = B, O = R).
-mod ttt {
-    use super::Side;
-    use std::collections::HashMap;
-
-    const LINES: [[u32; 3]; 8] = [
-        [1, 2, 3],
-        [4, 5, 6],
-        [7, 8, 9],
-        [1, 4, 7],
-        [2, 5, 8],
-        [3, 6, 9],
-        [1, 5, 9],
-        [3, 5, 7],
-    ];
-
-    pub fn line(m: u16) -> bool {
-        LINES
-            .iter()
-            .any(|l| l.iter().all(|&c| m & (1 << (c - 1)) != 0))
-    }
-
-    pub fn over(x: u16, o: u16) -> bool {
-        line(x) || line(o) || (x | o) == 0x1ff
-    }
-
-    /// The boards after the mover marks an empty cell.
-    pub fn successors(x: u16, o: u16, mover: Side) -> Vec<(u16, u16)> {
-        if over(x, o) {
-            return Vec::new();
-        }
-        (0..9)
-            .filter(|i| (x | o) & (1 << i) == 0)
-            .map(|i| match mover {
-                Side::B => (x | 1 << i, o),
-                Side::R => (x, o | 1 << i),
-            })
-            .collect()
-    }
-
-    /// +1 if the mover wins under best play, 0 a draw, -1 a loss; and the plies to the end
-    /// when the mover wins fastest / loses slowest.
-    pub fn value(
-        x: u16,
-        o: u16,
-        mover: Side,
-        memo: &mut HashMap<(u16, u16, Side), (i32, u32)>,
-    ) -> (i32, u32) {
-        if let Some(&v) = memo.get(&(x, o, mover)) {
-            return v;
-        }
-        let v = if line(x) || line(o) {
-            // The player who just moved made the line: the mover has lost.
-            (-1, 0)
-        } else if (x | o) == 0x1ff {
-            (0, 0)
-        } else {
-            let mut best: Option<(i32, u32)> = None;
-            for (nx, no) in successors(x, o, mover) {
-                let (v, d) = value(nx, no, mover.opponent(), memo);
-                let mine = (-v, d + 1);
-                // Prefer a higher value; among wins the fastest, among losses the slowest.
-                let better = match best {
-                    None => true,
-                    Some((bv, bd)) => {
-                        mine.0 > bv
-                            || (mine.0 == bv && (if bv > 0 { mine.1 < bd } else { mine.1 > bd }))
-                    }
-                };
-                if better {
-                    best = Some(mine);
-                }
-            }
-            best.unwrap()
-        };
-        memo.insert((x, o, mover), v);
-        v
-    }
-
-    /// `((1, 5) | 9)` as gamelang prints a board.
-    pub fn parse(text: &str) -> (u16, u16) {
-        let (a, b) = text.split_once('|').expect("a board (X | O)");
-        let mask = |s: &str| {
-            s.chars()
-                .filter_map(|c| c.to_digit(10))
-                .fold(0u16, |m, d| m | 1 << (d - 1))
-        };
-        (mask(a), mask(b))
-    }
-
-    pub fn term(x: u16, o: u16) -> String {
-        let set = |m: u16| {
-            let cells: Vec<String> = (0..9)
-                .filter(|i| m & (1 << i) != 0)
-                .map(|i| (i + 1).to_string())
-                .collect();
-            if cells.is_empty() {
-                "empty".to_string()
-            } else {
-                format!("({})", cells.join(", "))
-            }
-        };
-        format!("({} | {})", set(x), set(o))
-    }
-}
-
 const ALL: [&str; 6] = [
     "random",
     "semi-random",
@@ -168,8 +64,8 @@ fn every_agent_plays_only_legal_moves_in_tic_tac_toe() {
         for (mover, p, moves, i) in seen {
             let (x, o) = ttt::parse(&p);
             let got: BTreeSet<(u16, u16)> = moves.iter().map(|m| ttt::parse(m)).collect();
-            let want: BTreeSet<(u16, u16)> = ttt::successors(x, o, mover).into_iter().collect();
-            assert_eq!(got, want, "{spec} at {}", ttt::term(x, o));
+            let want: BTreeSet<(u16, u16)> = ttt::successors((x, o), mover).into_iter().collect();
+            assert_eq!(got, want, "{spec} at {}", ttt::term((x, o)));
             assert!(want.contains(&ttt::parse(&moves[i])));
         }
     }
@@ -234,14 +130,14 @@ fn random_positions(count: usize, seed: u64) -> Vec<(u16, u16, Side)> {
         let (mut x, mut o, mut mover) = (0u16, 0u16, Side::B);
         let depth = rng.below(7);
         for _ in 0..depth {
-            let s = ttt::successors(x, o, mover);
+            let s = ttt::successors((x, o), mover);
             if s.is_empty() {
                 break;
             }
             (x, o) = s[rng.below(s.len())];
             mover = mover.opponent();
         }
-        if !ttt::over(x, o) {
+        if !ttt::over((x, o)) {
             out.insert((x, o, mover == Side::R));
         }
     }
@@ -259,7 +155,7 @@ fn play_from(
     (x, o, mover): (u16, u16, Side),
     seed: u64,
 ) -> Verdict {
-    let pat = g.term_of(&ttt::term(x, o), Some(g.game.config_sort));
+    let pat = g.term_of(&ttt::term((x, o)), Some(g.game.config_sort));
     let t = rules.engine.build(&pat, &[]);
     let start = Pos {
         to_move: mover,
@@ -283,7 +179,7 @@ fn exact_never_loses_a_won_position_against_random() {
     let mut memo = HashMap::new();
     let (mut won, mut drawn) = (0, 0);
     for (k, pos) in random_positions(40, 13).into_iter().enumerate() {
-        let (v, _) = ttt::value(pos.0, pos.1, pos.2, &mut memo);
+        let (v, _) = ttt::value((pos.0, pos.1), pos.2, &mut memo);
         let result = play_from(&mut g, &mut rules, "exact", pos, k as u64);
         match v {
             1 => {
@@ -292,7 +188,7 @@ fn exact_never_loses_a_won_position_against_random() {
                     result,
                     Verdict::Win(pos.2),
                     "exact lost a won {}",
-                    ttt::term(pos.0, pos.1)
+                    ttt::term((pos.0, pos.1))
                 );
             }
             0 => {
@@ -301,7 +197,7 @@ fn exact_never_loses_a_won_position_against_random() {
                     result,
                     Verdict::Win(pos.2.opponent()),
                     "exact lost a drawn {}",
-                    ttt::term(pos.0, pos.1)
+                    ttt::term((pos.0, pos.1))
                 );
             }
             _ => {}
@@ -318,12 +214,12 @@ fn alphabeta_finds_a_forced_win_within_its_depth() {
     let mut memo = HashMap::new();
     let mut tried = 0;
     for (k, (x, o, mover)) in random_positions(60, 21).into_iter().enumerate() {
-        let (v, d) = ttt::value(x, o, mover, &mut memo);
+        let (v, d) = ttt::value((x, o), mover, &mut memo);
         if !(v == 1 && d <= 3) {
             continue;
         }
         tried += 1;
-        let (mut rules, c) = rules_at(&mut g, &ttt::term(x, o));
+        let (mut rules, c) = rules_at(&mut g, &ttt::term((x, o)));
         let p = Pos {
             to_move: mover,
             config: c,
@@ -332,13 +228,13 @@ fn alphabeta_finds_a_forced_win_within_its_depth() {
         let mut ab = agent("alphabeta:3", k as u64);
         let i = ab.choose(&mut rules, p, &moves).unwrap();
         let (nx, no) = ttt::parse(&rules.engine.show(moves[i]));
-        let (v2, d2) = ttt::value(nx, no, mover.opponent(), &mut memo);
+        let (v2, d2) = ttt::value((nx, no), mover.opponent(), &mut memo);
         assert!(
             v2 == -1 && d2 < d,
             "alphabeta:3 at {} ({} to move, wins in {d}) played {}",
-            ttt::term(x, o),
+            ttt::term((x, o)),
             mover.name(),
-            ttt::term(nx, no)
+            ttt::term((nx, no))
         );
     }
     assert!(

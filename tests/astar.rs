@@ -3,27 +3,14 @@
 //! with walls (the heuristic "rows left to the goal row", which is consistent), `dist(n)` of
 //! every node is the length of a shortest path to a goal, or -1 when none can be reached.
 
+mod support;
+
 use gamelang_lang::elab::Session;
 use gamelang_runtime::Engine;
 use std::collections::VecDeque;
 use std::fmt::Write;
 use std::sync::Arc;
-
-/// A small deterministic generator (xorshift64*), so the graphs are the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use support::Rng;
 
 /// Shortest distances to any goal, by BFS from every node (`None`: no goal reachable).
 fn bfs(adj: &[Vec<usize>], goal: &[bool]) -> Vec<Option<usize>> {

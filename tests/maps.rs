@@ -9,26 +9,13 @@
 //! * garbage collections in between, with only some maps kept as roots, keep those maps
 //!   intact (their keys and values are alive through the map) and free the rest.
 
+mod support;
+
 use gamelang_lang::elab::Session;
 use gamelang_runtime::{Engine, TermId};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-
-/// A small deterministic generator (xorshift64*), so the sequences are the same every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use support::Rng;
 
 type Model = BTreeMap<i64, i64>;
 

@@ -4,74 +4,16 @@
 
 mod support;
 
+use gamelang_game::Side;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use support::cli::gamelang;
+use support::ttt;
 
 const TTT: &str = "examples/tictactoe.game";
 
 /// Tic-tac-toe from the rules: a board is (X's cells, O's cells) as bit masks of cells 1..9.
-mod ttt {
-    pub type Board = (u16, u16);
-
-    fn line(m: u16) -> bool {
-        [
-            [1, 2, 3],
-            [4, 5, 6],
-            [7, 8, 9],
-            [1, 4, 7],
-            [2, 5, 8],
-            [3, 6, 9],
-            [1, 5, 9],
-            [3, 5, 7],
-        ]
-        .iter()
-        .any(|l| l.iter().all(|&c| m & (1 << (c - 1)) != 0))
-    }
-
-    pub fn over((x, o): Board) -> bool {
-        line(x) || line(o) || (x | o) == 0x1ff
-    }
-
-    /// The boards after `x_moves` (X to move) or O marks an empty cell.
-    pub fn successors((x, o): Board, x_moves: bool) -> Vec<Board> {
-        if over((x, o)) {
-            return Vec::new();
-        }
-        (0..9)
-            .filter(|i| (x | o) & (1 << i) == 0)
-            .map(|i| {
-                if x_moves {
-                    (x | 1 << i, o)
-                } else {
-                    (x, o | 1 << i)
-                }
-            })
-            .collect()
-    }
-
-    /// gamelang's printing of a board: `(1, 5 | 3)`, `(empty | empty)`.
-    pub fn parse(text: &str) -> Board {
-        let inner = text
-            .trim()
-            .strip_prefix('(')
-            .and_then(|t| t.strip_suffix(')'))
-            .unwrap_or_else(|| panic!("not a board: {text}"));
-        let (xs, os) = inner.split_once('|').expect("a `|`");
-        let mask = |s: &str| -> u16 {
-            let s = s.trim().trim_matches(|c| c == '(' || c == ')');
-            if s == "empty" {
-                return 0;
-            }
-            s.split(',')
-                .map(|c| 1u16 << (c.trim().parse::<u16>().expect("a cell") - 1))
-                .sum()
-        };
-        (mask(xs), mask(os))
-    }
-}
-
 /// A `gamelang play` session driven through pipes, as a person would type.
 struct Session {
     child: Child,
@@ -201,7 +143,7 @@ fn replies(lines: &[String], spec: &str) -> Vec<ttt::Board> {
 /// generator; check every listing and every reply against the rules.
 fn play_checked(spec: &str, side: &str, seed: u64) {
     let mut s = Session::start(&["play", TTT, "--agent", spec, "--as", side]);
-    let person_is_x = side == "B";
+    let person = if side == "B" { Side::B } else { Side::R };
     let mut board: ttt::Board = (0, 0);
     let mut pick = seed;
     let mut read = 0;
@@ -211,7 +153,7 @@ fn play_checked(spec: &str, side: &str, seed: u64) {
         let new: Vec<String> = s.transcript[read..].to_vec();
         read = s.transcript.len();
         for reply in replies(&new, spec) {
-            let legal = ttt::successors(board, !person_is_x);
+            let legal = ttt::successors(board, person.opponent());
             assert!(
                 legal.contains(&reply),
                 "{spec} played {reply:?} from {board:?}: not a legal move"
@@ -222,7 +164,7 @@ fn play_checked(spec: &str, side: &str, seed: u64) {
             Shown::Turn(t) => {
                 let listed: BTreeSet<ttt::Board> = t.moves.iter().map(|m| ttt::parse(m)).collect();
                 let legal: BTreeSet<ttt::Board> =
-                    ttt::successors(board, person_is_x).into_iter().collect();
+                    ttt::successors(board, person).into_iter().collect();
                 assert_eq!(listed, legal, "the moves listed from {board:?}");
                 pick = pick
                     .wrapping_mul(6364136223846793005)
@@ -289,7 +231,7 @@ fn undo_restores_the_position_and_hint_names_a_legal_move() {
     let (k, board) = rest.split_once("  ").expect(&hint);
     let k: usize = k.parse().unwrap();
     assert_eq!(first.moves[k - 1], board.trim());
-    assert!(ttt::successors((0, 0), true).contains(&ttt::parse(board)));
+    assert!(ttt::successors((0, 0), Side::B).contains(&ttt::parse(board)));
 
     // A move typed as a configuration, the agent's reply, then `undo`: back to the start.
     s.send("(5 | empty)");
@@ -299,7 +241,7 @@ fn undo_restores_the_position_and_hint_names_a_legal_move() {
     assert_ne!(second, first);
     let reply = replies(&s.transcript, "mcts:20");
     assert_eq!(reply.len(), 1);
-    assert!(ttt::successors((1 << 4, 0), false).contains(&reply[0]));
+    assert!(ttt::successors((1 << 4, 0), Side::R).contains(&reply[0]));
     s.send("undo");
     let Shown::Turn(again) = s.next() else {
         panic!("no turn after undo")
@@ -393,17 +335,17 @@ fn the_repl_plays_against_an_agent() {
     let mut replies = 0;
     for l in text.lines() {
         // `you (B) play A -> B` and `mcts:20 (R) plays A -> B`: each B one move from A.
-        let (mover_is_x, rest) = if let Some(r) = l.strip_prefix("you (B) play ") {
-            (true, r)
+        let (mover, rest) = if let Some(r) = l.strip_prefix("you (B) play ") {
+            (Side::B, r)
         } else if let Some(r) = l.strip_prefix("mcts:20 (R) plays ") {
             replies += 1;
-            (false, r)
+            (Side::R, r)
         } else {
             continue;
         };
         let (a, b) = rest.split_once(" -> ").expect(l);
         let (a, b) = (ttt::parse(a), ttt::parse(b));
-        assert!(ttt::successors(a, mover_is_x).contains(&b), "{l}");
+        assert!(ttt::successors(a, mover).contains(&b), "{l}");
     }
     assert!(replies >= 3, "{text}");
     let hint = text
@@ -411,7 +353,7 @@ fn the_repl_plays_against_an_agent() {
         .find_map(|l| l.strip_prefix("hint: "))
         .expect("a hint");
     let (_, board) = hint.split_once("  ").unwrap();
-    assert!(ttt::successors((0, 0), true).contains(&ttt::parse(board)));
+    assert!(ttt::successors((0, 0), Side::B).contains(&ttt::parse(board)));
     assert!(text.contains("taken back"), "{text}");
     assert!(text.contains("mcts:20 plays R (Rebecca)"), "{text}");
 }

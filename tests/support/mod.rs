@@ -4,6 +4,25 @@
 #![allow(dead_code)]
 
 pub mod quoridor;
+pub mod ttt;
+
+/// A small deterministic generator (xorshift64*), so random cases are the same on every
+/// run and the tests need no crate.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
 
 /// Running the `gamelang` binary from tests.
 pub mod cli {
