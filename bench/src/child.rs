@@ -1,6 +1,7 @@
 //! Child processes for the benchmark binaries: run one with a time limit and read its
 //! wall time, peak memory and output.
 
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -76,4 +77,21 @@ pub fn field(json: &str, key: &str) -> String {
             rest[..end].trim_matches('"').to_string()
         })
         .unwrap_or_else(|| "?".into())
+}
+
+/// The repository's root (the bench crate's parent).
+#[allow(dead_code)] // not every benchmark binary runs files of the repository
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The release build of `gamelang`, which the benchmarks run as a child process.
+#[allow(dead_code)] // not every benchmark binary runs gamelang
+pub fn release_gamelang() -> Result<PathBuf, String> {
+    let path = root().join("target/release/gamelang");
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err("build gamelang first: cargo build --release".into())
+    }
 }

@@ -1,5 +1,5 @@
 //! The BDDL corpus (bddl/tests/corpus) for the benchmark binaries: its problems, game by
-//! game, in natural order, and the release `gamelang` that solves them.
+//! game, in natural order.
 
 use std::path::{Path, PathBuf};
 
@@ -9,21 +9,6 @@ pub struct Problem {
     pub name: String,
     pub domain: PathBuf,
     pub path: PathBuf,
-}
-
-/// The repository's root (the bench crate's parent).
-pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The release build of `gamelang`, which the benchmarks run as a child process.
-pub fn release_gamelang() -> Result<PathBuf, String> {
-    let path = root().join("target/release/gamelang");
-    if path.exists() {
-        Ok(path)
-    } else {
-        Err("build gamelang first: cargo build --release".into())
-    }
 }
 
 /// Every problem of the corpus at `corpus` (of the games `only` names, if given): the games

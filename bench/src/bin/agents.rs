@@ -13,7 +13,6 @@
 //! cargo run --release -p gamelang-bench --bin agents -- --scale 0.5 --only connect4,othello
 //! ```
 
-use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 // Only `field` is used here.
@@ -147,12 +146,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let bin = root.join("target/release/gamelang");
-    if !bin.exists() {
-        eprintln!("build gamelang first: cargo build --release");
-        return ExitCode::FAILURE;
-    }
+    let root = child::root();
+    let bin = match child::release_gamelang() {
+        Ok(bin) => bin,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let games: Vec<&Game> = GAMES
         .iter()
         .filter(|g| {

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut limit = 60.0;
     let mut only: Option<Vec<String>> = None;
-    let mut corpus = corpus::root().join("bddl/tests/corpus");
+    let mut corpus = child::root().join("bddl/tests/corpus");
     while let Some(a) = args.next() {
         match a.as_str() {
             "--limit" => limit = args.next().and_then(|v| v.parse().ok()).unwrap_or(limit),
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let listed = corpus::release_gamelang()
+    let listed = child::release_gamelang()
         .and_then(|g| corpus::problems(&corpus, only.as_deref()).map(|p| (g, p)));
     let (gamelang, problems) = match listed {
         Ok(x) => x,

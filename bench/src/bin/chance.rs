@@ -13,7 +13,6 @@
 #[path = "../child.rs"]
 mod child;
 use child::{field, timed};
-use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
@@ -140,12 +139,14 @@ fn main() -> ExitCode {
             }
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let bin = root.join("target/release/gamelang");
-    if !bin.exists() {
-        eprintln!("build gamelang first: cargo build --release");
-        return ExitCode::FAILURE;
-    }
+    let root = child::root();
+    let bin = match child::release_gamelang() {
+        Ok(bin) => bin,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     println!("| instance | states (gamelang) | method | gamelang s | MiB | native s | answer (p1) | agree |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
     let run = |file: &str, set: String| {

@@ -44,8 +44,8 @@ fn main() -> ExitCode {
             }
         }
     }
-    let root = corpus::root();
-    let gamelang = match corpus::release_gamelang() {
+    let root = child::root();
+    let gamelang = match child::release_gamelang() {
         Ok(g) => g,
         Err(e) => {
             eprintln!("{e}");

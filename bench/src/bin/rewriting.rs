@@ -44,12 +44,8 @@ impl Program {
     }
 }
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn programs() -> Result<Vec<Program>, String> {
-    let path = root().join("bench/rewriting/programs.txt");
+    let path = child::root().join("bench/rewriting/programs.txt");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
     for line in text.lines() {
@@ -185,7 +181,7 @@ fn main() -> ExitCode {
     let mut sizes: Vec<(String, String)> = Vec::new();
     let mut limit = Duration::from_secs(60);
     let mut use_maude = true;
-    let mut bin = root().join("target/release/gamelang");
+    let mut bin = child::root().join("target/release/gamelang");
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = |what: &str| {
@@ -269,7 +265,7 @@ fn main() -> ExitCode {
     let mut mismatches = 0;
     let mut failures = 0;
     for p in &programs {
-        let file = root()
+        let file = child::root()
             .join("bench/rewriting")
             .join(format!("{}.maude", p.name));
         let term = p.term();
