@@ -142,14 +142,8 @@ impl Backend {
     fn run_reductions(&mut self, loaded: &Loaded, r: &mut Reply) -> Result<(), Diag> {
         for red in &loaded.reductions {
             let pat = self.session.reduction_term(red)?;
-            self.sync_signature();
-            let t = self.engine.build(&pat, &[]);
-            r.out(format!(
-                "reduce in {} : {} .\n",
-                self.session.modules[red.module].name,
-                self.engine.show(t)
-            ));
-            self.reduce_and_show(&pat, red.span, r)?;
+            let module = self.session.modules[red.module].name.clone();
+            self.reduce_and_show(&pat, red.span, Some(&module), r)?;
         }
         Ok(())
     }

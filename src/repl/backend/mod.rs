@@ -554,19 +554,24 @@ impl Backend {
         let m = self.current();
         let at = Span::new(file, term.start, term.end);
         let pat = self.session.parse_term_in(m, file, term, None)?;
-        self.reduce_and_show(&pat, at, r)
+        self.reduce_and_show(&pat, at, None, r)
     }
 
     /// Reduce the term `pat` (written at `at`) and print its normal form, its sort and the
-    /// rewrites it took, as `gamelang reduce` does.
+    /// rewrites it took, as `gamelang reduce` does; a file's `reduce` command is first
+    /// announced as `reduce in MODULE : TERM .` (`announce_in`: its module).
     pub(super) fn reduce_and_show(
         &mut self,
         pat: &gamelang_lang::program::Pat,
         at: Span,
+        announce_in: Option<&str>,
         r: &mut Reply,
     ) -> Result<(), Diag> {
         self.sync_signature();
         let t = self.engine.build(pat, &[]);
+        if let Some(module) = announce_in {
+            r.out(format!("reduce in {module} : {} .\n", self.engine.show(t)));
+        }
         let (steps, began) = (self.engine.steps(), Instant::now());
         let v = self
             .reduce_term(t)
