@@ -63,7 +63,7 @@
 use crate::error::{RuntimeError, RuntimeFailure, NO_EQUATION, TRACE_HEAD, TRACE_TAIL};
 use crate::matching::{Matcher, Pattern};
 use crate::term::{TermId, TermStore};
-use gamelang_lang::program::{Builtin, OpId, Pat, Program};
+use gamelang_lang::program::{Builtin, OpId, Pat, Program, SortId};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -73,6 +73,7 @@ mod apply;
 mod builtin;
 mod compile;
 mod describe;
+mod direct;
 mod gc;
 mod grid;
 mod machine;
@@ -161,8 +162,21 @@ struct OpRt {
     /// the argument ids themselves (`Engine::memo2`), so looking up `w(B, c)` builds no
     /// term.
     memo_pair: bool,
+    /// A *direct function*: not memo, no equational attributes, not lazy, and every
+    /// equation's left-hand side simple with a free top (see `direct`): its applications
+    /// are rewritten by native recursion when the direct evaluator runs.
+    direct: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
+}
+
+impl OpRt {
+    /// A plain free constructor: its applications to normal forms are normal once their
+    /// sorts are checked (`Engine::complete_ctor`, `Engine::build_ctor`).
+    #[inline]
+    fn ctor_plain(&self) -> bool {
+        self.plain && !self.assoc && !self.norm
+    }
 }
 
 /// The key of a memo-pair table: the ids of the (at most two) arguments.
@@ -333,6 +347,33 @@ pub struct Engine {
     /// `quick` about a call of a defined function always fails, and a right-hand side such
     /// as `cons(X, app(L, M))` would ask it once per rewrite.
     quickable: Vec<bool>,
+    /// For each node: which of its children's values are not known, when it is compiled,
+    /// to be of the sorts its operator declares (bit `i` for child `i`), or
+    /// `compile::UNCHECKED`. A constructor application checks only those when it is built
+    /// (see `compile::RhsCompiler::sorted`).
+    node_checked: Vec<u32>,
+    /// For each node: whether `fire` hands it to the direct evaluator when it is a
+    /// right-hand side (see `direct`).
+    direct_nodes: Vec<bool>,
+    /// Use the direct evaluator (on by default; off to compare with the machine alone).
+    pub direct: bool,
+    /// The native stack address below which the direct evaluator stops (`usize::MAX`:
+    /// it does not run).
+    direct_floor: usize,
+    /// Did the current reduction use the direct evaluator? (On error it is run again
+    /// without it.)
+    direct_used: bool,
+    /// Steps of the direct evaluator, for its periodic checks (interrupt, memory, garbage).
+    d_ticks: u32,
+    /// Nested calls of the direct evaluator under way (counted with the frames against
+    /// `Limits::max_depth`).
+    d_depth: usize,
+    /// The machine's run loop returns when a value reaches this many frames: 0, or the
+    /// frames pending when the direct evaluator ran the machine nested.
+    frame_floor: usize,
+    /// The term being reduced, a root for collections during the reduction (it is reduced
+    /// again if the direct evaluation fails).
+    reduce_root: TermId,
     frames: Vec<Frame>,
     vals: Vec<TermId>,
     envs: Vec<TermId>,
@@ -384,6 +425,16 @@ impl Engine {
             nodes: Vec::new(),
             kids: Vec::new(),
             quickable: Vec::new(),
+            node_checked: Vec::new(),
+            direct_nodes: Vec::new(),
+            // `GAMELANG_NO_DIRECT=1`: the machine alone, to compare (docs/benchmarks.md).
+            direct: std::env::var_os("GAMELANG_NO_DIRECT").is_none(),
+            direct_floor: usize::MAX,
+            direct_used: false,
+            d_ticks: 0,
+            d_depth: 0,
+            frame_floor: 0,
+            reduce_root: NONE,
             frames: Vec::new(),
             vals: Vec::new(),
             envs: Vec::new(),
@@ -446,6 +497,8 @@ impl Engine {
                     memo_pair: a.memo
                         && !(a.assoc || a.comm || a.idem || a.identity.is_some())
                         && info.args.len() <= 2,
+                    // Set below, once the equations are compiled.
+                    direct: false,
                     eqs: program
                         .eqs_by_op
                         .get(&OpId(i as u32))
@@ -456,15 +509,29 @@ impl Engine {
             .collect();
         self.nodes.clear();
         self.kids.clear();
+        self.node_checked.clear();
+        let mut node_sorts = Vec::new();
+        let ctors: Vec<bool> = self.ops.iter().map(|rt| rt.plain && !rt.norm).collect();
         let mut eqs = Vec::with_capacity(program.equations.len());
         for eq in &program.equations {
             let wanted = compile::rhs_subpatterns(&eq.rhs, eq.cond.as_ref());
             let compiled = Pattern::compile_lhs(&eq.lhs, &eq.vars, &mut self.store, &wanted);
             let (lhs, bound) = (compiled.pattern, compiled.bound);
+            // A simple match checks (or knows) the sort of every variable it binds; the AC
+            // matcher's rest variables are not checked, so nothing is assumed of them.
+            let var_sorts: Vec<SortId> = if lhs.is_simple() {
+                eq.vars.iter().map(|v| v.sort).collect()
+            } else {
+                Vec::new()
+            };
             let mut rc = compile::RhsCompiler::new(
                 &mut self.store,
                 &mut self.nodes,
                 &mut self.kids,
+                &mut node_sorts,
+                &mut self.node_checked,
+                &ctors,
+                &var_sorts,
                 lhs.nvars() as u32,
             );
             let rhs = rc.compile(&eq.rhs, &compiled.aliases);
@@ -491,6 +558,18 @@ impl Engine {
         }
         self.eqs = eqs;
         self.quickable = self.quickable_nodes();
+        self.direct_nodes = direct::direct_nodes(&self.nodes, &self.quickable);
+        for rt in &mut self.ops {
+            rt.direct = !rt.plain
+                && !rt.memo
+                && !rt.norm
+                && !rt.lazy
+                && (rt.defined || rt.builtin.is_some())
+                && rt.eqs.iter().all(|&e| {
+                    let lhs = &self.eqs[e as usize].lhs;
+                    lhs.is_simple() && lhs.free_top().is_some()
+                });
+        }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));
         for t in [self.true_t, self.false_t].into_iter().flatten() {

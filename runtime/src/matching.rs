@@ -20,7 +20,7 @@
 //! ([`crate::term`]): the first match of `(c, S)` against an `n`-element set costs
 //! `O(1)` for a long set, `O(n)` only for a short one (≤ 8) or a middle element.
 
-use crate::term::{TermData, TermId, TermStore};
+use crate::term::{TermData, TermId, TermStore, NO_SORT};
 use gamelang_lang::program::{OpId, Pat, SortId, VarInfo};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -49,6 +49,13 @@ enum Step {
     Ground { reg: u32, term: TermId },
     /// First occurrence of a variable: sort check, then bind.
     Bind { reg: u32, var: u32, sort: SortId },
+    /// First occurrence of a variable whose sort check cannot fail: bind. `regs[reg]` is
+    /// an argument of a constructor term inside the (normal) subject, and constructor
+    /// terms are checked when they are built (`Engine::complete_ctor`, `no_equation`), so
+    /// its sort is at most the argument's declared sort, itself below the variable's.
+    /// (Not at the top: a defined function's arguments may be of any sort of the kind, as
+    /// in `g(f(0))` with `f(0) = -1`.)
+    Take { reg: u32, var: u32 },
     /// Repeated occurrence: must equal the binding.
     Check { reg: u32, var: u32 },
     /// `regs[reg]` (a subterm of the subject that a non-variable sub-pattern matched) is
@@ -143,6 +150,9 @@ struct Compiler<'a, 'p> {
     nframes: u32,
     nslots: u32,
     rest_vars: Vec<u32>,
+    /// For each register, a sort its contents are known to be at most (see `Step::Take`),
+    /// or `NO_SORT`.
+    known: Vec<SortId>,
 }
 
 /// Has `p` no variables?
@@ -171,6 +181,7 @@ impl<'p> Compiler<'_, 'p> {
     fn reg(&mut self, n: u32) -> u32 {
         let r = self.nregs;
         self.nregs += n;
+        self.known.resize(self.nregs as usize, NO_SORT);
         r
     }
 
@@ -196,7 +207,12 @@ impl<'p> Compiler<'_, 'p> {
         } else {
             self.bound[v as usize] = true;
             let sort = self.var_sort(v);
-            self.steps.push(Step::Bind { reg, var: v, sort });
+            let known = self.known.get(reg as usize).copied().unwrap_or(NO_SORT);
+            if known != NO_SORT && self.store.leq(known, sort) {
+                self.steps.push(Step::Take { reg, var: v });
+            } else {
+                self.steps.push(Step::Bind { reg, var: v, sort });
+            }
         }
     }
 
@@ -260,6 +276,15 @@ impl<'p> Compiler<'_, 'p> {
                 arity: args.len() as u32,
                 out,
             });
+            if reg != 0 {
+                // An application inside the normal subject: its arguments were checked.
+                let decl = self.store.op_args(op);
+                if decl.len() == args.len() {
+                    for (i, &d) in decl.iter().enumerate() {
+                        self.known[out as usize + i] = d;
+                    }
+                }
+            }
             for (i, a) in args.iter().enumerate() {
                 self.node(a, out + i as u32);
             }
@@ -430,6 +455,7 @@ impl Pattern {
             nframes: 0,
             nslots: 0,
             rest_vars: Vec::new(),
+            known: vec![NO_SORT; 1],
         };
         c.node(pat, 0);
         let top = match pat {
@@ -441,6 +467,7 @@ impl Pattern {
                 s,
                 Step::Ground { .. }
                     | Step::Bind { .. }
+                    | Step::Take { .. }
                     | Step::Check { .. }
                     | Step::Alias { .. }
                     | Step::Free { .. }
@@ -539,7 +566,9 @@ impl Pattern {
                         return false;
                     }
                 }
-                Step::Alias { reg, var } => subst[var as usize] = regs[reg as usize],
+                Step::Alias { reg, var } | Step::Take { reg, var } => {
+                    subst[var as usize] = regs[reg as usize]
+                }
                 Step::Free {
                     reg,
                     op,
@@ -779,7 +808,7 @@ impl Matcher {
                 true
             }
             Step::Check { reg, var } => self.subst[*var as usize] == Some(self.regs[*reg as usize]),
-            Step::Alias { reg, var } => {
+            Step::Alias { reg, var } | Step::Take { reg, var } => {
                 self.subst[*var as usize] = Some(self.regs[*reg as usize]);
                 true
             }
@@ -920,6 +949,7 @@ impl Matcher {
         match &p.steps[pc] {
             Step::Ground { .. }
             | Step::Bind { .. }
+            | Step::Take { .. }
             | Step::Alias { .. }
             | Step::Check { .. }
             | Step::Free { .. }

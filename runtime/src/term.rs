@@ -113,6 +113,8 @@ pub(crate) struct OpMeta {
     /// The identity constant as a term.
     pub identity_term: Option<TermId>,
     pub result: SortId,
+    /// The declared sorts of the arguments.
+    pub args: Box<[SortId]>,
     /// Any of assoc / comm / idem / identity: applications need normalising.
     pub norm: bool,
 }
@@ -341,6 +343,7 @@ impl TermStore {
                 idem: a.idem,
                 identity_term: None,
                 result: info.result,
+                args: info.args.clone().into_boxed_slice(),
                 norm: a.assoc || a.comm || a.idem || a.identity.is_some(),
             });
         }
@@ -451,6 +454,11 @@ impl TermStore {
     #[inline]
     pub fn op_result(&self, op: OpId) -> SortId {
         self.ops[op.0 as usize].result
+    }
+
+    /// The declared sorts of the arguments of `op`.
+    pub fn op_args(&self, op: OpId) -> &[SortId] {
+        &self.ops[op.0 as usize].args
     }
 
     /// Is `a` a subsort of (or equal to) `b`? Always false for [`NO_SORT`].

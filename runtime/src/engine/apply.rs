@@ -361,6 +361,9 @@ impl Engine {
         if subj.is_open() {
             self.vals.truncate(subj.base as usize);
         }
+        if self.direct_wanted(rhs) {
+            return self.direct_rhs(rhs, env).map(Task::Return);
+        }
         Ok(Task::Build {
             node: rhs,
             env,

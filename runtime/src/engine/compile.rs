@@ -15,10 +15,15 @@
 
 use super::Node;
 use crate::matching::{build_ground, is_ground};
-use crate::term::{TermId, TermStore};
+use crate::term::{TermId, TermStore, NO_SORT};
+use gamelang_lang::program::SortId;
 use gamelang_lang::program::{OpId, Pat};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
+
+/// `RhsCompiler::checked` of a node that is not an application with as many children as
+/// its operator declares arguments.
+pub(super) const UNCHECKED: u32 = u32::MAX;
 
 /// A necessary condition for a left-hand side to match, on one argument of the subject,
 /// checked before the matcher is set up: of the seven equations of `add` on bit lists,
@@ -77,20 +82,41 @@ pub(super) struct RhsCompiler<'a> {
     store: &'a mut TermStore,
     nodes: &'a mut Vec<Node>,
     kids: &'a mut Vec<u32>,
+    /// Per node, parallel to `nodes`: the sort its value is known to be at most, or
+    /// `NO_SORT` (see [`RhsCompiler::sorted`]).
+    sorts: &'a mut Vec<SortId>,
+    /// Per node: which of its children's values must be checked against the sorts its
+    /// operator declares when a constructor application is built (bit `i` for child `i`;
+    /// the others are known to fit), or [`UNCHECKED`].
+    checked: &'a mut Vec<u32>,
+    /// Per operator: a plain free constructor (no equations, not built in, not memo, no
+    /// equational attributes), whose applications to normal forms are normal as built.
+    ctors: &'a [bool],
+    /// The sorts of the equation's variables.
+    var_sorts: &'a [SortId],
     next_slot: u32,
 }
 
 impl<'a> RhsCompiler<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         store: &'a mut TermStore,
         nodes: &'a mut Vec<Node>,
         kids: &'a mut Vec<u32>,
+        sorts: &'a mut Vec<SortId>,
+        checked: &'a mut Vec<u32>,
+        ctors: &'a [bool],
+        var_sorts: &'a [SortId],
         first_slot: u32,
     ) -> RhsCompiler<'a> {
         RhsCompiler {
             store,
             nodes,
             kids,
+            sorts,
+            checked,
+            ctors,
+            var_sorts,
             next_slot: first_slot,
         }
     }
@@ -161,8 +187,48 @@ impl<'a> RhsCompiler<'a> {
     }
 
     fn push(&mut self, n: Node) -> u32 {
+        let (sort, checked) = self.sorted(n);
         self.nodes.push(n);
+        self.sorts.push(sort);
+        self.checked.push(checked);
         (self.nodes.len() - 1) as u32
+    }
+
+    /// The sort the value of `n` is known to be at most, and which of its children's values
+    /// are not known to fit its operator's declaration. Only what holds whatever the
+    /// equations do:
+    /// a variable's value was checked against its sort when it was bound, a ground term has
+    /// its sort, and a plain free constructor's application has its result sort. A call of
+    /// a defined function or a built-in may return any sort of its kind (`f(0) = -1` with
+    /// `f : Nat -> Nat`), so it is not known.
+    fn sorted(&self, n: Node) -> (SortId, u32) {
+        match n {
+            Node::Var(v) => (
+                self.var_sorts.get(v as usize).copied().unwrap_or(NO_SORT),
+                UNCHECKED,
+            ),
+            Node::Term(t) => (self.store.sort_of(t), UNCHECKED),
+            Node::Shared { body, .. } => (self.sorts[body as usize], UNCHECKED),
+            Node::App { op, kids, n } => {
+                let decl = self.store.op_args(op);
+                if decl.len() != n as usize || n > 31 {
+                    return (NO_SORT, UNCHECKED);
+                }
+                let mut mask = 0;
+                for (i, &d) in decl.iter().enumerate() {
+                    let k = self.kids[kids as usize + i] as usize;
+                    if !self.store.leq(self.sorts[k], d) {
+                        mask |= 1 << i;
+                    }
+                }
+                let sort = if self.ctors[op.0 as usize] && mask == 0 {
+                    self.store.op_result(op)
+                } else {
+                    NO_SORT
+                };
+                (sort, mask)
+            }
+        }
     }
 }
 

@@ -113,6 +113,9 @@ impl Engine {
             return;
         }
         let mut roots: Vec<TermId> = task.into_iter().collect();
+        if self.reduce_root != NONE {
+            roots.push(self.reduce_root);
+        }
         for f in &self.frames {
             match *f {
                 Frame::Args { term, .. }

@@ -20,11 +20,30 @@ impl Engine {
             .unwrap_or(self.steps)
             .saturating_add(self.limits.max_steps);
         self.watch_begin();
-        let result = self.run(t);
+        self.direct_begin();
+        self.reduce_root = t;
+        let steps = self.steps;
+        let mut result = self.run(t);
+        if let Err(e) = &result {
+            if self.direct_used && !matches!(e, RuntimeError::Interrupted { .. }) {
+                // Run it again on the machine alone, which reports the error with its
+                // trace (see `direct`).
+                self.recover();
+                self.steps = steps;
+                self.direct_floor = usize::MAX;
+                result = self.run(t);
+            }
+        }
+        self.reduce_root = NONE;
         self.watch_end();
         match result {
             Ok(v) => Ok(v),
-            Err(e) => {
+            Err(mut e) => {
+                if let RuntimeError::Interrupted { term } = &mut e {
+                    if *term == NONE {
+                        *term = t;
+                    }
+                }
                 self.recover();
                 Err(e)
             }
@@ -32,7 +51,12 @@ impl Engine {
     }
 
     pub(super) fn run(&mut self, t: TermId) -> Result<TermId, RuntimeError> {
-        let mut task = Task::Eval(t);
+        self.frame_floor = 0;
+        self.run_from(Task::Eval(t))
+    }
+
+    /// The run loop, from `task` until a value reaches `frame_floor` frames.
+    pub(super) fn run_from(&mut self, mut task: Task) -> Result<TermId, RuntimeError> {
         let mut tick: u32 = 0;
         loop {
             tick = tick.wrapping_add(1);
@@ -59,10 +83,13 @@ impl Engine {
             task = match task {
                 Task::Eval(t) => self.eval(t)?,
                 Task::Build { node, env, owner } => self.build_node(node, env, owner)?,
-                Task::Return(v) => match self.frames.pop() {
-                    None => return Ok(v),
-                    Some(f) => self.resume(f, v)?,
-                },
+                Task::Return(v) => {
+                    if self.frames.len() <= self.frame_floor {
+                        return Ok(v);
+                    }
+                    let f = self.frames.pop().expect("a frame above the floor");
+                    self.resume(f, v)?
+                }
             };
         }
     }
@@ -329,7 +356,37 @@ impl Engine {
         if owner {
             self.envs.truncate(env as usize);
         }
+        if let Some(t) = self.build_ctor(node, op, base) {
+            return Ok(Task::Return(t));
+        }
         self.complete(op, base)
+    }
+
+    /// The application node `node` of a plain free constructor `op`, its children's
+    /// normal values on `vals[base..]`: the normal term, built after checking the sorts of
+    /// only the children not known to fit (`Engine::node_checked`). `None` (nothing
+    /// consumed) when `op` is not such a constructor or a check fails: `complete` then
+    /// builds the term or reports it.
+    #[inline]
+    pub(super) fn build_ctor(&mut self, node: u32, op: OpId, base: u32) -> Option<TermId> {
+        let mask = self.node_checked[node as usize];
+        if mask == compile::UNCHECKED || !self.ops[op.0 as usize].ctor_plain() {
+            return None;
+        }
+        let b = base as usize;
+        if mask != 0 {
+            let decl = self.store.op_args(op);
+            let args = &self.vals[b..];
+            for (i, (&a, &d)) in args.iter().zip(decl).enumerate() {
+                if mask & (1 << i) != 0 && !self.store.leq(self.store.sort_of(a), d) {
+                    return None;
+                }
+            }
+        }
+        let t = self.store.intern_app(op, &self.vals[b..]);
+        self.vals.truncate(b);
+        self.set_normal(t);
+        Some(t)
     }
 
     /// `op` applied to the normal values `vals[base..]`: rewrite it at the top.
@@ -714,12 +771,14 @@ impl Engine {
         self.vals.clear();
         self.envs.clear();
         self.nconds = 0;
+        self.frame_floor = 0;
+        self.d_depth = 0;
     }
 }
 
 /// Which argument of a lazy built-in to continue with (`None`: the first argument's value
 /// is the result).
-fn lazy_choice(b: Option<Builtin>, cond: bool) -> Option<usize> {
+pub(super) fn lazy_choice(b: Option<Builtin>, cond: bool) -> Option<usize> {
     match (b, cond) {
         (Some(Builtin::AndThen), false) | (Some(Builtin::OrElse), true) => None,
         (Some(Builtin::AndThen | Builtin::OrElse), _) => Some(1),

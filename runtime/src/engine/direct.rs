@@ -1,0 +1,381 @@
+//! Direct evaluation: right-hand sides evaluated by native recursion instead of the
+//! machine's frames.
+//!
+//! The machine (`machine.rs`) never recurses on the Rust stack: every pending piece of
+//! work is a frame, and every step goes through the run loop, which makes a rewrite of
+//! `app(cons(X, L), M) = cons(X, app(L, M))` cost about 1,400 instructions (frames pushed
+//! and popped, tasks dispatched, values copied between stacks). Most equations do not need
+//! that generality: their left-hand sides are *simple* (free operators, variables and
+//! literals, matched in one pass) and their right-hand sides call functions whose
+//! equations are simple too. For those, this module evaluates the right-hand side as a
+//! recursive function would: children first, left to right, into the value stack; a call
+//! of a function with simple equations picks its equation by the argument guards, matches
+//! it in one pass, checks the condition and continues with its right-hand side — a call in
+//! tail position (`revs(K - 1, rev(L))`, the branch of an `if`) loops instead of
+//! recursing, so a rewrite chain runs in constant native stack.
+//!
+//! Everything else — memo tables, AC operators, patterns with choice points, existing
+//! terms that are not normal, anything past the native stack budget — is handed to the
+//! machine, run *nested* on the same stacks from the current frame (`Engine::run_from`),
+//! which may in turn come back here. The order of evaluation and the steps counted are
+//! the machine's, so normal forms and rewrite counts do not depend on which path ran.
+//!
+//! Errors: a failing direct evaluation gives up, and [`Engine::reduce`] runs the whole
+//! reduction again on the machine alone (memo entries already completed stay; steps are
+//! counted from where they were). The machine then reports the error with its own trace
+//! and location, exactly as without this module. Interruptions (Ctrl-C) are not re-run.
+//!
+//! Garbage collection during a reduction (`Engine::collect_in_reduce`) stays possible: the
+//! direct evaluator keeps every value it still needs on the value and environment stacks,
+//! which are roots, and holds term ids in native locals only between calls that cannot
+//! collect.
+
+use super::machine::{lazy_arity, lazy_choice};
+use super::*;
+
+/// Native stack the direct evaluator leaves untouched below it: past this, the rest of
+/// the work goes to the machine's frames.
+const RED_ZONE: usize = 256 << 10;
+
+/// The result of evaluating a node in tail position: a value, or a call of a direct
+/// function whose arguments are on the value stack from `base` on.
+enum Tail {
+    Value(TermId),
+    Call(OpId, u32),
+}
+
+impl Engine {
+    /// Set up the native stack budget of the direct evaluator for the reduction about to
+    /// run on this thread.
+    pub(super) fn direct_begin(&mut self) {
+        self.direct_floor = match stacker::remaining_stack() {
+            Some(room) if room > 2 * RED_ZONE && self.direct => {
+                stack_address().saturating_sub(room - RED_ZONE)
+            }
+            // An unknown stack size: the machine alone.
+            _ => usize::MAX,
+        };
+        self.direct_used = false;
+        self.d_depth = 0;
+    }
+
+    /// Did the last reduction use the direct evaluator (and finish with it, without being
+    /// run again on the machine alone)?
+    pub fn used_direct(&self) -> bool {
+        self.direct_used && self.direct_floor != usize::MAX
+    }
+
+    /// Is there native stack left for more direct evaluation?
+    #[inline]
+    fn direct_room(&self) -> bool {
+        stack_address() > self.direct_floor
+    }
+
+    /// May `fire` evaluate the right-hand side `rhs` directly?
+    #[inline]
+    pub(super) fn direct_wanted(&self, rhs: u32) -> bool {
+        self.direct_nodes[rhs as usize] && self.direct_room()
+    }
+
+    /// Evaluate the right-hand side `rhs` under `env` (owned: released at the end) to its
+    /// normal form, directly.
+    pub(super) fn direct_rhs(&mut self, rhs: u32, env: u32) -> Result<TermId, RuntimeError> {
+        self.direct_used = true;
+        let v = self.d_node(rhs, env)?;
+        self.envs.truncate(env as usize);
+        Ok(v)
+    }
+
+    /// The normal form of the instance of `node` under `env`.
+    fn d_node(&mut self, node: u32, env: u32) -> Result<TermId, RuntimeError> {
+        match self.nodes[node as usize] {
+            Node::Var(v) => {
+                let x = self.envs[(env + v) as usize];
+                if bit(&self.normal, x) {
+                    Ok(x)
+                } else {
+                    self.d_machine(Task::Eval(x))
+                }
+            }
+            Node::Term(t) => {
+                if bit(&self.normal, t) {
+                    Ok(t)
+                } else {
+                    self.d_machine(Task::Eval(t))
+                }
+            }
+            Node::Shared { slot, body } => {
+                let x = self.envs[(env + slot) as usize];
+                if x != NONE {
+                    return Ok(x);
+                }
+                let v = self.d_node(body, env)?;
+                self.envs[(env + slot) as usize] = v;
+                Ok(v)
+            }
+            Node::App { .. } => {
+                if self.quickable[node as usize] {
+                    if let Some(v) = self.quick(node, env, QUICK_DEPTH) {
+                        return Ok(v);
+                    }
+                }
+                match self.d_tail(node, env)? {
+                    Tail::Value(v) => Ok(v),
+                    Tail::Call(op, base) => {
+                        // A nested call: it counts towards the depth limit as the
+                        // machine's pending frame would.
+                        self.d_depth += 1;
+                        if self.d_depth + self.frames.len() > self.limits.max_depth {
+                            return Err(RuntimeError::DepthLimit {
+                                limit: self.limits.max_depth,
+                                term: NONE,
+                            });
+                        }
+                        let v = self.d_apply(op, base);
+                        self.d_depth -= 1;
+                        v
+                    }
+                }
+            }
+        }
+    }
+
+    /// Evaluate the application node `node` under `env` up to a call in tail position: a
+    /// lazy built-in decides its branch, an application evaluates its children onto the
+    /// value stack.
+    fn d_tail(&mut self, node: u32, env: u32) -> Result<Tail, RuntimeError> {
+        let Node::App { op, kids, n } = self.nodes[node as usize] else {
+            return self.d_node(node, env).map(Tail::Value);
+        };
+        let rt = &self.ops[op.0 as usize];
+        if rt.lazy {
+            let b = rt.builtin;
+            if n != lazy_arity(b) {
+                // The machine words the error.
+                let v = self.d_machine(Task::Build {
+                    node,
+                    env,
+                    owner: false,
+                })?;
+                return Ok(Tail::Value(v));
+            }
+            let first = self.d_node(self.kids[kids as usize], env)?;
+            let cond = match self.lazy_cond(first, op, b) {
+                Ok(c) => c,
+                Err(reason) => {
+                    let term = self.instantiate(node, env);
+                    return Err(RuntimeError::Stuck { term, op, reason });
+                }
+            };
+            self.d_count_step()?;
+            return match lazy_choice(b, cond) {
+                None => Ok(Tail::Value(first)),
+                Some(i) => {
+                    let k = self.kids[kids as usize + i];
+                    match self.nodes[k as usize] {
+                        Node::App { .. } if !self.quickable[k as usize] => self.d_tail(k, env),
+                        _ => self.d_node(k, env).map(Tail::Value),
+                    }
+                }
+            };
+        }
+        let base = self.vals.len() as u32;
+        for i in 0..n {
+            let k = self.kids[(kids + i) as usize];
+            let v = match self.nodes[k as usize] {
+                Node::Var(v) => {
+                    let x = self.envs[(env + v) as usize];
+                    if bit(&self.normal, x) {
+                        x
+                    } else {
+                        self.d_node(k, env)?
+                    }
+                }
+                _ => self.d_node(k, env)?,
+            };
+            self.vals.push(v);
+        }
+        if let Some(t) = self.build_ctor(node, op, base) {
+            return Ok(Tail::Value(t));
+        }
+        Ok(Tail::Call(op, base))
+    }
+
+    /// `op` applied to the normal values `vals[base..]` (which it consumes): its normal
+    /// form.
+    fn d_apply(&mut self, mut op: OpId, base: u32) -> Result<TermId, RuntimeError> {
+        loop {
+            // The machine may push frames before it hands back a task (a memo entry, a
+            // suspended condition): its nested run must resume them.
+            let floor = self.frames.len();
+            let rt = &self.ops[op.0 as usize];
+            if !rt.direct || !self.direct_room() {
+                let task = self.complete(op, base)?;
+                return self.d_finish(task, floor);
+            }
+            if let Some(b) = rt.builtin {
+                let subj = Subj {
+                    term: NONE,
+                    op,
+                    base,
+                    n: self.vals.len() as u32 - base,
+                };
+                if let Some(task) = self.try_builtin(subj, b)? {
+                    return self.d_finish(task, floor);
+                }
+            }
+            match self.d_eqs(op, base)? {
+                Some(Tail::Value(v)) => return Ok(v),
+                Some(Tail::Call(next, b)) => {
+                    debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
+                    op = next;
+                }
+                None => {
+                    // No equation applies: a constructor term, or stuck (the machine says
+                    // which).
+                    let task = self.complete(op, base)?;
+                    return self.d_finish(task, floor);
+                }
+            }
+        }
+    }
+
+    /// Try the equations of the direct function `op` on the values `vals[base..]`: the
+    /// right-hand side of the first that applies, evaluated up to a tail call, or `None`.
+    fn d_eqs(&mut self, op: OpId, base: u32) -> Result<Option<Tail>, RuntimeError> {
+        let b = base as usize;
+        let n = self.vals.len() - b;
+        let neqs = self.ops[op.0 as usize].eqs.len();
+        for pos in 0..neqs {
+            let ei = self.ops[op.0 as usize].eqs[pos] as usize;
+            let eq = &self.eqs[ei];
+            if !eq
+                .guards
+                .iter()
+                .all(|g| g.admits(&self.vals[b..], &self.store))
+            {
+                continue;
+            }
+            let Some((_, arity, out)) = eq.lhs.free_top() else {
+                unreachable!("a direct function's equations have a free top")
+            };
+            if arity != n {
+                continue;
+            }
+            let regs = &mut self.simple_regs;
+            if regs.len() < eq.lhs.nregs() {
+                regs.resize(eq.lhs.nregs(), NONE);
+            }
+            regs[out..out + n].copy_from_slice(&self.vals[b..]);
+            let env = self.envs.len();
+            self.envs.resize(env + eq.width as usize, NONE);
+            if !eq
+                .lhs
+                .match_simple(&self.store, regs, 1, &mut self.envs[env..])
+            {
+                self.envs.truncate(env);
+                continue;
+            }
+            if let Some(reason) = &eq.invalid {
+                let reason = reason.clone();
+                let term = self.store.mk_app(op, &self.vals[b..]);
+                return Err(RuntimeError::Stuck { term, op, reason });
+            }
+            let (rhs, cond, env) = (eq.rhs, eq.cond, env as u32);
+            if let Some(c) = cond {
+                let v = match self.quick(c, env, QUICK_DEPTH) {
+                    Some(v) => v,
+                    None => self.d_node(c, env)?,
+                };
+                if Some(v) == self.false_t {
+                    self.envs.truncate(env as usize);
+                    continue;
+                }
+                if Some(v) != self.true_t {
+                    let subj = Subj {
+                        term: NONE,
+                        op,
+                        base,
+                        n: n as u32,
+                    };
+                    return Err(self.not_a_bool(subj, v));
+                }
+            }
+            self.d_count_step()?;
+            if self.collect_in_reduce && self.d_ticks & 0xFFF == 0 {
+                // The subject's values and the match are on the stacks.
+                self.collect_pending_if_grown(None);
+            }
+            self.vals.truncate(b);
+            let tail = match self.nodes[rhs as usize] {
+                Node::App { .. } if !self.quickable[rhs as usize] => self.d_tail(rhs, env)?,
+                _ => Tail::Value(self.d_node(rhs, env)?),
+            };
+            self.envs.truncate(env as usize);
+            return Ok(Some(tail));
+        }
+        Ok(None)
+    }
+
+    /// Count a step; now and then, check the interrupt flag and the memory budget (as the
+    /// run loop does).
+    #[inline]
+    fn d_count_step(&mut self) -> Result<(), RuntimeError> {
+        self.steps += 1;
+        if self.steps > self.step_limit {
+            return Err(RuntimeError::StepBudget {
+                limit: self.limits.max_steps,
+                term: NONE,
+            });
+        }
+        // Not `steps`: built-ins evaluated by `quick` count steps too, so `steps` may skip
+        // any given value.
+        self.d_ticks = self.d_ticks.wrapping_add(1);
+        if self.d_ticks & 0xFFF == 0 {
+            if self.interrupt.load(Ordering::Relaxed) {
+                return Err(RuntimeError::Interrupted { term: NONE });
+            }
+            self.watch(&Task::Return(NONE))?;
+        }
+        Ok(())
+    }
+
+    /// The value of a machine task started when there were `floor` frames: by running the
+    /// machine nested, unless the task is a value and no frame was pushed.
+    fn d_finish(&mut self, task: Task, floor: usize) -> Result<TermId, RuntimeError> {
+        match task {
+            Task::Return(v) if self.frames.len() == floor => Ok(v),
+            task => self.d_run(task, floor),
+        }
+    }
+
+    /// Run the machine on `task` above the frames pending now, and return its value.
+    fn d_machine(&mut self, task: Task) -> Result<TermId, RuntimeError> {
+        self.d_run(task, self.frames.len())
+    }
+
+    /// Run the machine on `task` until a value reaches `floor` frames.
+    fn d_run(&mut self, task: Task, floor: usize) -> Result<TermId, RuntimeError> {
+        let outer = std::mem::replace(&mut self.frame_floor, floor);
+        let v = self.run_from(task);
+        self.frame_floor = outer;
+        v
+    }
+}
+
+/// The address of a local: where the native stack is now (it grows downwards).
+#[inline(always)]
+fn stack_address() -> usize {
+    let probe = 0u8;
+    std::hint::black_box(&probe) as *const u8 as usize
+}
+
+/// Which nodes the direct evaluator should take over when they are a right-hand side:
+/// those that call something (not evaluated by `quick` alone).
+pub(super) fn direct_nodes(nodes: &[Node], quickable: &[bool]) -> Vec<bool> {
+    nodes
+        .iter()
+        .zip(quickable)
+        .map(|(n, &q)| matches!(n, Node::App { .. }) && !q)
+        .collect()
+}

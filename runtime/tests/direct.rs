@@ -1,0 +1,238 @@
+//! The direct evaluator (`engine/direct.rs`): right-hand sides evaluated by native
+//! recursion must give the machine's answers, rewrite counts and errors. Every program is
+//! reduced by an engine with the direct evaluator and by one without it (`Engine::direct`
+//! off), and the answers are checked against a computation written here.
+
+mod common;
+use common::*;
+use gamelang_runtime::RuntimeError;
+
+/// Lists of integers: append, naive reverse, a position-weighted checksum, and a
+/// pseudo-random list (the shape of the `nrev` benchmark).
+fn lists() -> Spec {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("app", &["List", "List"], "List", "");
+    s.op("rev", &["List"], "List", "");
+    s.op("chk", &["List", "Int"], "Int", "");
+    s.op("rand", &["Int", "Int"], "List", "");
+    s.eq("m:List", "[app nil m]", "m");
+    s.eq(
+        "x:Int l:List m:List",
+        "[app [cons x l] m]",
+        "[cons x [app l m]]",
+    );
+    s.eq("", "[rev nil]", "nil");
+    s.eq(
+        "x:Int l:List",
+        "[rev [cons x l]]",
+        "[app [rev l] [cons x nil]]",
+    );
+    s.eq("i:Int", "[chk nil i]", "0");
+    s.eq(
+        "x:Int l:List i:Int",
+        "[chk [cons x l] i]",
+        "[_+_ [_*_ i x] [chk l [_+_ i 1]]]",
+    );
+    s.eq("r:Int", "[rand 0 r]", "nil");
+    s.owise(
+        "k:Int r:Int",
+        "[rand k r]",
+        "[cons [_rem_ r 1000] [rand [_-_ k 1] [_rem_ [_+_ [_*_ r 1103515245] 12345] 2147483648]]]",
+    );
+    s
+}
+
+/// The list `rand(k, r)` builds, and the checksum of its reverse, computed here.
+fn nrev_checksum(k: usize, mut r: i64) -> i64 {
+    let mut xs = Vec::new();
+    for _ in 0..k {
+        xs.push(r % 1000);
+        r = (r * 1103515245 + 12345) % 2147483648;
+    }
+    xs.reverse();
+    xs.iter().enumerate().map(|(i, x)| (i as i64 + 1) * x).sum()
+}
+
+/// Peano arithmetic with conditions, `owise`, a lazy `if` and a shared subterm.
+fn peano() -> Spec {
+    let mut s = Spec::new();
+    s.op("z", &[], "P", "ctor");
+    s.op("s", &["P"], "P", "ctor");
+    s.op("ack", &["P", "P"], "P", "");
+    s.op("val", &["P"], "Int", "");
+    s.op("nat", &["Int"], "P", "");
+    s.op("half", &["Int"], "Int", "");
+    s.op("collatz", &["Int", "Int"], "Int", "");
+    s.op("twice", &["P"], "P", "");
+    s.op("plus", &["P", "P"], "P", "");
+    s.eq("n:P", "[ack z n]", "[s n]");
+    s.eq("m:P", "[ack [s m] z]", "[ack m [s z]]");
+    s.eq("m:P n:P", "[ack [s m] [s n]]", "[ack m [ack [s m] n]]");
+    s.eq("", "[val z]", "0");
+    s.eq("p:P", "[val [s p]]", "[_+_ 1 [val p]]");
+    s.eq("", "[nat 0]", "z");
+    s.owise("k:Int", "[nat k]", "[s [nat [_-_ k 1]]]");
+    s.eq("k:Int", "[half k]", "[_quo_ k 2]");
+    // A conditional equation and a lazy `if`: the steps of the Collatz sequence.
+    s.ceq("c:Int", "[collatz 1 c]", "c", "[_==_ 1 1]");
+    s.owise(
+        "k:Int c:Int",
+        "[collatz k c]",
+        "[collatz [if_then_else_fi [_==_ [_rem_ k 2] 0] [half k] [_+_ [_*_ 3 k] 1]] [_+_ c 1]]",
+    );
+    // `plus(p, p)` with the recursive call written twice: shared, reduced once.
+    s.eq("", "[twice z]", "[s z]");
+    s.eq("p:P", "[twice [s p]]", "[plus [twice p] [twice p]]");
+    s.eq("n:P", "[plus z n]", "n");
+    s.eq("m:P n:P", "[plus [s m] n]", "[s [plus m n]]");
+    s
+}
+
+fn ackermann(m: u64, n: u64) -> u64 {
+    match (m, n) {
+        (0, n) => n + 1,
+        (m, 0) => ackermann(m - 1, 1),
+        (m, n) => ackermann(m - 1, ackermann(m, n - 1)),
+    }
+}
+
+fn collatz_steps(mut k: u64) -> u64 {
+    let mut c = 0;
+    while k != 1 {
+        k = if k.is_multiple_of(2) { k / 2 } else { 3 * k + 1 };
+        c += 1;
+    }
+    c
+}
+
+/// Reduce `src` with and without the direct evaluator: the same answer and the same
+/// number of rewrites. Returns the answer.
+fn both(s: &Spec, src: &str) -> String {
+    both_used(s, src).0
+}
+
+/// [`both`], and whether the direct evaluator ran.
+fn both_used(s: &Spec, src: &str) -> (String, bool) {
+    let mut direct = s.engine();
+    direct.direct = true;
+    let mut machine = s.engine();
+    machine.direct = false;
+    let got = red(s, &mut direct, src);
+    let want = red(s, &mut machine, src);
+    assert_eq!(got, want, "{src}: direct vs machine");
+    assert!(!machine.used_direct());
+    assert_eq!(direct.steps(), machine.steps(), "{src}: rewrites");
+    (got, direct.used_direct())
+}
+
+#[test]
+fn list_programs_agree_with_the_machine_and_with_rust() {
+    let s = lists();
+    for k in [0, 1, 2, 7, 60, 300] {
+        let (got, used) = both_used(&s, &format!("[chk [rev [rand {k} 1]] 1]"));
+        assert_eq!(got, nrev_checksum(k, 1).to_string(), "k = {k}");
+        assert!(used || k < 2, "k = {k}: the direct evaluator ran");
+    }
+}
+
+#[test]
+fn peano_programs_with_conditions_if_and_sharing_agree() {
+    let s = peano();
+    for (m, n) in [(0, 0), (1, 3), (2, 3), (3, 3)] {
+        let src = format!("[val [ack [nat {m}] [nat {n}]]]");
+        let (got, used) = both_used(&s, &src);
+        assert_eq!(got, ackermann(m, n).to_string(), "{src}");
+        assert!(used, "{src}: the direct evaluator ran");
+    }
+    for k in [1, 6, 27, 97] {
+        let src = format!("[collatz {k} 0]");
+        assert_eq!(both(&s, &src), collatz_steps(k).to_string(), "{src}");
+    }
+    // twice(n) = 2^n, its recursive call written twice: shared, so `twice` is called
+    // n + 1 times, not 2^(n+1) - 1 times.
+    assert_eq!(both(&s, "[val [twice [nat 16]]]"), (1 << 16).to_string());
+    let mut e = s.engine();
+    red(&s, &mut e, "[twice [nat 16]]");
+    // nat(16): 17 rewrites and 16 subtractions; twice: 17; plus(2^(k-1), 2^(k-1)) for
+    // k = 1..16: 2^(k-1) + 1 each. Without sharing, `twice` alone would take 2^17 - 1.
+    let plus: u64 = (1..=16).map(|k| (1u64 << (k - 1)) + 1).sum();
+    assert_eq!(e.steps(), 17 + 16 + 17 + plus);
+}
+
+/// `f(0) = -1` breaks `f : Nat -> Nat`; `g(-1)` must then be stuck, not rewritten (the
+/// sort check of a defined function's argument stays), and so must the constructor
+/// application `c(f(0))` be refused as ill-sorted.
+fn not_sort_decreasing() -> Spec {
+    let mut s = Spec::new();
+    s.op("f", &["Nat"], "Nat", "");
+    s.op("g", &["Nat"], "Nat", "");
+    s.op("h", &["Nat"], "Nat", "");
+    s.op("c", &["Nat"], "T", "ctor");
+    s.op("k", &["Nat"], "T", "");
+    s.eq("", "[f 0]", "-1");
+    s.eq("n:Nat", "[g n]", "[_+_ n 1]");
+    s.eq("", "[h 0]", "[g [f 0]]");
+    s.owise("n:Nat", "[h n]", "[g [h [_-_ n 1]]]");
+    s.eq("n:Nat", "[k n]", "[c [f n]]");
+    s
+}
+
+#[test]
+fn errors_are_the_machines_with_their_trace() {
+    let s = not_sort_decreasing();
+    for src in ["[h 0]", "[h 50]", "[k 0]"] {
+        let mut direct = s.engine();
+        let mut machine = s.engine();
+        machine.direct = false;
+        let got = red(&s, &mut direct, src);
+        let want = red(&s, &mut machine, src);
+        assert!(got.starts_with("ERROR"), "{src}: {got}");
+        // Run again on the machine alone, which words the error.
+        assert!(!direct.used_direct());
+        assert_eq!(got, want, "{src}");
+        assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+        // (Not the rewrite counts: the machine's run after the direct one reuses the normal
+        // forms of ground subterms already found, such as `f(0)`.)
+    }
+    let mut e = s.engine();
+    let t = term(&s, &mut e, "[k 0]");
+    assert!(matches!(e.reduce(t), Err(RuntimeError::IllSorted { .. })));
+    let t = term(&s, &mut e, "[h 3]");
+    assert!(matches!(e.reduce(t), Err(RuntimeError::Stuck { .. })));
+}
+
+#[test]
+fn the_depth_limit_counts_direct_calls() {
+    let mut s = Spec::new();
+    s.op("sum", &["Nat"], "Nat", "");
+    s.eq("", "[sum 0]", "0");
+    s.owise("n:Nat", "[sum n]", "[_+_ n [sum [_-_ n 1]]]");
+    let mut e = s.engine();
+    e.limits.max_depth = 1000;
+    let t = term(&s, &mut e, "[sum 5000]");
+    assert!(matches!(
+        e.reduce(t),
+        Err(RuntimeError::DepthLimit { limit: 1000, .. })
+    ));
+    // Below the limit, the answer.
+    let t = term(&s, &mut e, "[sum 300]");
+    let v = e.reduce(t).expect("within the limit");
+    assert_eq!(e.show(v), (300 * 301 / 2).to_string());
+}
+
+#[test]
+fn recursion_deeper_than_the_native_stack_goes_on_in_the_machine() {
+    // A thread with a small stack: the direct evaluator must hand the rest of a
+    // 200,000-deep recursion to the machine's frames instead of overflowing.
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            let s = peano();
+            let mut e = s.engine();
+            red(&s, &mut e, "[val [nat 200000]]")
+        })
+        .expect("spawn");
+    assert_eq!(handle.join().expect("no overflow"), "200000");
+}
