@@ -37,6 +37,12 @@ use super::*;
 /// the work goes to the machine's frames.
 const RED_ZONE: usize = 256 << 10;
 
+/// Native stack the direct evaluator uses at most, whatever the thread has (the CLI's
+/// thread has 512 MiB): a level of native recursion takes a few hundred bytes where a
+/// machine frame takes 24, so a recursion millions deep (a Peano numeral of 3.6 million
+/// `s`) would otherwise hold hundreds of MiB of stack.
+const BUDGET: usize = 8 << 20;
+
 /// The result of evaluating a node in tail position: a value, or a call of a direct
 /// function whose arguments are on the value stack from `base` on.
 enum Tail {
@@ -50,7 +56,7 @@ impl Engine {
     pub(super) fn direct_begin(&mut self) {
         self.direct_floor = match stacker::remaining_stack() {
             Some(room) if room > 2 * RED_ZONE && self.direct => {
-                stack_address().saturating_sub(room - RED_ZONE)
+                stack_address().saturating_sub((room - RED_ZONE).min(BUDGET))
             }
             // An unknown stack size: the machine alone.
             _ => usize::MAX,
