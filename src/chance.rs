@@ -34,24 +34,7 @@ fn render(session: &Session, d: &Diag) -> ExitCode {
 }
 
 pub fn error_diag(e: ChanceError) -> Diag {
-    match e {
-        ChanceError::Engine(d) => *d,
-        ChanceError::Game {
-            message,
-            span,
-            state,
-        } => {
-            let mut d = match span {
-                Some(s) => Diag::at(s, message, "declared here"),
-                None => Diag::error(message),
-            };
-            if let Some(st) = state {
-                d = d.note(format!("in state {st}"));
-            }
-            d
-        }
-        ChanceError::Interrupted => Diag::error("interrupted"),
-    }
+    e.into_diag()
 }
 
 /// Set parameters, parse `--from`, and make an engine: what solve and simulate share.
