@@ -13,7 +13,7 @@ use gamelang_chance::engine::EngineModel;
 use gamelang_chance::graph::explore;
 use gamelang_chance::model::{ChanceError, ChanceModel, Node as ChanceNode, Opt};
 use gamelang_chance::simulate::Tally;
-use gamelang_chance::solve::{solve, Options};
+use gamelang_chance::solve::{solve, Exactness, Options};
 use gamelang_game::{is_interrupted, SolveError};
 use gamelang_lang::program::Pat;
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure};
@@ -168,7 +168,13 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
             start: p.config,
         };
         let graph = explore(&mut from, false, EXACT_STATES).map_err(solve_error)?;
-        let solution = solve(&graph, &Options::default()).map_err(solve_error)?;
+        // Floating point is enough to choose a move, and much faster than exact rationals
+        // on the cycles of a game like Pig.
+        let options = Options {
+            exactness: Exactness::Float,
+            ..Options::default()
+        };
+        let solution = solve(&graph, &options).map_err(solve_error)?;
         let n = graph.n_players();
         for (i, &s) in graph.states.iter().enumerate() {
             self.values
