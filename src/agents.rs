@@ -138,9 +138,48 @@ impl Which {
     }
 }
 
+/// The name of the game `--game` names or, without it, of the file's first game that
+/// declares every parameter set with `--set` (so that `quoridor.game --set players=4`
+/// picks its four-player game), if that is not the file's first game.
+fn game_for_parameters(session: &Session, args: &GameArgs) -> Option<String> {
+    if args.game.is_some() {
+        return args.game.clone();
+    }
+    let names: Vec<&str> = args
+        .set
+        .iter()
+        .filter_map(|a| a.split_once('=').map(|(n, _)| n.trim()))
+        .collect();
+    let has_all = |params: &[(String, gamelang_lang::program::OpId)]| {
+        names.iter().all(|n| params.iter().any(|(p, _)| p == n))
+    };
+    let first_has_all = match session.games.first() {
+        Some(g) => has_all(&g.params),
+        None => session
+            .chance_games
+            .first()
+            .is_some_and(|g| has_all(&g.params)),
+    };
+    if first_has_all {
+        return None;
+    }
+    let plain = session.games.iter().find(|g| has_all(&g.params));
+    let chance = session.chance_games.iter().find(|g| has_all(&g.params));
+    plain
+        .map(|g| g.name.clone())
+        .or_else(|| chance.map(|g| g.name.clone()))
+}
+
 /// The session and the game, with the parameters set.
 pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
     let mut session = crate::app::load(&args.file)?;
+    let name = game_for_parameters(&session, args);
+    let args = &GameArgs {
+        file: args.file.clone(),
+        game: name,
+        set: args.set.clone(),
+        seed: args.seed,
+    };
     if let Some(game) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
         for assignment in &args.set {
             if let Err(d) = session.set_chance_parameter(&game, assignment) {

@@ -15,7 +15,7 @@ use gamelang_chance::model::{ChanceError, ChanceModel, Node as ChanceNode, Opt};
 use gamelang_chance::simulate::Tally;
 use gamelang_chance::solve::{solve, Exactness, Options};
 use gamelang_game::{is_interrupted, SolveError};
-use gamelang_lang::program::Pat;
+use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure};
 use gamelang_runtime::{Engine, TermId};
 use rustc_hash::FxHashMap;
@@ -59,9 +59,54 @@ pub trait Backing {
     fn engine(&mut self) -> Option<&mut Engine> {
         None
     }
+    /// An optional integer operator of the game's module, `name : Player State -> Int`
+    /// (`eval`, `goal-distance`), applied to player `player` and `s`; `None` when the game
+    /// declares none.
+    fn agent_int(
+        &mut self,
+        name: &str,
+        player: usize,
+        s: TermId,
+    ) -> Result<Option<i64>, ChanceError> {
+        let _ = (name, player, s);
+        Ok(None)
+    }
 }
 
 impl Backing for EngineModel<'_> {
+    fn agent_int(
+        &mut self,
+        name: &str,
+        player: usize,
+        s: TermId,
+    ) -> Result<Option<i64>, ChanceError> {
+        let op = {
+            let sig = &self.engine.program().sig;
+            (0..sig.ops.len() as u32).map(OpId).find(|&o| {
+                let i = sig.op(o);
+                i.name == name
+                    && i.args.len() == 2
+                    && sig.same_kind(i.args[0], self.game.player_sort)
+                    && sig.same_kind(i.args[1], self.game.state_sort)
+            })
+        };
+        let Some(op) = op else {
+            return Ok(None);
+        };
+        let all = self.call(&self.game.players.clone(), &[])?;
+        let Some(&p) = self.set_elements(all).get(player) else {
+            return Ok(None);
+        };
+        let v = self.call(&Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]), &[p, s])?;
+        match self.engine.store().int(v) {
+            Some(i) => Ok(Some(i)),
+            None => Err(ChanceError::game(format!(
+                "`{name}` reduced to `{}`, which is not an integer",
+                self.engine.show(v)
+            ))),
+        }
+    }
+
     fn draw(&mut self, s: TermId) -> Option<String> {
         let display = self.game.display?;
         let v = self
@@ -185,6 +230,20 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
 
     fn show(&self, t: TermId) -> String {
         self.model.show_state(t)
+    }
+
+    /// The game module's `eval : Player State -> Int`, for that player.
+    fn eval(&mut self, p: Pos, player: usize) -> Result<Option<i64>, SolveError> {
+        self.model
+            .agent_int("eval", player, p.config)
+            .map_err(solve_error)
+    }
+
+    /// The game module's `goal-distance : Player State -> Int`.
+    fn goal_distance(&mut self, player: usize, p: Pos) -> Result<Option<i64>, SolveError> {
+        self.model
+            .agent_int("goal-distance", player, p.config)
+            .map_err(solve_error)
     }
 
     fn draw(&mut self, p: Pos) -> String {
