@@ -200,8 +200,14 @@ impl Table<'_> {
                 .iter()
                 .find(|(_, q)| *q == next)
                 .map_or(0.0, |(pr, _)| *pr);
+            let events = rules.events_to(self.here(), m.label, next)?;
+            let events = if events.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", events.join(" or "))
+            };
             println!(
-                "chance (probability {}): {}",
+                "chance: {events}(probability {}): {}",
                 fraction(prob),
                 rules.show(next.config)
             );

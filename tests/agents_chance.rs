@@ -464,8 +464,8 @@ fn four_players_take_the_seats_in_rotation() {
 
 #[test]
 fn a_person_plays_pig_against_an_agent() {
-    // Typed choices (`roll`) and numbers; each chance outcome is shown with its
-    // probability and is one of Pig's outcomes (by the rules here) of the state shown.
+    // Typed choices (`roll`); each chance outcome is shown with the die's faces that lead
+    // to it and its probability, checked against Pig's rules written here.
     let goal = 10;
     let input = "roll\n".repeat(60);
     let out = with_stdin(
@@ -494,7 +494,10 @@ fn a_person_plays_pig_against_an_agent() {
             choice = if c == "roll" { "roll" } else { "hold" };
         } else if let Some(c) = l.strip_prefix("random (p2) plays ") {
             choice = if c == "roll" { "roll" } else { "hold" };
-        } else if let Some(rest) = l.strip_prefix("chance (probability ") {
+        } else if let Some(rest) = l.strip_prefix("chance: ") {
+            // `chance: 4 or 5 (probability 1/3): STATE`: the die's faces, the
+            // probability, the state they lead to.
+            let (faces, rest) = rest.split_once(" (probability ").unwrap();
             let (prob, next) = rest.split_once("): ").unwrap();
             let next = parse(next);
             let want = &rules_of(goal, state)[choice];
@@ -504,6 +507,24 @@ fn a_person_plays_pig_against_an_agent() {
             let (n, d) = prob.split_once('/').unwrap();
             let shown = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
             assert!((shown - q).abs() < 1e-9, "{l}");
+            // Each face shown leads there by the rules here, and they are all of them.
+            let faces: Vec<usize> = faces.split(" or ").map(|f| f.parse().unwrap()).collect();
+            let State::Pig(a, b, k, p) = state else {
+                panic!("{l}")
+            };
+            let by_face = |e: usize| {
+                let mine = if p == 0 { a } else { b };
+                if e == 1 {
+                    State::Pig(a, b, 0, 1 - p)
+                } else if mine + k + e >= goal {
+                    State::Won(p)
+                } else {
+                    State::Pig(a, b, k + e, p)
+                }
+            };
+            let leading: Vec<usize> = (1..=6).filter(|&e| by_face(e) == next).collect();
+            assert_eq!(faces, leading, "{l}");
+            assert!((faces.len() as f64 / 6.0 - q).abs() < 1e-9, "{l}");
             state = next;
             outcomes += 1;
         } else if l.starts_with("hold") || l.starts_with("pig(") {

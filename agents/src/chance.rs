@@ -59,6 +59,16 @@ pub trait Backing {
     fn engine(&mut self) -> Option<&mut Engine> {
         None
     }
+    /// The events after `choice` at `s` that lead to `next`, as text (for showing a roll).
+    fn events_to(
+        &mut self,
+        choice: TermId,
+        s: TermId,
+        next: TermId,
+    ) -> Result<Vec<String>, ChanceError> {
+        let _ = (choice, s, next);
+        Ok(Vec::new())
+    }
     /// An optional integer operator of the game's module, `name : Player State -> Int`
     /// (`eval`, `goal-distance`), applied to player `player` and `s`; `None` when the game
     /// declares none.
@@ -74,6 +84,37 @@ pub trait Backing {
 }
 
 impl Backing for EngineModel<'_> {
+    fn events_to(
+        &mut self,
+        choice: TermId,
+        s: TermId,
+        next: TermId,
+    ) -> Result<Vec<String>, ChanceError> {
+        let game = self.game;
+        let d = self.call(&game.events, &[choice, s])?;
+        let op_named = |engine: &Engine, t: TermId, name: &str| {
+            engine
+                .store()
+                .op(t)
+                .filter(|&o| engine.program().sig.op(o).name == name)
+        };
+        let pairs = match op_named(self.engine, d, "_;_") {
+            Some(op) => self.engine.elements(d, op),
+            None => vec![d],
+        };
+        let mut out = Vec::new();
+        for pair in pairs {
+            if op_named(self.engine, pair, "_@_").is_none() {
+                continue;
+            }
+            let e = self.engine.store().args(pair)[1];
+            if self.call(&game.moves, &[e, choice, s])? == next {
+                out.push(self.engine.show(e));
+            }
+        }
+        Ok(out)
+    }
+
     fn agent_int(
         &mut self,
         name: &str,
@@ -255,6 +296,12 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
 
     fn engine(&mut self) -> Option<&mut Engine> {
         self.model.engine()
+    }
+
+    fn events_to(&mut self, p: Pos, label: TermId, next: Pos) -> Result<Vec<String>, SolveError> {
+        self.model
+            .events_to(label, p.config, next.config)
+            .map_err(solve_error)
     }
 }
 

@@ -128,6 +128,12 @@ pub trait Rules {
     fn engine(&mut self) -> Option<&mut Engine> {
         None
     }
+    /// The chance events by which the move `label` at `p` led to `next`, as text (a die's
+    /// face), for a person; none when the game cannot say.
+    fn events_to(&mut self, p: Pos, label: TermId, next: Pos) -> Result<Vec<String>, SolveError> {
+        let _ = (p, label, next);
+        Ok(Vec::new())
+    }
 }
 
 impl Turn {
