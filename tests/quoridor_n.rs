@@ -189,6 +189,19 @@ fn every_agent_plays_only_legal_moves_in_four_player_quoridor() {
     let s0 = parse(n, &rules.show(start.config));
     assert_eq!(s0.pawns, [(2, 0), (4, 2), (2, 4), (0, 2)]);
     assert_eq!((s0.left, s0.turn), ([2; 4], 0));
+    // The board as drawn: pawn i + 1 where the start has it, `.` elsewhere.
+    let drawn = rules.draw(start);
+    let rows: Vec<&str> = drawn.lines().skip(1).step_by(2).collect();
+    assert_eq!(rows.len(), n, "{drawn}");
+    for (y, row) in rows.iter().enumerate() {
+        for x in 0..n {
+            let want = match s0.pawns.iter().position(|&c| c == (x, y)) {
+                Some(i) => char::from(b'1' + i as u8),
+                None => '.',
+            };
+            assert_eq!(row.chars().nth(4 * x), Some(want), "{drawn}");
+        }
+    }
     let mut plies = 0;
     for (k, spec) in ["random", "semi-random", "astar", "alphabeta:1", "mcts:4"]
         .iter()
