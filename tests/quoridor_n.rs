@@ -189,6 +189,19 @@ fn every_agent_plays_only_legal_moves_in_four_player_quoridor() {
     let s0 = parse(n, &rules.show(start.config));
     assert_eq!(s0.pawns, [(2, 0), (4, 2), (2, 4), (0, 2)]);
     assert_eq!((s0.left, s0.turn), ([2; 4], 0));
+    // The randomizable moves (semi-random's) at the start: exactly the wall moves.
+    let random_ok: BTreeSet<State> = rules
+        .randomizable(start)
+        .unwrap()
+        .expect("quoridor-n declares randomizable")
+        .iter()
+        .map(|&t| parse(n, &rules.show(t)))
+        .collect();
+    let walls: BTreeSet<State> = successors(&board, &s0, &mut Seen::default())
+        .into_iter()
+        .filter(|t| t.walls.len() == 1)
+        .collect();
+    assert_eq!(random_ok, walls);
     // The board as drawn: pawn i + 1 where the start has it, `.` elsewhere.
     let drawn = rules.draw(start);
     let rows: Vec<&str> = drawn.lines().skip(1).step_by(2).collect();

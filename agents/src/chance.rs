@@ -69,6 +69,13 @@ pub trait Backing {
         let _ = (choice, s, next);
         Ok(Vec::new())
     }
+    /// The game module's optional `randomizable : Player State -> Set{Choice}` for the
+    /// player to move at `s`: the choices a random player may take without making the game
+    /// go on for ever; `None` when the game declares none.
+    fn randomizable(&mut self, s: TermId) -> Result<Option<Vec<TermId>>, ChanceError> {
+        let _ = s;
+        Ok(None)
+    }
     /// An optional integer operator of the game's module, `name : Player State -> Int`
     /// (`eval`, `goal-distance`), applied to player `player` and `s`; `None` when the game
     /// declares none.
@@ -83,7 +90,28 @@ pub trait Backing {
     }
 }
 
+/// The operator `name : Player State -> …` of a chance game's module, if it declares one.
+fn agent_op(model: &EngineModel, name: &str) -> Option<OpId> {
+    let sig = &model.engine.program().sig;
+    (0..sig.ops.len() as u32).map(OpId).find(|&o| {
+        let i = sig.op(o);
+        i.name == name
+            && i.args.len() == 2
+            && sig.same_kind(i.args[0], model.game.player_sort)
+            && sig.same_kind(i.args[1], model.game.state_sort)
+    })
+}
+
 impl Backing for EngineModel<'_> {
+    fn randomizable(&mut self, s: TermId) -> Result<Option<Vec<TermId>>, ChanceError> {
+        let Some(op) = agent_op(self, "randomizable") else {
+            return Ok(None);
+        };
+        let p = self.call(&self.game.turn.clone(), &[s])?;
+        let set = self.call(&Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]), &[p, s])?;
+        Ok(Some(self.set_elements(set)))
+    }
+
     fn events_to(
         &mut self,
         choice: TermId,
@@ -121,17 +149,7 @@ impl Backing for EngineModel<'_> {
         player: usize,
         s: TermId,
     ) -> Result<Option<i64>, ChanceError> {
-        let op = {
-            let sig = &self.engine.program().sig;
-            (0..sig.ops.len() as u32).map(OpId).find(|&o| {
-                let i = sig.op(o);
-                i.name == name
-                    && i.args.len() == 2
-                    && sig.same_kind(i.args[0], self.game.player_sort)
-                    && sig.same_kind(i.args[1], self.game.state_sort)
-            })
-        };
-        let Some(op) = op else {
+        let Some(op) = agent_op(self, name) else {
             return Ok(None);
         };
         let all = self.call(&self.game.players.clone(), &[])?;
@@ -278,6 +296,11 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
         self.model
             .agent_int("eval", player, p.config)
             .map_err(solve_error)
+    }
+
+    /// The game module's `randomizable : Player State -> Set{Choice}`.
+    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
+        self.model.randomizable(p.config).map_err(solve_error)
     }
 
     /// The game module's `goal-distance : Player State -> Int`.
