@@ -52,12 +52,12 @@ pub struct MatchArgs {
     /// A game still going after this many plies is stopped and counted as a draw.
     #[arg(long, value_name = "N", default_value_t = arena::DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
-    /// Print one JSON object (keys: game, agents, games, wins, draws, stopped, avg_plies,
-    /// avg_branching, ms_per_move, seed).
+    /// Print one JSON object (keys: game, agents, players, games, wins, draws, stopped,
+    /// avg_plies, avg_branching, ms_per_move, seed, interrupted).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// Print one CSV row per game (game, first, second, winner, plies, avg_branching,
-    /// stopped).
+    /// Print one CSV row per game (game, first, second, …: the agent in each seat in the
+    /// order of play, winner, plies, avg_branching, stopped).
     #[arg(long)]
     pub csv: bool,
 }
