@@ -47,9 +47,11 @@ pub fn chance_error(e: SolveError) -> ChanceError {
     }
 }
 
-/// What a person's front end may ask of a chance model beyond [`ChanceModel`]: how to
-/// draw a state and the engine that reads typed terms. A model without either (a test's)
-/// implements it with the defaults.
+/// What the agents and a person's front end may ask of a chance model beyond
+/// [`ChanceModel`]: the optional operators of its module (`randomizable`, `eval`,
+/// `goal-distance`), how to draw a state, the events behind an outcome, and the engine
+/// that reads typed terms. A model with none of them (a test's) implements it with the
+/// defaults: `impl Backing for MyModel {}`.
 pub trait Backing {
     /// The state as the game draws it (its `display`), if it has one.
     fn draw(&mut self, s: TermId) -> Option<String> {
