@@ -558,3 +558,31 @@ fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
     writer.join().unwrap();
     out
 }
+
+#[test]
+fn playout_runs_on_chance_games() {
+    // Random playouts of Pig to 10: at least two rolls win (6 + 4), so a playout has at
+    // least two moves; and one MCTS decision from the start.
+    let j = json(&[
+        "playout",
+        "examples/pig.game",
+        "--set",
+        "goal=10",
+        "--seconds",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(j["game"], "pig");
+    assert!(j["playouts"].as_u64().unwrap() > 0, "{j}");
+    assert!(j["avg_plies"].as_f64().unwrap() >= 2.0, "{j}");
+    let j = json(&[
+        "playout",
+        "examples/pig.game",
+        "--set",
+        "goal=10",
+        "--mcts",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(j["simulations"], 20);
+}
