@@ -586,3 +586,26 @@ fn playout_runs_on_chance_games() {
     ]);
     assert_eq!(j["simulations"], 20);
 }
+
+#[test]
+fn exact_on_a_chance_game_too_large_to_solve_says_so() {
+    // Pig to 10 has more than 50 states: with that limit `exact` refuses, and says why.
+    let (session, game) = pig_game(10);
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut model = EngineModel::new(&mut engine, &game, None).unwrap();
+    let mut rules = ChanceRules::new(&mut model).unwrap();
+    rules.exact_states = 50;
+    let start = rules.start().unwrap();
+    let Node::Turn(turn) = rules.node(start).unwrap() else {
+        panic!("the start is a decision")
+    };
+    match agent("exact", 1).choose(&mut rules, start, &turn) {
+        Err(SolveError::Game(m)) => {
+            assert!(
+                m.contains("more than 50 states") && m.contains("mcts:N"),
+                "{m}"
+            )
+        }
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}

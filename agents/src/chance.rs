@@ -22,8 +22,8 @@ use rustc_hash::FxHashMap;
 
 /// How many states' expansions [`ChanceRules`] remembers before it forgets them all.
 const REMEMBERED: usize = 200_000;
-/// The most states `exact` explores to solve a chance game.
-const EXACT_STATES: usize = 1_000_000;
+/// The most states `exact` explores to solve a chance game (by default).
+pub const EXACT_STATES: usize = 1_000_000;
 
 /// A chance game's failure as the agents report failures.
 pub fn solve_error(e: ChanceError) -> SolveError {
@@ -208,6 +208,8 @@ pub struct ChanceRules<'m, M> {
     nodes: FxHashMap<TermId, Node>,
     /// Each state's optimal values, filled by the chance solver for `exact`.
     values: FxHashMap<TermId, Vec<f64>>,
+    /// The most states `exact` explores ([`EXACT_STATES`] unless set).
+    pub exact_states: usize,
 }
 
 impl<'m, M: ChanceModel<State = TermId, Choice = TermId> + Backing> ChanceRules<'m, M> {
@@ -218,6 +220,7 @@ impl<'m, M: ChanceModel<State = TermId, Choice = TermId> + Backing> ChanceRules<
             players,
             nodes: FxHashMap::default(),
             values: FxHashMap::default(),
+            exact_states: EXACT_STATES,
         })
     }
 
@@ -273,7 +276,17 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
             model: &mut *self.model,
             start: p.config,
         };
-        let graph = explore(&mut from, false, EXACT_STATES).map_err(solve_error)?;
+        let limit = self.exact_states;
+        let graph = explore(&mut from, false, limit).map_err(|e| match e {
+            ChanceError::Game { message, .. } if message.contains("--max-states") => {
+                SolveError::Game(format!(
+                    "`exact` solves a chance game from the position it decides at and gave \
+                     up: more than {limit} states are reachable from there; play this \
+                     game with another agent (mcts:N, alphabeta:D)"
+                ))
+            }
+            e => solve_error(e),
+        })?;
         // Floating point is enough to choose a move, and much faster than exact rationals
         // on the cycles of a game like Pig.
         let options = Options {
