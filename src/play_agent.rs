@@ -32,9 +32,9 @@ pub struct Options {
     pub side: Option<String>,
 }
 
-const HELP: &str = "type a move's number or the move as a term (a configuration, a choice); `undo` takes back your last \
-move, `hint` shows what the agent would play for you, `moves` shows the board and the moves \
-again, `quit` leaves";
+const HELP: &str = "type a move's number or the move as a term (a configuration, a choice); \
+`undo` takes back your last move, `hint` shows what the agent would play for you, `moves` \
+shows the board and the moves again, `quit` leaves";
 
 /// One game between the person and the agent.
 struct Table<'w> {
