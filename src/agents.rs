@@ -121,7 +121,7 @@ fn fail(session: &Session, d: Diag) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// The game a command works on: two players without chance (`instance SOLVE{…}` and the
+/// The game a command works on: two players without chance (`instance WINS{…}` and the
 /// other game theories), or a chance game (`instance CHANCE{…}`) with any number of
 /// players. The agents see either through one interface ([`Rules`]).
 pub(crate) enum Which {
