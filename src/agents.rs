@@ -2,9 +2,12 @@
 //! seed 004 (crate `gamelang-agents`) on any `.game` game.
 
 use gamelang_agents::arena::{self, GameRecord, Tally};
-use gamelang_agents::{AgentSpec, EngineRules, Rng, Rules, CATALOGUE};
+use gamelang_agents::chance::solve_error;
+use gamelang_agents::{AgentSpec, ChanceRules, EngineRules, Node, Pos, Rng, Rules, CATALOGUE};
+use gamelang_chance::engine::EngineModel;
 use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
+use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::Engine;
 use rayon::prelude::*;
@@ -36,7 +39,8 @@ pub struct GameArgs {
 pub struct MatchArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// The two agents, e.g. `alphabeta:3,mcts:1000` (`gamelang agents` lists them).
+    /// One agent per player, e.g. `alphabeta:3,mcts:1000` (`gamelang agents` lists them);
+    /// they take turns in the seats from game to game.
     #[arg(long, value_name = "A,B")]
     pub agents: String,
     /// How many games; the agents take turns to start.
@@ -48,12 +52,12 @@ pub struct MatchArgs {
     /// A game still going after this many plies is stopped and counted as a draw.
     #[arg(long, value_name = "N", default_value_t = arena::DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
-    /// Print one JSON object (keys: game, agents, games, wins, draws, stopped, avg_plies,
-    /// avg_branching, ms_per_move, seed).
+    /// Print one JSON object (keys: game, agents, players, games, wins, draws, stopped,
+    /// avg_plies, avg_branching, ms_per_move, seed, interrupted).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
-    /// Print one CSV row per game (game, first, second, winner, plies, avg_branching,
-    /// stopped).
+    /// Print one CSV row per game (game, first, second, …: the agent in each seat in the
+    /// order of play, winner, plies, avg_branching, stopped).
     #[arg(long)]
     pub csv: bool,
 }
@@ -94,7 +98,8 @@ fn cpu_time() -> Duration {
 pub fn list() -> ExitCode {
     println!(
         "Agents (write NAME or NAME:N, e.g. `gamelang match GAME --agents alphabeta:3,mcts:1000`,\n\
-         `gamelang play GAME --agent mcts:1000`, `gamelang simulate CHANCE-GAME --agents mcts:200,random`):"
+         `gamelang play GAME --agent mcts:1000`, `gamelang simulate CHANCE-GAME --agents mcts:200,random`).\n\
+         Every agent plays every game: two players or more, with or without chance (docs/agents.md):"
     );
     for (name, what) in CATALOGUE {
         println!("  {name:<12} {what}");
@@ -116,9 +121,73 @@ fn fail(session: &Session, d: Diag) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// The game a command works on: two players without chance (`instance WINS{…}` and the
+/// other game theories), or a chance game (`instance CHANCE{…}`) with any number of
+/// players. The agents see either through one interface ([`Rules`]).
+pub(crate) enum Which {
+    Plain(Game),
+    Chance(ChanceGame),
+}
+
+impl Which {
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Which::Plain(g) => &g.name,
+            Which::Chance(g) => &g.name,
+        }
+    }
+}
+
+/// The name of the game `--game` names or, without it, of the file's first game that
+/// declares every parameter set with `--set` (so that `quoridor.game --set players=4`
+/// picks its four-player game), if that is not the file's first game.
+fn game_for_parameters(session: &Session, args: &GameArgs) -> Option<String> {
+    if args.game.is_some() {
+        return args.game.clone();
+    }
+    let names: Vec<&str> = args
+        .set
+        .iter()
+        .filter_map(|a| a.split_once('=').map(|(n, _)| n.trim()))
+        .collect();
+    let has_all = |params: &[(String, gamelang_lang::program::OpId)]| {
+        names.iter().all(|n| params.iter().any(|(p, _)| p == n))
+    };
+    let first_has_all = match session.games.first() {
+        Some(g) => has_all(&g.params),
+        None => session
+            .chance_games
+            .first()
+            .is_some_and(|g| has_all(&g.params)),
+    };
+    if first_has_all {
+        return None;
+    }
+    let plain = session.games.iter().find(|g| has_all(&g.params));
+    let chance = session.chance_games.iter().find(|g| has_all(&g.params));
+    plain
+        .map(|g| g.name.clone())
+        .or_else(|| chance.map(|g| g.name.clone()))
+}
+
 /// The session and the game, with the parameters set.
-pub(crate) fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
+pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
     let mut session = crate::app::load(&args.file)?;
+    let name = game_for_parameters(&session, args);
+    let args = &GameArgs {
+        file: args.file.clone(),
+        game: name,
+        set: args.set.clone(),
+        seed: args.seed,
+    };
+    if let Some(game) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
+        for assignment in &args.set {
+            if let Err(d) = session.set_chance_parameter(&game, assignment) {
+                return Err(fail(&session, d));
+            }
+        }
+        return Ok((session, Which::Chance(game)));
+    }
     let game = match crate::app::pick_game(&session, &args.file, args.game.as_deref()) {
         Ok(g) => g.clone(),
         Err(d) => return Err(fail(&session, d)),
@@ -128,15 +197,39 @@ pub(crate) fn load(args: &GameArgs) -> Result<(Session, Game), ExitCode> {
             return Err(fail(&session, d));
         }
     }
-    Ok((session, game))
+    Ok((session, Which::Plain(game)))
+}
+
+/// Run `f` on the game's rules over `engine`, from the game's start.
+pub(crate) fn with_rules<T>(
+    engine: &mut Engine,
+    which: &Which,
+    f: impl FnOnce(&mut dyn Rules, Pos) -> Result<T, SolveError>,
+) -> Result<T, SolveError> {
+    match which {
+        Which::Plain(game) => {
+            let mut rules = EngineRules::new(&mut *engine, game)?;
+            let start = rules.start()?;
+            f(&mut rules, start)
+        }
+        Which::Chance(game) => {
+            let mut model = EngineModel::new(engine, game, None).map_err(solve_error)?;
+            let mut rules = ChanceRules::new(&mut model)?;
+            let start = rules.start()?;
+            f(&mut rules, start)
+        }
+    }
 }
 
 /// One game of a match, on an engine of its own (so that games on different threads share
-/// nothing and a long match does not keep every game's terms).
+/// nothing and a long match does not keep every game's terms). Game `k`: agent `k mod n`
+/// moves first (the others seated after it in the players' order, [`arena::seats`]),
+/// agent i's random stream is `Rng::derive(seed, n k + i)` and the chance events'
+/// `Rng::derive(seed, u64::MAX - k)`.
 fn one_game(
     program: &Arc<gamelang_lang::program::Program>,
-    game: &Game,
-    specs: [AgentSpec; 2],
+    which: &Which,
+    specs: &[AgentSpec],
     seed: u64,
     k: usize,
     max_plies: usize,
@@ -144,35 +237,41 @@ fn one_game(
 ) -> Result<GameRecord, Failure> {
     let mut engine = Engine::new(program.clone());
     engine.interrupt = interrupt.clone();
-    let mut rules = match EngineRules::new(engine, game) {
-        Ok(r) => r,
-        Err(e) => {
-            let d = driver::diagnose(&Engine::new(program.clone()), &e);
-            return Err(Failure::Error(Box::new(d)));
-        }
-    };
-    let result = (|| {
-        let start = rules.start()?;
-        let mut agents = [
-            specs[0].build(Rng::derive(seed, 2 * k as u64)),
-            specs[1].build(Rng::derive(seed, 2 * k as u64 + 1)),
-        ];
+    let n = specs.len();
+    let mut agents: Vec<_> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.build(Rng::derive(seed, (n * k + i) as u64)))
+        .collect();
+    let mut events = Rng::derive(seed, u64::MAX - k as u64);
+    let result = with_rules(&mut engine, which, |rules, start| {
         arena::play_game(
-            &mut rules,
+            rules,
             start,
             &mut agents,
-            k % 2,
+            k % n,
             max_plies,
-            &mut |_, _, _, _| Ok(()),
+            &mut events,
+            &mut |_, _, _, _, _| Ok(()),
         )
-    })();
+    });
     result.map_err(|e| {
         if driver::is_interrupted(&e) {
             Failure::Interrupted
         } else {
-            Failure::Error(Box::new(driver::diagnose(&rules.engine, &e)))
+            Failure::Error(Box::new(driver::diagnose(&engine, &e)))
         }
     })
+}
+
+/// The players of the game (at its start), or the diagnostic of why they are unknown.
+fn players_of(
+    program: &Arc<gamelang_lang::program::Program>,
+    which: &Which,
+) -> Result<Vec<String>, Diag> {
+    let mut engine = Engine::new(program.clone());
+    let result = with_rules(&mut engine, which, |rules, _| Ok(rules.players()));
+    result.map_err(|e| driver::diagnose(&engine, &e))
 }
 
 /// Why a game of a match did not finish.
@@ -184,25 +283,34 @@ enum Failure {
 
 /// `gamelang match`.
 pub fn run_match(args: MatchArgs) -> ExitCode {
-    let (session, game) = match load(&args.game) {
+    let (session, which) = match load(&args.game) {
         Ok(x) => x,
         Err(code) => return code,
     };
+    let program = Arc::new(session.program.clone());
+    let players = match players_of(&program, &which) {
+        Ok(p) => p,
+        Err(d) => return fail(&session, d),
+    };
     let specs = match AgentSpec::parse_list(&args.agents) {
-        Ok(s) if s.len() == 2 => [s[0], s[1]],
+        Ok(s) if s.len() == players.len() => s,
         Ok(s) => {
             return fail(
                 &session,
                 Diag::error(format!(
-                    "--agents needs two agents separated by a comma, not {}",
-                    s.len()
+                    "--agents names {} agent{} for the {} players of {} ({}): give one per \
+                     player, separated by commas (they take turns in the seats)",
+                    s.len(),
+                    if s.len() == 1 { "" } else { "s" },
+                    players.len(),
+                    which.name(),
+                    players.join(", ")
                 )),
             )
         }
         Err(e) => return fail(&session, Diag::error(format!("--agents: {e}"))),
     };
     let names = agent_names(&specs);
-    let program = Arc::new(session.program.clone());
     let interrupt = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupt.clone();
@@ -230,7 +338,15 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
                 if interrupt.load(Ordering::Relaxed) {
                     return None;
                 }
-                let r = one_game(&program, &game, specs, seed, k, args.max_plies, &interrupt);
+                let r = one_game(
+                    &program,
+                    &which,
+                    &specs,
+                    seed,
+                    k,
+                    args.max_plies,
+                    &interrupt,
+                );
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if progress {
                     eprint!(
@@ -246,7 +362,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     if progress {
         eprint!("\r\x1b[K");
     }
-    let mut tally = Tally::default();
+    let mut tally = Tally::new(specs.len());
     let mut records = Vec::new();
     for r in results.into_iter().flatten() {
         match r {
@@ -260,28 +376,39 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     }
     let interrupted = interrupt.load(Ordering::Relaxed);
     if args.csv {
-        println!("game,first,second,winner,plies,avg_branching,stopped");
+        let n = names.len();
+        let seats: Vec<&str> = (0..n).map(ordinal).collect();
+        println!(
+            "game,{},winner,plies,avg_branching,stopped",
+            seats.join(",")
+        );
         for (k, r) in records.iter().enumerate() {
-            let winner = r.winner.map_or("draw", |w| names[w].as_str());
+            let winner = if r.winners.is_empty() {
+                "draw".to_string()
+            } else {
+                let w: Vec<&str> = r.winners.iter().map(|&w| names[w].as_str()).collect();
+                w.join(";")
+            };
+            let order: Vec<&str> = (0..n).map(|j| names[(r.first + j) % n].as_str()).collect();
             println!(
-                "{k},{},{},{winner},{},{:.3},{}",
-                names[r.first],
-                names[1 - r.first],
+                "{k},{},{winner},{},{:.3},{}",
+                order.join(","),
                 r.plies,
                 r.branching(),
                 r.stopped
             );
         }
     } else if args.json {
-        let wins: serde_json::Map<String, serde_json::Value> = (0..2)
+        let wins: serde_json::Map<String, serde_json::Value> = (0..names.len())
             .map(|a| (names[a].clone(), json!(tally.wins[a])))
             .collect();
-        let ms: serde_json::Map<String, serde_json::Value> = (0..2)
+        let ms: serde_json::Map<String, serde_json::Value> = (0..names.len())
             .map(|a| (names[a].clone(), json!(round3(tally.ms_per_move(a)))))
             .collect();
         let j = json!({
-            "game": game.name,
+            "game": which.name(),
             "agents": names,
+            "players": players,
             "games": tally.games,
             "wins": wins,
             "draws": tally.draws,
@@ -296,7 +423,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     } else {
         print!(
             "{}",
-            table(&game.name, &names, &tally, seed, args.max_plies)
+            table(which.name(), &names, &tally, seed, args.max_plies)
         );
         if interrupted {
             println!(
@@ -312,24 +439,41 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     }
 }
 
-/// The agents' names as keys: their specs, told apart when the same agent plays itself.
-fn agent_names(specs: &[AgentSpec; 2]) -> [String; 2] {
-    let (a, b) = (specs[0].to_string(), specs[1].to_string());
-    if a == b {
-        [format!("{a} (1)"), format!("{b} (2)")]
-    } else {
-        [a, b]
-    }
+/// The agents' names as keys: their specs, numbered `(1)`, `(2)`, … in the order of
+/// `--agents` when the same agent plays more than one seat.
+fn agent_names(specs: &[AgentSpec]) -> Vec<String> {
+    let texts: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if texts.iter().filter(|u| *u == t).count() > 1 {
+                format!("{t} ({})", i + 1)
+            } else {
+                t.clone()
+            }
+        })
+        .collect()
+}
+
+/// The CSV column of the agent in the j-th seat of play (`first`, `second`, …).
+fn ordinal(j: usize) -> &'static str {
+    const NAMES: [&str; 8] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    ];
+    NAMES.get(j).copied().unwrap_or("other")
 }
 
 fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-fn table(game: &str, names: &[String; 2], t: &Tally, seed: u64, max_plies: usize) -> String {
+fn table(game: &str, names: &[String], t: &Tally, seed: u64, max_plies: usize) -> String {
+    let (last, rest) = names.split_last().expect("two agents or more");
     let mut out = format!(
-        "match {game}: {} against {}, {} games (they take turns to start), seed {seed}\n",
-        names[0], names[1], t.games
+        "match {game}: {} against {last}, {} games (they take turns to start), seed {seed}\n",
+        rest.join(", "),
+        t.games
     );
     let w = names.iter().map(|n| n.len()).max().unwrap_or(5).max(5);
     out += &format!(
@@ -361,7 +505,7 @@ fn table(game: &str, names: &[String; 2], t: &Tally, seed: u64, max_plies: usize
 
 /// `gamelang playout`: random games from the start, as many as fit in the time.
 pub fn run_playout(args: PlayoutArgs) -> ExitCode {
-    let (session, game) = match load(&args.game) {
+    let (session, which) = match load(&args.game) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -371,37 +515,26 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
             Diag::error(format!("--seconds must be positive, not {}", args.seconds)),
         );
     }
-    let engine = Engine::new(Arc::new(session.program.clone()));
-    let mut rules = match EngineRules::new(engine, &game) {
-        Ok(r) => r,
-        Err(e) => {
-            return fail(
-                &session,
-                driver::diagnose(&Engine::new(Arc::new(session.program.clone())), &e),
-            )
-        }
-    };
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
     if let Some(n) = args.mcts {
-        return mcts_speed(&session, &game, &mut rules, n, args.game.seed, args.json);
+        return mcts_speed(&session, &which, &mut engine, n, args.game.seed, args.json);
     }
     let mut rng = Rng::new(args.game.seed);
     let limit = Duration::from_secs_f64(args.seconds);
     let cpu = cpu_time();
     let began = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
-    let outcome = (|| -> Result<(), SolveError> {
-        let start = rules.start()?;
+    let outcome = with_rules(&mut engine, &which, |rules, start| {
         while began.elapsed() < limit {
-            let (_, n) =
-                gamelang_agents::mcts::playout(&mut rng, &mut rules as &mut dyn Rules, start)?;
+            let (_, n) = gamelang_agents::mcts::playout(&mut rng, rules, start)?;
             playouts += 1;
             plies += n as u64;
             rules.tidy(&[start.config]);
         }
         Ok(())
-    })();
+    });
     if let Err(e) = outcome {
-        return fail(&session, driver::diagnose(&rules.engine, &e));
+        return fail(&session, driver::diagnose(&engine, &e));
     }
     let secs = began.elapsed().as_secs_f64();
     let cpu = (cpu_time() - cpu).as_secs_f64();
@@ -409,7 +542,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
     let avg = plies as f64 / playouts.max(1) as f64;
     if args.json {
         let j = json!({
-            "game": game.name,
+            "game": which.name(),
             "playouts": playouts,
             "seconds": round3(secs),
             "cpu_seconds": round3(cpu),
@@ -420,7 +553,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
     } else {
         println!(
             "game {}: {playouts} random playouts from the start in {secs:.2} s: {rate:.1} playouts per second ({avg:.1} plies on average)",
-            game.name
+            which.name()
         );
     }
     ExitCode::SUCCESS
@@ -431,34 +564,32 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
 /// with (gamelang-bench's `agents`).
 fn mcts_speed(
     session: &Session,
-    game: &Game,
-    rules: &mut EngineRules,
+    which: &Which,
+    engine: &mut Engine,
     n: u32,
     seed: u64,
     json: bool,
 ) -> ExitCode {
     let (cpu, began) = (cpu_time(), Instant::now());
-    let outcome = (|| -> Result<(), SolveError> {
-        let start = rules.start()?;
-        let moves = rules.moves(start)?;
-        if moves.is_empty() {
+    let outcome = with_rules(engine, which, |rules, start| {
+        let Node::Turn(turn) = rules.node(start)? else {
             return Err(SolveError::Game(
                 "play has halted at the start: there is nothing to search".into(),
             ));
-        }
+        };
         let mut agent = AgentSpec::Mcts { simulations: n }.build(Rng::new(seed));
-        agent.choose(rules, start, &moves)?;
+        agent.choose(rules, start, &turn)?;
         Ok(())
-    })();
+    });
     if let Err(e) = outcome {
-        return fail(session, driver::diagnose(&rules.engine, &e));
+        return fail(session, driver::diagnose(engine, &e));
     }
     let secs = began.elapsed().as_secs_f64();
     let cpu = (cpu_time() - cpu).as_secs_f64();
     let rate = n as f64 / cpu.max(1e-9);
     if json {
         let j = json!({
-            "game": game.name,
+            "game": which.name(),
             "simulations": n,
             "seconds": round3(secs),
             "cpu_seconds": round3(cpu),
@@ -468,7 +599,7 @@ fn mcts_speed(
     } else {
         println!(
             "game {}: mcts:{n} from the start in {cpu:.2} CPU s ({secs:.2} s): {rate:.1} simulations per CPU second",
-            game.name
+            which.name()
         );
     }
     ExitCode::SUCCESS

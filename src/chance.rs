@@ -34,24 +34,7 @@ fn render(session: &Session, d: &Diag) -> ExitCode {
 }
 
 pub fn error_diag(e: ChanceError) -> Diag {
-    match e {
-        ChanceError::Engine(d) => *d,
-        ChanceError::Game {
-            message,
-            span,
-            state,
-        } => {
-            let mut d = match span {
-                Some(s) => Diag::at(s, message, "declared here"),
-                None => Diag::error(message),
-            };
-            if let Some(st) = state {
-                d = d.note(format!("in state {st}"));
-            }
-            d
-        }
-        ChanceError::Interrupted => Diag::error("interrupted"),
-    }
+    e.into_diag()
 }
 
 /// Set parameters, parse `--from`, and make an engine: what solve and simulate share.
@@ -352,8 +335,8 @@ pub struct SimulateArgs {
     #[arg(long, required_unless_present_any = ["events", "choices", "agents"], conflicts_with_all = ["events", "choices", "agents"])]
     pub random: bool,
     /// Play games between agents, one per player in the game's order of players, e.g.
-    /// `--agents mcts:200,random` (`random` or `mcts:N`: Monte Carlo tree search with the
-    /// events sampled by their probabilities).
+    /// `--agents mcts:200,random` (any agent of `gamelang agents`; `mcts:N` samples the
+    /// events by their probabilities).
     #[arg(long, value_name = "A1,A2,…", conflicts_with_all = ["events", "choices"])]
     pub agents: Option<String>,
     /// Seed 002's `move-repeatedly`: play these events in order (terms separated by commas,

@@ -65,8 +65,9 @@ enum Command {
     Play(play::PlayArgs),
     /// List the game-agnostic agents (seed 004) and how to write them.
     Agents,
-    /// Let two agents play each other, e.g. `--agents alphabeta:3,mcts:1000 --games 100`:
-    /// wins with 95% intervals, draws, game length, branching factor, time per move.
+    /// Let agents play each other, one per player (chance games too), e.g. `--agents
+    /// alphabeta:3,mcts:1000 --games 100`: wins with 95% intervals, draws, game length,
+    /// branching factor, time per move.
     Match(agents::MatchArgs),
     /// Random playouts from the start for a while: playouts per second.
     Playout(agents::PlayoutArgs),

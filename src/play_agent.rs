@@ -1,20 +1,25 @@
-//! `gamelang play GAME.game --agent SPEC`: a person plays one side of any `.game` game in
-//! the terminal against one of seed 004's agents (`gamelang agents` lists them).
+//! `gamelang play GAME.game --agent SPEC`: a person plays one seat of any `.game` game in
+//! the terminal against one of seed 004's agents (`gamelang agents` lists them): a
+//! two-player game, or a chance game (`instance CHANCE{…}`) whose other players are all
+//! played by the agent.
 //!
-//! Each turn of the person's shows the board (the game's `display`, or the configuration)
-//! and the moves, numbered. A line of input is a move's number, a configuration typed as a
-//! term (it must be one of the moves once reduced), `undo` (back to the person's previous
-//! turn), `hint` (the move the agent would play in the person's place), `moves`, `help` or
-//! `quit`. A refused line is reported on stderr and the person types again; read from a
-//! pipe, the session then ends with exit status 1 (a script with a mistake fails).
+//! Each turn of the person's shows the board (the game's `display`, or the term) and the
+//! moves, numbered. A line of input is a move's number, a move typed as a term (a
+//! configuration, or a chance game's choice; it must be one of the moves once reduced),
+//! `undo` (back to the person's previous turn), `hint` (the move the agent would play in
+//! the person's place), `moves`, `help` or `quit`. After a move with chance outcomes the
+//! outcome drawn (from `--seed`) is shown with its probability. A refused line is
+//! reported on stderr and the person types again; read from a pipe, the session then
+//! ends with exit status 1 (a script with a mistake fails).
 
-use crate::agents::{load, GameArgs};
-use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Rules};
-use gamelang_game::{self as driver, Side, SolveError, Verdict};
+use crate::agents::{load, with_rules, GameArgs, Which};
+use gamelang_agents::rules::side;
+use gamelang_agents::{Agent, AgentSpec, Node, Pos, Rng, Rules, Turn};
+use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::elab::Session;
 use gamelang_lang::span::Span;
-use gamelang_runtime::{Engine, TermId};
+use gamelang_runtime::Engine;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -23,26 +28,30 @@ use std::sync::Arc;
 pub struct Options {
     pub game: GameArgs,
     pub agent: String,
-    /// The side the person plays (default: the side that moves first).
+    /// The player the person plays (default: the one that moves first).
     pub side: Option<String>,
 }
 
-const HELP: &str = "type a move's number or a configuration; `undo` takes back your last \
-move, `hint` shows what the agent would play for you, `moves` shows the board and the moves \
-again, `quit` leaves";
+const HELP: &str = "type a move's number or the move as a term (a configuration, a choice); \
+`undo` takes back your last move, `hint` shows what the agent would play for you, `moves` \
+shows the board and the moves again, `quit` leaves";
 
 /// One game between the person and the agent.
-struct Table<'g> {
+struct Table<'w> {
     session: Session,
-    game: &'g Game,
-    rules: EngineRules<'g>,
+    which: &'w Which,
     spec: AgentSpec,
     agent: Box<dyn Agent>,
     /// The same agent on its own random stream, for `hint`.
     hinter: Box<dyn Agent>,
-    human: Side,
-    /// The positions so far, the start first.
-    line: Vec<Pos>,
+    /// Chance outcomes are drawn from this stream.
+    events: Rng,
+    /// The person's player (an index into the game's players).
+    human: usize,
+    players: Vec<String>,
+    /// The positions so far, the start first, each with the player to move there (none
+    /// once play is over).
+    line: Vec<(Pos, Option<usize>)>,
     color: bool,
 }
 
@@ -56,7 +65,7 @@ enum Input {
 }
 
 pub fn run(opts: Options) -> ExitCode {
-    let (session, game) = match load(&opts.game) {
+    let (session, which) = match load(&opts.game) {
         Ok(x) => x,
         Err(code) => return code,
     };
@@ -74,54 +83,53 @@ pub fn run(opts: Options) -> ExitCode {
             )
         }
     };
-    let engine = Engine::new(Arc::new(session.program.clone()));
-    let rules = match EngineRules::new(engine, &game) {
-        Ok(r) => r,
-        Err(e) => {
-            let d = driver::diagnose(&Engine::new(Arc::new(session.program.clone())), &e);
-            return refuse(d);
-        }
-    };
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
     let seed = opts.game.seed;
     let mut table = Table {
-        game: &game,
-        rules,
+        which: &which,
         spec,
         agent: spec.build(Rng::derive(seed, 0)),
         hinter: spec.build(Rng::derive(seed, 1)),
-        human: Side::B,
+        events: Rng::derive(seed, 2),
+        human: 0,
+        players: Vec::new(),
         line: Vec::new(),
         color,
         session,
     };
-    let start = match table.rules.start() {
-        Ok(p) => p,
-        Err(e) => return table.runtime(e),
-    };
-    table.human = match opts.side.as_deref().map(str::trim) {
-        None => start.to_move,
-        Some("B" | "b") => Side::B,
-        Some("R" | "r") => Side::R,
-        Some(other) => {
-            return table.refuse(
-                Diag::error(format!("--as: `{other}` is not a player"))
-                    .note("write --as B or --as R"),
-            )
-        }
-    };
-    table.line.push(start);
-    println!(
-        "game {}: you play {} ({}), {} plays {} ({}); {HELP}",
-        game.name,
-        table.human.name(),
-        table.human.full_name(),
-        spec,
-        table.human.opponent().name(),
-        table.human.opponent().full_name()
-    );
-    match table.play() {
+    let side = opts.side.as_deref().map(str::trim);
+    let played = with_rules(&mut engine, &which, |rules, start| {
+        table.players = rules.players();
+        let first = table.player_at(rules, start)?;
+        table.human = match side {
+            None => first.unwrap_or(0),
+            Some(name) => match table
+                .players
+                .iter()
+                .position(|p| p.eq_ignore_ascii_case(name))
+            {
+                Some(i) => i,
+                None => {
+                    let d = Diag::error(format!("--as: `{name}` is not a player")).note(format!(
+                        "write {}",
+                        table
+                            .players
+                            .iter()
+                            .map(|p| format!("--as {p}"))
+                            .collect::<Vec<_>>()
+                            .join(" or ")
+                    ));
+                    return Ok(table.refuse(d));
+                }
+            },
+        };
+        table.line.push((start, first));
+        table.greet();
+        table.play(rules)
+    });
+    match played {
         Ok(code) => code,
-        Err(e) => table.runtime(e),
+        Err(e) => table.refuse(driver::diagnose(&engine, &e)),
     }
 }
 
@@ -131,76 +139,138 @@ impl Table<'_> {
         ExitCode::FAILURE
     }
 
-    /// A run-time failure of the game's equations (or Ctrl-C).
-    fn runtime(&self, e: SolveError) -> ExitCode {
-        self.refuse(driver::diagnose(&self.rules.engine, &e))
-    }
-
-    fn here(&self) -> Pos {
-        *self.line.last().expect("the start is always there")
-    }
-
-    /// The moves at `p`; none when play has halted.
-    fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError> {
-        if self.rules.halted(p)? {
-            Ok(Vec::new())
-        } else {
-            self.rules.moves(p)
+    /// A player as the person reads it: `B (Benny)` in a two-player game, else its name.
+    fn who(&self, i: usize) -> String {
+        match self.which {
+            Which::Plain(_) => format!("{} ({})", side(i).name(), side(i).full_name()),
+            Which::Chance(_) => self.players[i].clone(),
         }
     }
 
+    fn greet(&self) {
+        let others: Vec<String> = (0..self.players.len())
+            .filter(|&i| i != self.human)
+            .map(|i| self.who(i))
+            .collect();
+        println!(
+            "game {}: you play {}, {} plays {}; {HELP}",
+            self.which.name(),
+            self.who(self.human),
+            self.spec,
+            others.join(", ")
+        );
+    }
+
+    /// The player to move at `p`, or `None` when play is over.
+    fn player_at(&self, rules: &mut dyn Rules, p: Pos) -> Result<Option<usize>, SolveError> {
+        Ok(match rules.node(p)? {
+            Node::Turn(t) => Some(t.player),
+            Node::Over { .. } => None,
+        })
+    }
+
+    fn here(&self) -> Pos {
+        self.line.last().expect("the start is always there").0
+    }
+
     /// The board as the game draws it, ending with a newline.
-    fn board(&mut self, c: TermId) -> String {
-        let mut text = self.rules.draw(c);
+    fn board(&self, rules: &mut dyn Rules, p: Pos) -> String {
+        let mut text = rules.draw(p);
         if !text.ends_with('\n') {
             text.push('\n');
         }
         text
     }
 
+    /// Play `turn.moves[i]` at `p` for `player` (`who` says it): the outcome drawn by
+    /// chance is shown when there is more than one.
+    fn take(
+        &mut self,
+        rules: &mut dyn Rules,
+        turn: &Turn,
+        i: usize,
+        said: String,
+    ) -> Result<(), SolveError> {
+        let m = &turn.moves[i];
+        println!("{said} {}", rules.show(m.label));
+        let next = gamelang_agents::mcts::draw(&mut self.events, m);
+        if m.outcomes.len() > 1 {
+            let prob = m
+                .outcomes
+                .iter()
+                .find(|(_, q)| *q == next)
+                .map_or(0.0, |(pr, _)| *pr);
+            let events = rules.events_to(self.here(), m.label, next)?;
+            let events = if events.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", events.join(" or "))
+            };
+            println!(
+                "chance: {events}(probability {}): {}",
+                fraction(prob),
+                rules.show(next.config)
+            );
+        }
+        let player = self.player_at(rules, next)?;
+        self.line.push((next, player));
+        Ok(())
+    }
+
     /// The game, until it ends or the person leaves.
-    fn play(&mut self) -> Result<ExitCode, SolveError> {
+    fn play(&mut self, rules: &mut dyn Rules) -> Result<ExitCode, SolveError> {
         let interactive = std::io::stdin().is_terminal();
         let mut lines = std::io::stdin().lock().lines();
         let mut refused = false;
         let mut show = true;
         loop {
             let p = self.here();
-            let moves = self.moves(p)?;
-            if moves.is_empty() {
-                print!("{}", self.board(p.config));
-                let v = self.rules.result(p)?;
-                let who = match v {
-                    Verdict::Win(s) if s == self.human => " — you win!".to_string(),
-                    Verdict::Win(_) => format!(" — {} wins", self.spec),
-                    Verdict::Draw => String::new(),
-                };
-                let v = match v {
-                    Verdict::Win(s) => format!("{} ({}) wins", s.name(), s.full_name()),
-                    Verdict::Draw => "a draw".into(),
-                };
-                println!(
-                    "play has halted at {} with {} to move: {v}{who}",
-                    self.rules.show(p.config),
-                    p.to_move.name()
-                );
-                return Ok(status(refused, interactive));
-            }
-            if p.to_move != self.human {
-                let i = self.agent.choose(&mut self.rules, p, &moves)?;
-                let m = moves[i];
-                println!(
-                    "{} ({}) plays {}",
-                    self.spec,
-                    p.to_move.name(),
-                    self.rules.show(m)
-                );
-                self.line.push(p.after(m));
+            let turn = match rules.node(p)? {
+                Node::Turn(t) => t,
+                Node::Over { winners } => {
+                    print!("{}", self.board(rules, p));
+                    let text = match self.which {
+                        Which::Plain(_) => {
+                            let v = match winners[..] {
+                                [w] => format!("{} wins", self.who(w)),
+                                _ => "a draw".into(),
+                            };
+                            format!(
+                                "play has halted at {} with {} to move: {v}",
+                                rules.show(p.config),
+                                p.to_move.name()
+                            )
+                        }
+                        Which::Chance(_) => {
+                            let v = if winners.is_empty() {
+                                "nobody wins".to_string()
+                            } else {
+                                let w: Vec<String> = winners.iter().map(|&w| self.who(w)).collect();
+                                format!("{} won", w.join(" and "))
+                            };
+                            format!("play has ended at {}: {v}", rules.show(p.config))
+                        }
+                    };
+                    let you = if winners.contains(&self.human) {
+                        " — you win!".to_string()
+                    } else if winners.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" — {} wins", self.spec)
+                    };
+                    println!("{text}{you}");
+                    return Ok(status(refused, interactive));
+                }
+            };
+            if turn.player != self.human {
+                let i = self.agent.choose(rules, p, &turn)?;
+                let said = format!("{} ({}) plays", self.spec, self.players[turn.player]);
+                self.take(rules, &turn, i, said)?;
                 show = true;
                 continue;
             }
             if show {
-                self.show_turn(p, &moves);
+                self.show_turn(rules, p, &turn);
                 show = false;
             }
             if interactive {
@@ -211,7 +281,7 @@ impl Table<'_> {
                 println!("(end of input: the game is left unfinished)");
                 return Ok(status(refused, interactive));
             };
-            match self.input(line.trim(), p, &moves) {
+            match self.input(rules, line.trim(), p, &turn) {
                 Ok(Input::Moved) => show = true,
                 Ok(Input::Stay) => {}
                 Ok(Input::Quit) => return Ok(status(refused, interactive)),
@@ -224,21 +294,27 @@ impl Table<'_> {
         }
     }
 
-    fn show_turn(&mut self, p: Pos, moves: &[TermId]) {
-        print!("{}", self.board(p.config));
+    fn show_turn(&self, rules: &mut dyn Rules, p: Pos, turn: &Turn) {
+        print!("{}", self.board(rules, p));
         println!(
             "your move ({}), {} possible:",
-            p.to_move.name(),
-            moves.len()
+            self.players[turn.player],
+            turn.moves.len()
         );
-        let width = moves.len().to_string().len();
-        for (i, &m) in moves.iter().enumerate() {
-            println!("  {:>width$}  {}", i + 1, self.rules.show(m));
+        let width = turn.moves.len().to_string().len();
+        for (i, m) in turn.moves.iter().enumerate() {
+            println!("  {:>width$}  {}", i + 1, rules.show(m.label));
         }
     }
 
     /// One line of the person's input at their turn `p`.
-    fn input(&mut self, text: &str, p: Pos, moves: &[TermId]) -> Result<Input, Refusal> {
+    fn input(
+        &mut self,
+        rules: &mut dyn Rules,
+        text: &str,
+        p: Pos,
+        turn: &Turn,
+    ) -> Result<Input, Refusal> {
         match text {
             "" => return Ok(Input::Stay),
             "quit" | "stop" | "exit" => return Ok(Input::Quit),
@@ -249,53 +325,61 @@ impl Table<'_> {
             "moves" | "board" => return Ok(Input::Moved),
             "undo" => return self.undo().map(|()| Input::Moved),
             "hint" => {
-                let i = self.hinter.choose(&mut self.rules, p, moves)?;
+                let i = self.hinter.choose(rules, p, turn)?;
                 println!(
                     "hint: {} would play {}  {}",
                     self.spec,
                     i + 1,
-                    self.rules.show(moves[i])
+                    rules.show(turn.moves[i].label)
                 );
                 return Ok(Input::Stay);
             }
             _ => {}
         }
+        let n = turn.moves.len();
         let i = if let Ok(k) = text.parse::<i64>() {
-            if k < 1 || k as usize > moves.len() {
+            if k < 1 || k as usize > n {
                 return Err(Refusal::Input(
                     Diag::error(format!("there is no move {k}"))
-                        .note(format!("pick a move from 1 to {}", moves.len())),
+                        .note(format!("pick a move from 1 to {n}")),
                 ));
             }
             k as usize - 1
         } else {
-            self.typed_move(text, moves)?
+            self.typed_move(rules, text, turn)?
         };
-        let m = moves[i];
-        println!("you ({}) play {}", p.to_move.name(), self.rules.show(m));
-        self.line.push(p.after(m));
+        let said = format!("you ({}) play", self.players[turn.player]);
+        self.take(rules, turn, i, said)?;
         Ok(Input::Moved)
     }
 
-    /// A configuration typed as a term: which of `moves` it is, once reduced.
-    fn typed_move(&mut self, text: &str, moves: &[TermId]) -> Result<usize, Refusal> {
+    /// A move typed as a term: which of the moves it is, once reduced.
+    fn typed_move(
+        &mut self,
+        rules: &mut dyn Rules,
+        text: &str,
+        turn: &Turn,
+    ) -> Result<usize, Refusal> {
+        let (module, sort) = match self.which {
+            Which::Plain(g) => (g.module, g.config_sort),
+            Which::Chance(g) => (g.module, g.choice_sort),
+        };
         let file = self.session.add_input("your move", text);
         let pat = self
             .session
-            .parse_term_in(
-                self.game.module,
-                file,
-                0..text.len(),
-                Some(self.game.config_sort),
-            )
+            .parse_term_in(module, file, 0..text.len(), Some(sort))
             .map_err(|d| {
                 Refusal::Input(d.note(format!(
-                    "type a move's number, a configuration of the game, or one of: {}",
+                    "type a move's number, a move as a term, or one of: {}",
                     "undo, hint, moves, help, quit"
                 )))
             })?;
+        let Some(engine) = rules.engine() else {
+            return Err(Refusal::Input(Diag::error(
+                "this game reads no typed moves: type a move's number",
+            )));
+        };
         // Parsing may have added symbols (a new string): the engine must know them.
-        let engine = &mut self.rules.engine;
         if engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
             engine.set_program(Arc::new(self.session.program.clone()));
         }
@@ -303,14 +387,14 @@ impl Table<'_> {
         let c = engine
             .reduce(t)
             .map_err(|e| Refusal::Game(SolveError::Runtime(engine.failure(e))))?;
-        match moves.iter().position(|&m| m == c) {
+        match turn.moves.iter().position(|m| m.label == c) {
             Some(i) => Ok(i),
             None => {
                 let at = Span::new(file, 0, text.len());
                 Err(Refusal::Input(
                     Diag::at(
                         at,
-                        format!("`{}` is not a move from here", self.rules.show(c)),
+                        format!("`{}` is not a move from here", rules.show(c)),
                         "not one of the moves",
                     )
                     .note("`moves` lists the moves; type a number or one of them"),
@@ -323,7 +407,7 @@ impl Table<'_> {
     fn undo(&mut self) -> Result<(), Refusal> {
         let earlier = self.line[..self.line.len() - 1]
             .iter()
-            .rposition(|p| p.to_move == self.human);
+            .rposition(|&(_, p)| p == Some(self.human));
         match earlier {
             Some(i) => {
                 self.line.truncate(i + 1);
@@ -335,6 +419,18 @@ impl Table<'_> {
             ))),
         }
     }
+}
+
+/// A probability as a short fraction when it is one with a small denominator (`1/6`),
+/// else as a decimal.
+fn fraction(p: f64) -> String {
+    for d in 1..=1000u32 {
+        let n = (p * d as f64).round();
+        if (n / d as f64 - p).abs() < 1e-9 {
+            return format!("{n}/{d}");
+        }
+    }
+    format!("{p:.4}")
 }
 
 /// Why a line of input was not played.

@@ -5,7 +5,7 @@
 mod support;
 
 use gamelang_agents::arena::play_game;
-use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Rules};
+use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Turn};
 use gamelang_game::{Side, Verdict};
 use gamelang_runtime::TermId;
 use std::collections::{BTreeSet, HashMap};
@@ -53,8 +53,9 @@ fn every_agent_plays_only_legal_moves_in_tic_tac_toe() {
             &mut agents,
             k % 2,
             100,
-            &mut |r, p, moves, i| {
-                let moves: Vec<String> = moves.iter().map(|&m| r.show(m)).collect();
+            &mut Rng::new(0),
+            &mut |r, p, turn, i, _| {
+                let moves: Vec<String> = turn.moves.iter().map(|m| r.show(m.label)).collect();
                 seen.push((p.to_move, r.show(p.config), moves, i));
                 Ok(())
             },
@@ -98,8 +99,9 @@ fn every_agent_plays_only_legal_moves_in_quoridor() {
                 &mut agents,
                 first,
                 30,
-                &mut |r, p, moves, i| {
-                    seen.push((p.to_move, r.show(p.config), r.show(moves[i])));
+                &mut Rng::new(0),
+                &mut |r, p, turn, i, _| {
+                    seen.push((p.to_move, r.show(p.config), r.show(turn.moves[i].label)));
                     Ok(())
                 },
             )
@@ -162,8 +164,17 @@ fn play_from(
         config: rules.engine.reduce(t).unwrap(),
     };
     let mut agents = [agent(spec, seed), agent("random", seed + 1000)];
-    let rec = play_game(rules, start, &mut agents, 0, 20, &mut |_, _, _, _| Ok(())).unwrap();
-    match rec.winner {
+    let rec = play_game(
+        rules,
+        start,
+        &mut agents,
+        0,
+        20,
+        &mut Rng::new(0),
+        &mut |_, _, _, _, _| Ok(()),
+    )
+    .unwrap();
+    match rec.winner() {
         None => Verdict::Draw,
         Some(0) => Verdict::Win(mover),
         Some(_) => Verdict::Win(mover.opponent()),
@@ -226,7 +237,9 @@ fn alphabeta_finds_a_forced_win_within_its_depth() {
         };
         let moves = rules.moves(p).unwrap();
         let mut ab = agent("alphabeta:3", k as u64);
-        let i = ab.choose(&mut rules, p, &moves).unwrap();
+        let i = ab
+            .choose(&mut rules, p, &Turn::without_chance(p, &moves))
+            .unwrap();
         let (nx, no) = ttt::parse(&rules.engine.show(moves[i]));
         let (v2, d2) = ttt::value((nx, no), mover.opponent(), &mut memo);
         assert!(
@@ -261,7 +274,8 @@ fn mcts_beats_random_at_connect_4() {
             &mut agents,
             k as usize % 2,
             100,
-            &mut |_, _, _, _| Ok(()),
+            &mut Rng::new(0),
+            &mut |_, _, _, _, _| Ok(()),
         )
         .unwrap_or_else(|e| {
             panic!(
@@ -269,7 +283,7 @@ fn mcts_beats_random_at_connect_4() {
                 gamelang_game::diagnose(&rules.engine, &e).render(&g.session.sources, false)
             )
         });
-        wins += (rec.winner == Some(0)) as usize;
+        wins += (rec.winner() == Some(0)) as usize;
     }
     assert!(
         wins * 10 >= games as usize * 9,
@@ -488,18 +502,17 @@ fn chance_agents_are_checked() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("1 agent for 2 players (p1, p2)"), "{err}");
+    // Every agent plays chance games now (one interface); `astar` still needs the game's
+    // distance to goal, which Pig does not declare.
     let out = gamelang(&[
         "simulate",
         "examples/pig.game",
         "--agents",
-        "alphabeta:2,random",
+        "astar,random",
         "--games",
         "1",
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("`alphabeta:2` does not play chance games yet"),
-        "{err}"
-    );
+    assert!(err.contains("goal-distance"), "{err}");
 }

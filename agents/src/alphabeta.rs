@@ -1,21 +1,26 @@
-//! Depth-limited minimax with alpha-beta pruning (seed 004, Figures 4.3-4.4), written as
-//! negamax, with iterative deepening (depth 1, 2, …, D; each iteration tries the previous
-//! one's best move first) and a transposition table keyed by position.
+//! Depth-limited minimax with alpha-beta pruning (seed 004, Figures 4.3-4.4), with
+//! iterative deepening (depth 1, 2, …, D; each iteration tries the previous one's best
+//! move first) and a transposition table keyed by position.
 //!
-//! Values are from the point of view of the player to move: a won halted position is worth
-//! `WIN - ply` (a faster win is worth more), a lost one `-(WIN - ply)`, a draw 0, and a
-//! position at the depth limit the game's `eval` (counted for B, so negated for R), or 0
-//! when the game declares none.
+//! Values are those of the player who decides at the root (the *root player*): a halted
+//! position it has won is worth `WIN - ply` (a faster win is worth more), one another
+//! player has won `-(WIN - ply)`, a draw 0, and a position at the depth limit the game's
+//! `eval` for the root player, or 0 when the game declares none. The root player
+//! maximises; every other player minimises. With two players this is exact minimax; with
+//! more it is the **paranoid** search (the others are taken to play together against the
+//! root player), which keeps alpha-beta's pruning. A move with several chance outcomes is
+//! worth the expectation of their values (expectiminimax), each searched with a full
+//! window.
 
 use crate::agent::Agent;
 use crate::rng::Rng;
-use crate::rules::{Pos, Rules};
-use gamelang_game::{SolveError, Verdict};
-use gamelang_runtime::TermId;
+use crate::rules::{Move, Node, Pos, Rules, Turn};
+use gamelang_game::SolveError;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// The value of a win at the root; wins `ply` plies away are worth `WIN - ply`.
-const WIN: i64 = 1 << 40;
+const WIN: f64 = (1u64 << 40) as f64;
 /// Evaluations are clamped below this, so that no evaluation looks like a forced win.
 const EVAL_BOUND: i64 = 1 << 39;
 
@@ -29,23 +34,19 @@ enum Bound {
 #[derive(Clone, Copy)]
 struct Entry {
     depth: u32,
-    value: i64,
+    value: f64,
     bound: Bound,
     best: usize,
-}
-
-/// What is known of a position during one decision: halted (with its result) or its moves.
-#[derive(Clone)]
-enum Node {
-    Leaf(Verdict),
-    Inner(Vec<TermId>),
 }
 
 pub struct AlphaBeta {
     depth: u32,
     rng: Rng,
+    /// The player deciding at the root of the current decision.
+    root: usize,
     table: FxHashMap<Pos, Entry>,
-    nodes: FxHashMap<Pos, Node>,
+    /// What is known of a position during one decision.
+    nodes: FxHashMap<Pos, Rc<Node>>,
 }
 
 impl AlphaBeta {
@@ -53,27 +54,39 @@ impl AlphaBeta {
         AlphaBeta {
             depth,
             rng,
+            root: 0,
             table: FxHashMap::default(),
             nodes: FxHashMap::default(),
         }
     }
 
-    fn node(&mut self, rules: &mut dyn Rules, p: Pos) -> Result<Node, SolveError> {
+    fn node(&mut self, rules: &mut dyn Rules, p: Pos) -> Result<Rc<Node>, SolveError> {
         if let Some(n) = self.nodes.get(&p) {
             return Ok(n.clone());
         }
-        let n = if rules.halted(p)? {
-            Node::Leaf(rules.result(p)?)
-        } else {
-            let moves = rules.moves(p)?;
-            if moves.is_empty() {
-                Node::Leaf(rules.result(p)?)
-            } else {
-                Node::Inner(moves)
-            }
-        };
+        let n = Rc::new(rules.node(p)?);
         self.nodes.insert(p, n.clone());
         Ok(n)
+    }
+
+    /// The value of playing `m`: its one outcome's, or the expectation over its outcomes.
+    fn move_value(
+        &mut self,
+        rules: &mut dyn Rules,
+        m: &Move,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+        ply: f64,
+    ) -> Result<f64, SolveError> {
+        if let [(_, next)] = m.outcomes[..] {
+            return self.search(rules, next, depth, alpha, beta, ply);
+        }
+        let mut total = 0.0;
+        for &(prob, next) in &m.outcomes {
+            total += prob * self.search(rules, next, depth, -WIN - 1.0, WIN + 1.0, ply)?;
+        }
+        Ok(total)
     }
 
     fn search(
@@ -81,30 +94,28 @@ impl AlphaBeta {
         rules: &mut dyn Rules,
         p: Pos,
         depth: u32,
-        mut alpha: i64,
-        beta: i64,
-        ply: i64,
-    ) -> Result<i64, SolveError> {
-        let moves = match self.node(rules, p)? {
-            Node::Leaf(v) => {
-                return Ok(match v {
-                    Verdict::Draw => 0,
-                    Verdict::Win(s) if s == p.to_move => WIN - ply,
-                    Verdict::Win(_) => -(WIN - ply),
+        mut alpha: f64,
+        mut beta: f64,
+        ply: f64,
+    ) -> Result<f64, SolveError> {
+        let node = self.node(rules, p)?;
+        let turn = match &*node {
+            Node::Over { winners } => {
+                return Ok(if winners.is_empty() {
+                    0.0
+                } else if winners.contains(&self.root) {
+                    WIN - ply
+                } else {
+                    -(WIN - ply)
                 })
             }
-            Node::Inner(m) => m,
+            Node::Turn(t) => t,
         };
         if depth == 0 {
-            let e = rules.eval(p)?.unwrap_or(0);
-            let e = e.clamp(-EVAL_BOUND, EVAL_BOUND);
-            return Ok(if p.to_move == gamelang_game::Side::B {
-                e
-            } else {
-                -e
-            });
+            let e = rules.eval(p, self.root)?.unwrap_or(0);
+            return Ok(e.clamp(-EVAL_BOUND, EVAL_BOUND) as f64);
         }
-        let alpha0 = alpha;
+        let (alpha0, beta0) = (alpha, beta);
         let mut first = 0;
         if let Some(e) = self.table.get(&p).copied() {
             if e.depth >= depth {
@@ -117,21 +128,34 @@ impl AlphaBeta {
             }
             first = e.best;
         }
-        let order = std::iter::once(first).chain((0..moves.len()).filter(|&i| i != first));
-        let (mut best, mut best_i) = (i64::MIN, first);
+        let maximise = turn.player == self.root;
+        let order = std::iter::once(first).chain((0..turn.moves.len()).filter(|&i| i != first));
+        let mut best = if maximise {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut best_i = first;
         for i in order {
-            let v = -self.search(rules, p.after(moves[i]), depth - 1, -beta, -alpha, ply + 1)?;
-            if v > best {
-                (best, best_i) = (v, i);
+            let v = self.move_value(rules, &turn.moves[i], depth - 1, alpha, beta, ply + 1.0)?;
+            if maximise {
+                if v > best {
+                    (best, best_i) = (v, i);
+                }
+                alpha = alpha.max(v);
+            } else {
+                if v < best {
+                    (best, best_i) = (v, i);
+                }
+                beta = beta.min(v);
             }
-            alpha = alpha.max(v);
             if alpha >= beta {
                 break;
             }
         }
         let bound = if best <= alpha0 {
             Bound::Upper
-        } else if best >= beta {
+        } else if best >= beta0 {
             Bound::Lower
         } else {
             Bound::Exact
@@ -150,15 +174,13 @@ impl AlphaBeta {
 }
 
 impl Agent for AlphaBeta {
-    fn choose(
-        &mut self,
-        rules: &mut dyn Rules,
-        p: Pos,
-        moves: &[TermId],
-    ) -> Result<usize, SolveError> {
-        // The tables are per decision: values depend on the ply from the root.
+    fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
+        // The tables are per decision: values depend on the ply from the root and on the
+        // root player.
         self.table.clear();
         self.nodes.clear();
+        self.root = turn.player;
+        let moves = &turn.moves;
         // Equal moves are told apart at random: shuffle the root's order.
         let mut order: Vec<usize> = (0..moves.len()).collect();
         self.rng.shuffle(&mut order);
@@ -167,17 +189,17 @@ impl Agent for AlphaBeta {
             // The previous iteration's best move first.
             order.retain(|&i| i != best_i);
             order.insert(0, best_i);
-            let (mut alpha, beta) = (-WIN - 1, WIN + 1);
-            let mut best = i64::MIN;
+            let (mut alpha, beta) = (-WIN - 1.0, WIN + 1.0);
+            let mut best = f64::NEG_INFINITY;
             for &i in &order {
-                let v = -self.search(rules, p.after(moves[i]), d - 1, -beta, -alpha, 1)?;
+                let v = self.move_value(rules, &moves[i], d - 1, alpha, beta, 1.0)?;
                 if v > best {
                     (best, best_i) = (v, i);
                 }
                 alpha = alpha.max(v);
             }
             // A forced win or loss found at this depth is final.
-            if best.abs() > EVAL_BOUND {
+            if best.abs() > EVAL_BOUND as f64 {
                 break;
             }
         }

@@ -1,10 +1,13 @@
 //! Agents playing each other: one game ([`play_game`]) and the totals of a match
 //! ([`Tally`]), with seed 004's average branching factor (Algorithm 1: the moves available
-//! summed over a game, divided by the moves made, averaged over games).
+//! summed over a game, divided by the moves made, averaged over games). Any game of the
+//! agents' interface: two players or more, with or without chance.
 
 use crate::agent::Agent;
-use crate::rules::{Pos, Rules};
-use gamelang_game::{SolveError, Verdict};
+use crate::mcts::draw;
+use crate::rng::Rng;
+use crate::rules::{Node, Pos, Rules, Turn};
+use gamelang_game::SolveError;
 use std::time::{Duration, Instant};
 
 /// A game that reaches this many plies without ending is stopped and counted as a draw
@@ -14,18 +17,20 @@ pub const DEFAULT_MAX_PLIES: usize = 1000;
 /// One game of a match.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
-    /// Which agent (0 or 1, in the order of `--agents`) moved first.
+    /// Which agent (an index into the match's agents) moved first.
     pub first: usize,
-    /// The winning agent, or `None` for a draw.
-    pub winner: Option<usize>,
+    /// The agent that played each player (indexed as the game's players).
+    pub seats: Vec<usize>,
+    /// The winning agents; none for a draw.
+    pub winners: Vec<usize>,
     pub plies: usize,
     /// Moves available, summed over the positions of the game.
     pub moves_available: usize,
     /// Stopped at the ply limit (counted as a draw).
     pub stopped: bool,
     /// Time each agent spent choosing, and how many moves it made.
-    pub think: [Duration; 2],
-    pub moves_made: [usize; 2],
+    pub think: Vec<Duration>,
+    pub moves_made: Vec<usize>,
 }
 
 impl GameRecord {
@@ -37,73 +42,99 @@ impl GameRecord {
             self.moves_available as f64 / self.plies as f64
         }
     }
+
+    /// The winning agent when there is exactly one.
+    pub fn winner(&self) -> Option<usize> {
+        match self.winners[..] {
+            [w] => Some(w),
+            _ => None,
+        }
+    }
 }
 
-/// What [`play_game`] shows of each ply before it is played: the rules, the position, its
-/// moves and the index of the one chosen.
-pub type PlyObserver<'a> = dyn FnMut(&mut dyn Rules, Pos, &[gamelang_runtime::TermId], usize) -> Result<(), SolveError>
-    + 'a;
+/// What [`play_game`] shows of each ply once it is played: the rules, the position, the
+/// decision there, the index of the move chosen and the position it led to (drawn by
+/// chance among the move's outcomes in a chance game).
+pub type PlyObserver<'a> =
+    dyn FnMut(&mut dyn Rules, Pos, &Turn, usize, Pos) -> Result<(), SolveError> + 'a;
 
-/// Play one game from `start`: agent `first` moves first, then they alternate. `each_ply`
-/// sees every position reached (for drawing the board, or for checks).
+/// Who plays whom: agent `first` plays the player to move at the start (`p0`), and the
+/// others follow in the players' order, wrapping around: player `(p0 + j) mod n` is
+/// played by agent `(first + j) mod n`. A match rotates `first` from game to game.
+pub fn seats(players: usize, p0: usize, first: usize) -> Vec<usize> {
+    (0..players)
+        .map(|i| (first + (i + players - p0) % players) % players)
+        .collect()
+}
+
+/// Play one game from `start` with one agent per player ([`seats`]: agent `first` moves
+/// first). Chance outcomes are drawn from `events`. `each_ply` sees every ply (for
+/// drawing the board, or for checks).
 pub fn play_game(
     rules: &mut dyn Rules,
     start: Pos,
-    agents: &mut [Box<dyn Agent>; 2],
+    agents: &mut [Box<dyn Agent>],
     first: usize,
     max_plies: usize,
+    events: &mut Rng,
     each_ply: &mut PlyObserver,
 ) -> Result<GameRecord, SolveError> {
+    let n = agents.len();
+    let players = rules.players().len();
+    if n != players {
+        return Err(SolveError::Game(format!(
+            "{n} agent{} for {players} players ({}): give one agent per player",
+            if n == 1 { "" } else { "s" },
+            rules.players().join(", ")
+        )));
+    }
     let mut rec = GameRecord {
         first,
-        winner: None,
+        seats: Vec::new(),
+        winners: Vec::new(),
         plies: 0,
         moves_available: 0,
         stopped: false,
-        think: [Duration::ZERO; 2],
-        moves_made: [0; 2],
-    };
-    let side_of = |agent: usize| {
-        if agent == first {
-            start.to_move
-        } else {
-            start.to_move.opponent()
-        }
+        think: vec![Duration::ZERO; n],
+        moves_made: vec![0; n],
     };
     let mut p = start;
-    let mut mover = first;
     loop {
-        let moves = if rules.halted(p)? {
-            Vec::new()
-        } else {
-            rules.moves(p)?
+        let turn = match rules.node(p)? {
+            Node::Over { winners } => {
+                if rec.seats.is_empty() {
+                    rec.seats = seats(n, 0, first);
+                }
+                rec.winners = winners.iter().map(|&w| rec.seats[w]).collect();
+                rec.winners.sort_unstable();
+                rec.winners.dedup();
+                return Ok(rec);
+            }
+            Node::Turn(t) => t,
         };
-        if moves.is_empty() {
-            rec.winner = match rules.result(p)? {
-                Verdict::Draw => None,
-                Verdict::Win(s) => Some(if side_of(0) == s { 0 } else { 1 }),
-            };
-            return Ok(rec);
+        if rec.seats.is_empty() {
+            rec.seats = seats(n, turn.player, first);
         }
         if rec.plies >= max_plies {
             rec.stopped = true;
             return Ok(rec);
         }
+        let mover = rec.seats[turn.player];
         let began = Instant::now();
-        let i = agents[mover].choose(rules, p, &moves)?;
+        let i = agents[mover].choose(rules, p, &turn)?;
         rec.think[mover] += began.elapsed();
         rec.moves_made[mover] += 1;
-        if i >= moves.len() {
+        if i >= turn.moves.len() {
             return Err(SolveError::Game(format!(
                 "an agent chose move {i} of {}",
-                moves.len()
+                turn.moves.len()
             )));
         }
-        each_ply(rules, p, &moves, i)?;
-        rec.moves_available += moves.len();
+        let next = draw(events, &turn.moves[i]);
+        each_ply(rules, p, &turn, i, next)?;
+        rec.moves_available += turn.moves.len();
         rec.plies += 1;
-        p = p.after(moves[i]);
-        mover = 1 - mover;
+        p = next;
         rules.tidy(&[start.config, p.config]);
     }
 }
@@ -112,26 +143,38 @@ pub fn play_game(
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tally {
     pub games: usize,
-    pub wins: [usize; 2],
+    /// Games each agent won.
+    pub wins: Vec<usize>,
+    /// Games nobody won (including the stopped ones).
     pub draws: usize,
     pub stopped: usize,
     pub plies: usize,
     pub branching_sum: f64,
-    pub think: [Duration; 2],
-    pub moves_made: [usize; 2],
+    pub think: Vec<Duration>,
+    pub moves_made: Vec<usize>,
 }
 
 impl Tally {
+    /// The totals of no game yet between `agents` agents.
+    pub fn new(agents: usize) -> Tally {
+        Tally {
+            wins: vec![0; agents],
+            think: vec![Duration::ZERO; agents],
+            moves_made: vec![0; agents],
+            ..Tally::default()
+        }
+    }
+
     pub fn add(&mut self, g: &GameRecord) {
         self.games += 1;
-        match g.winner {
-            Some(w) => self.wins[w] += 1,
-            None => self.draws += 1,
+        for &w in &g.winners {
+            self.wins[w] += 1;
         }
+        self.draws += g.winners.is_empty() as usize;
         self.stopped += g.stopped as usize;
         self.plies += g.plies;
         self.branching_sum += g.branching();
-        for a in 0..2 {
+        for a in 0..self.wins.len() {
             self.think[a] += g.think[a];
             self.moves_made[a] += g.moves_made[a];
         }
@@ -172,7 +215,20 @@ pub fn wilson(k: usize, n: usize) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::wilson;
+    use super::{seats, wilson};
+
+    #[test]
+    fn seats_rotate_from_the_first_mover() {
+        // Two players, B (0) to move at the start: agent `first` plays B.
+        assert_eq!(seats(2, 0, 0), vec![0, 1]);
+        assert_eq!(seats(2, 0, 1), vec![1, 0]);
+        // R (1) to move at the start: agent `first` plays R.
+        assert_eq!(seats(2, 1, 0), vec![1, 0]);
+        assert_eq!(seats(2, 1, 1), vec![0, 1]);
+        // Four players, player 0 first: each game moves every agent one seat on.
+        assert_eq!(seats(4, 0, 1), vec![1, 2, 3, 0]);
+        assert_eq!(seats(4, 2, 0), vec![2, 3, 0, 1]);
+    }
 
     #[test]
     fn wilson_interval_matches_the_formula_on_known_values() {

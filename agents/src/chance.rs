@@ -1,289 +1,393 @@
-//! Agents on chance games (`instance CHANCE{…}`, seed 002; crate `gamelang-chance`): any
-//! number of players, each choosing among options whose next state is drawn from a
-//! distribution. `random` picks an option uniformly; `mcts:N` is Monte Carlo tree search
-//! with chance positions sampled by their probabilities:
-//!
-//! - a tree node is a state; below it, each option keeps its own statistics and the states
-//!   drawn after it so far (a chance node, whose children appear as they are sampled);
-//! - selection: at a state, the player to move takes an untried option, else the option of
-//!   best UCT value for itself (max-n: every player maximises its own reward), and the next
-//!   state is drawn from that option's distribution;
-//! - a state met for the first time is expanded and played out at random to the end;
-//! - the reward is 1 for each winner and 0 for the others, added along the path to each
-//!   option's statistics; the option played is the root's most tried.
+//! Chance games (`instance CHANCE{…}`, seed 002; crate `gamelang-chance`) behind the
+//! agents' interface: [`ChanceRules`] makes any [`ChanceModel`] (any number of players,
+//! options whose next state is drawn from a distribution) a [`Rules`], so every agent
+//! plays chance games the way it plays the others: `random` and `semi-random` pick a
+//! choice, `mcts:N` samples chance outcomes by their probabilities, `alphabeta:D` takes
+//! their expectation, `exact` follows the chance solver's optimal winning probabilities.
 
+use crate::arena::{self, Tally as MatchTally};
 use crate::rng::Rng;
+use crate::rules::{Move, Node, Pos, Rules, Turn};
 use crate::spec::AgentSpec;
-use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
+use gamelang_chance::engine::EngineModel;
+use gamelang_chance::graph::explore;
+use gamelang_chance::model::{ChanceError, ChanceModel, Node as ChanceNode, Opt};
 use gamelang_chance::simulate::Tally;
+use gamelang_chance::solve::{solve, Exactness, Options};
+use gamelang_game::{is_interrupted, SolveError};
+use gamelang_lang::program::{OpId, Pat};
+use gamelang_runtime::error::{RuntimeError, RuntimeFailure};
+use gamelang_runtime::{Engine, TermId};
 use rustc_hash::FxHashMap;
 
-/// UCT's exploration constant, as for the other games.
-const EXPLORATION: f64 = crate::mcts::EXPLORATION;
+/// How many states' expansions [`ChanceRules`] remembers before it forgets them all.
+const REMEMBERED: usize = 200_000;
+/// The most states `exact` explores to solve a chance game (by default).
+pub const EXACT_STATES: usize = 1_000_000;
 
-/// A playout still going after this many moves ends with no winner.
-const PLAYOUT_LIMIT: usize = 10_000;
-
-/// A state as an agent keeps it: final with its winners, or the player to move and each
-/// option's outcomes with probabilities as floating-point numbers.
-#[derive(Clone)]
-enum Expanded<S> {
-    Final(Vec<usize>),
-    Turn {
-        player: usize,
-        options: Vec<Vec<(f64, S)>>,
-    },
+/// A chance game's failure as the agents report failures.
+pub fn solve_error(e: ChanceError) -> SolveError {
+    match e {
+        ChanceError::Interrupted => SolveError::Runtime(RuntimeFailure {
+            error: RuntimeError::Interrupted { term: TermId(0) },
+            trace: Vec::new(),
+            elided: 0,
+        }),
+        e => SolveError::Diagnosed(Box::new(e.into_diag())),
+    }
 }
 
-fn expand<M: ChanceModel>(model: &mut M, s: M::State) -> Result<Expanded<M::State>, ChanceError> {
-    Ok(match model.expand(s)? {
-        Node::Final { winners } => Expanded::Final(winners),
-        Node::Turn { player, options } => Expanded::Turn {
-            player,
-            options: options.into_iter().map(Opt::outcomes_f64).collect(),
-        },
+/// An agents' failure on a chance game as the chance crate reports failures.
+pub fn chance_error(e: SolveError) -> ChanceError {
+    match e {
+        e if is_interrupted(&e) => ChanceError::Interrupted,
+        SolveError::Diagnosed(d) => ChanceError::Engine(d),
+        SolveError::Game(m) => ChanceError::game(m),
+        other => ChanceError::game(format!("{other:?}")),
+    }
+}
+
+/// What the agents and a person's front end may ask of a chance model beyond
+/// [`ChanceModel`]: the optional operators of its module (`randomizable`, `eval`,
+/// `goal-distance`), how to draw a state, the events behind an outcome, and the engine
+/// that reads typed terms. A model with none of them (a test's) implements it with the
+/// defaults: `impl Backing for MyModel {}`.
+pub trait Backing {
+    /// The state as the game draws it (its `display`), if it has one.
+    fn draw(&mut self, s: TermId) -> Option<String> {
+        let _ = s;
+        None
+    }
+    fn engine(&mut self) -> Option<&mut Engine> {
+        None
+    }
+    /// The events after `choice` at `s` that lead to `next`, as text (for showing a roll).
+    fn events_to(
+        &mut self,
+        choice: TermId,
+        s: TermId,
+        next: TermId,
+    ) -> Result<Vec<String>, ChanceError> {
+        let _ = (choice, s, next);
+        Ok(Vec::new())
+    }
+    /// The game module's optional `randomizable : Player State -> Set{Choice}` for the
+    /// player to move at `s`: the choices a random player may take without making the game
+    /// go on for ever; `None` when the game declares none.
+    fn randomizable(&mut self, s: TermId) -> Result<Option<Vec<TermId>>, ChanceError> {
+        let _ = s;
+        Ok(None)
+    }
+    /// An optional integer operator of the game's module, `name : Player State -> Int`
+    /// (`eval`, `goal-distance`), applied to player `player` and `s`; `None` when the game
+    /// declares none.
+    fn agent_int(
+        &mut self,
+        name: &str,
+        player: usize,
+        s: TermId,
+    ) -> Result<Option<i64>, ChanceError> {
+        let _ = (name, player, s);
+        Ok(None)
+    }
+}
+
+/// The operator `name : Player State -> …` of a chance game's module, if it declares one.
+fn agent_op(model: &EngineModel, name: &str) -> Option<OpId> {
+    let sig = &model.engine.program().sig;
+    (0..sig.ops.len() as u32).map(OpId).find(|&o| {
+        let i = sig.op(o);
+        i.name == name
+            && i.args.len() == 2
+            && sig.same_kind(i.args[0], model.game.player_sort)
+            && sig.same_kind(i.args[1], model.game.state_sort)
     })
 }
 
-/// Draw a next state from `outcomes` by its probabilities.
-fn draw<S: Copy>(rng: &mut Rng, outcomes: &[(f64, S)]) -> S {
-    let mut u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    for &(p, t) in outcomes {
-        if u < p {
-            return t;
-        }
-        u -= p;
-    }
-    outcomes.last().expect("an option has an outcome").1
-}
-
-/// An agent for a chance game.
-pub enum ChanceAgent {
-    Random(Rng),
-    Mcts { simulations: u32, rng: Rng },
-}
-
-impl ChanceAgent {
-    /// The agent of `spec`; only `random` and `mcts:N` play chance games so far.
-    pub fn new(spec: AgentSpec, rng: Rng) -> Result<ChanceAgent, String> {
-        match spec {
-            AgentSpec::Random => Ok(ChanceAgent::Random(rng)),
-            AgentSpec::Mcts { simulations } => Ok(ChanceAgent::Mcts { simulations, rng }),
-            other => Err(format!(
-                "`{other}` does not play chance games yet: use `random` or `mcts:N`"
-            )),
-        }
+impl Backing for EngineModel<'_> {
+    fn randomizable(&mut self, s: TermId) -> Result<Option<Vec<TermId>>, ChanceError> {
+        let Some(op) = agent_op(self, "randomizable") else {
+            return Ok(None);
+        };
+        let p = self.call(&self.game.turn.clone(), &[s])?;
+        let set = self.call(&Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]), &[p, s])?;
+        Ok(Some(self.set_elements(set)))
     }
 
-    /// The index of the option to take at `s`, where `player` chooses among `options`.
-    fn choose<M: ChanceModel>(
+    fn events_to(
         &mut self,
-        model: &mut M,
-        s: M::State,
-        options: usize,
-        players: usize,
-    ) -> Result<usize, ChanceError> {
-        match self {
-            ChanceAgent::Random(rng) => Ok(rng.below(options)),
-            ChanceAgent::Mcts { simulations, rng } => {
-                if options == 1 {
-                    return Ok(0);
-                }
-                Search::new(players).run(model, rng, s, *simulations)
+        choice: TermId,
+        s: TermId,
+        next: TermId,
+    ) -> Result<Vec<String>, ChanceError> {
+        let game = self.game;
+        let d = self.call(&game.events, &[choice, s])?;
+        let op_named = |engine: &Engine, t: TermId, name: &str| {
+            engine
+                .store()
+                .op(t)
+                .filter(|&o| engine.program().sig.op(o).name == name)
+        };
+        let pairs = match op_named(self.engine, d, "_;_") {
+            Some(op) => self.engine.elements(d, op),
+            None => vec![d],
+        };
+        let mut out = Vec::new();
+        for pair in pairs {
+            if op_named(self.engine, pair, "_@_").is_none() {
+                continue;
+            }
+            let e = self.engine.store().args(pair)[1];
+            if self.call(&game.moves, &[e, choice, s])? == next {
+                out.push(self.engine.show(e));
             }
         }
+        Ok(out)
+    }
+
+    fn agent_int(
+        &mut self,
+        name: &str,
+        player: usize,
+        s: TermId,
+    ) -> Result<Option<i64>, ChanceError> {
+        let Some(op) = agent_op(self, name) else {
+            return Ok(None);
+        };
+        let all = self.call(&self.game.players.clone(), &[])?;
+        let Some(&p) = self.set_elements(all).get(player) else {
+            return Ok(None);
+        };
+        let v = self.call(&Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]), &[p, s])?;
+        match self.engine.store().int(v) {
+            Some(i) => Ok(Some(i)),
+            None => Err(ChanceError::game(format!(
+                "`{name}` reduced to `{}`, which is not an integer",
+                self.engine.show(v)
+            ))),
+        }
+    }
+
+    fn draw(&mut self, s: TermId) -> Option<String> {
+        let display = self.game.display?;
+        let v = self
+            .call(&Pat::App(display, vec![Pat::Var(0)]), &[s])
+            .ok()?;
+        Some(string_value(self.engine, v))
+    }
+
+    fn engine(&mut self) -> Option<&mut Engine> {
+        Some(self.engine)
     }
 }
 
-/// The statistics of one option at a tree node.
-struct Arm<S> {
-    visits: u32,
-    /// Total reward of each player over the simulations through this option.
-    reward: Vec<f64>,
-    /// The states drawn after this option so far, with their tree nodes.
-    children: Vec<(S, usize)>,
+/// The text of a String value: literals joined by `++`.
+fn string_value(engine: &Engine, t: TermId) -> String {
+    let store = engine.store();
+    match store.op(t) {
+        Some(op) if engine.program().sig.op(op).name == "_++_" => store
+            .args(t)
+            .iter()
+            .map(|&a| string_value(engine, a))
+            .collect(),
+        Some(op)
+            if store.args(t).is_empty() && engine.program().sig.op(op).name.starts_with('"') =>
+        {
+            gamelang_runtime::print::unquote(&engine.program().sig.op(op).name)
+        }
+        _ => engine.show(t),
+    }
 }
 
-struct TreeNode<S> {
-    state: Expanded<S>,
-    visits: u32,
-    arms: Vec<Arm<S>>,
+/// A chance game's [`ChanceModel`] (states are terms) as the agents' [`Rules`]. A
+/// position is a state ([`Pos::state`]).
+pub struct ChanceRules<'m, M> {
+    pub model: &'m mut M,
+    players: Vec<String>,
+    /// Expansions met so far (a state's turn and options cost several reductions).
+    nodes: FxHashMap<TermId, Node>,
+    /// Each state's optimal values, filled by the chance solver for `exact`.
+    values: FxHashMap<TermId, Vec<f64>>,
+    /// The most states `exact` explores ([`EXACT_STATES`] unless set).
+    pub exact_states: usize,
 }
 
-/// One MCTS decision's tree.
-struct Search<S> {
-    players: usize,
-    nodes: Vec<TreeNode<S>>,
-}
-
-impl<S: Copy + Eq + std::hash::Hash> Search<S> {
-    fn new(players: usize) -> Search<S> {
-        Search {
+impl<'m, M: ChanceModel<State = TermId, Choice = TermId> + Backing> ChanceRules<'m, M> {
+    pub fn new(model: &'m mut M) -> Result<ChanceRules<'m, M>, SolveError> {
+        let players = model.players().map_err(solve_error)?;
+        Ok(ChanceRules {
+            model,
             players,
-            nodes: Vec::new(),
-        }
+            nodes: FxHashMap::default(),
+            values: FxHashMap::default(),
+            exact_states: EXACT_STATES,
+        })
     }
 
-    fn add<M: ChanceModel<State = S>>(
-        &mut self,
-        model: &mut M,
-        s: S,
-    ) -> Result<usize, ChanceError> {
-        let state = expand(model, s)?;
-        let arms = match &state {
-            Expanded::Final(_) => Vec::new(),
-            Expanded::Turn { options, .. } => options
-                .iter()
-                .map(|_| Arm {
-                    visits: 0,
-                    reward: vec![0.0; self.players],
-                    children: Vec::new(),
-                })
-                .collect(),
-        };
-        self.nodes.push(TreeNode {
-            state,
-            visits: 0,
-            arms,
-        });
-        Ok(self.nodes.len() - 1)
-    }
-
-    /// The reward vector of a game that ended with `winners`.
-    fn reward(&self, winners: &[usize]) -> Vec<f64> {
-        let mut r = vec![0.0; self.players];
-        for &w in winners {
-            if w < r.len() {
-                r[w] = 1.0;
-            }
-        }
-        r
-    }
-
-    /// Random play from `s` to the end (expansions remembered for this decision).
-    fn playout<M: ChanceModel<State = S>>(
-        &self,
-        model: &mut M,
-        rng: &mut Rng,
-        cache: &mut FxHashMap<S, Expanded<S>>,
-        mut s: S,
-    ) -> Result<Vec<f64>, ChanceError> {
-        for _ in 0..PLAYOUT_LIMIT {
-            if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(s) {
-                slot.insert(expand(model, s)?);
-            }
-            match &cache[&s] {
-                Expanded::Final(w) => return Ok(self.reward(w)),
-                Expanded::Turn { options, .. } => {
-                    let o = &options[rng.below(options.len())];
-                    s = draw(rng, o);
-                }
-            }
-        }
-        Ok(vec![0.0; self.players])
-    }
-
-    fn run<M: ChanceModel<State = S>>(
-        mut self,
-        model: &mut M,
-        rng: &mut Rng,
-        root: S,
-        simulations: u32,
-    ) -> Result<usize, ChanceError> {
-        let mut cache: FxHashMap<S, Expanded<S>> = FxHashMap::default();
-        self.add(model, root)?;
-        for _ in 0..simulations {
-            if model.interrupted() {
-                return Err(ChanceError::Interrupted);
-            }
-            // Selection and expansion: (node, option) pairs down the tree.
-            let mut path: Vec<(usize, usize)> = Vec::new();
-            let mut n = 0;
-            let result = loop {
-                let arm = match &self.nodes[n].state {
-                    Expanded::Final(w) => break self.reward(w),
-                    Expanded::Turn { player, .. } => self.select(n, *player, rng),
-                };
-                let next = match &self.nodes[n].state {
-                    Expanded::Turn { options, .. } => draw(rng, &options[arm]),
-                    Expanded::Final(_) => unreachable!("a final state has no options"),
-                };
-                path.push((n, arm));
-                let known = self.nodes[n].arms[arm]
-                    .children
-                    .iter()
-                    .find(|(t, _)| *t == next)
-                    .map(|&(_, c)| c);
-                match known {
-                    Some(c) => n = c,
-                    None => {
-                        let c = self.add(model, next)?;
-                        self.nodes[n].arms[arm].children.push((next, c));
-                        break match &self.nodes[c].state {
-                            Expanded::Final(w) => self.reward(w),
-                            Expanded::Turn { .. } => {
-                                self.nodes[c].visits += 1;
-                                self.playout(model, rng, &mut cache, next)?
-                            }
-                        };
-                    }
-                }
-            };
-            for (node, arm) in path {
-                let a = &mut self.nodes[node].arms[arm];
-                a.visits += 1;
-                for (total, r) in a.reward.iter_mut().zip(&result) {
-                    *total += r;
-                }
-                self.nodes[node].visits += 1;
-            }
-        }
-        // The most tried option (the first among equals).
-        let arms = &self.nodes[0].arms;
-        let mut best = 0;
-        for (i, a) in arms.iter().enumerate() {
-            if a.visits > arms[best].visits {
-                best = i;
-            }
-        }
-        Ok(best)
-    }
-
-    /// UCT for `player` at node `n`: an untried option first (at random), else the best.
-    fn select(&self, n: usize, player: usize, rng: &mut Rng) -> usize {
-        let node = &self.nodes[n];
-        let untried: Vec<usize> = (0..node.arms.len())
-            .filter(|&i| node.arms[i].visits == 0)
-            .collect();
-        if !untried.is_empty() {
-            return untried[rng.below(untried.len())];
-        }
-        let ln = (node.visits.max(1) as f64).ln();
-        let score = |a: &Arm<S>| {
-            let v = a.visits as f64;
-            a.reward.get(player).copied().unwrap_or(0.0) / v + EXPLORATION * (ln / v).sqrt()
-        };
-        let mut best = 0;
-        for i in 1..node.arms.len() {
-            if score(&node.arms[i]) > score(&node.arms[best]) {
-                best = i;
-            }
-        }
-        best
+    /// The game's start.
+    pub fn start(&mut self) -> Result<Pos, SolveError> {
+        self.model.start().map(Pos::state).map_err(solve_error)
     }
 }
 
-/// Play `games` games from the start, player i choosing as `agents[i]`, events drawn by
-/// their probabilities; the totals as `gamelang simulate` counts them. Agent i's random
-/// stream is `Rng::derive(seed, i)`, the events' `Rng::derive(seed, players)`.
-pub fn simulate<M: ChanceModel>(
+impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for ChanceRules<'_, M> {
+    fn players(&self) -> Vec<String> {
+        self.players.clone()
+    }
+
+    fn node(&mut self, p: Pos) -> Result<Node, SolveError> {
+        if let Some(n) = self.nodes.get(&p.config) {
+            return Ok(n.clone());
+        }
+        let node = match self.model.expand(p.config).map_err(solve_error)? {
+            ChanceNode::Final { winners } => Node::Over { winners },
+            ChanceNode::Turn { player, options } => Node::Turn(Turn {
+                player,
+                moves: options
+                    .into_iter()
+                    .map(|o: Opt<TermId, TermId>| {
+                        let label = o.choice;
+                        Move {
+                            label,
+                            outcomes: o
+                                .outcomes_f64()
+                                .into_iter()
+                                .map(|(q, s)| (q, Pos::state(s)))
+                                .collect(),
+                        }
+                    })
+                    .collect(),
+            }),
+        };
+        if self.nodes.len() >= REMEMBERED {
+            self.nodes.clear();
+        }
+        self.nodes.insert(p.config, node.clone());
+        Ok(node)
+    }
+
+    /// By the chance solver (max-n, each player's optimal probability of winning) on the
+    /// states reachable from `p`, solved once and remembered for the states met later.
+    fn values(&mut self, p: Pos) -> Result<Vec<f64>, SolveError> {
+        if let Some(v) = self.values.get(&p.config) {
+            return Ok(v.clone());
+        }
+        let mut from = From {
+            model: &mut *self.model,
+            start: p.config,
+        };
+        let limit = self.exact_states;
+        let graph = explore(&mut from, false, limit).map_err(|e| match e {
+            ChanceError::Game { message, .. } if message.contains("--max-states") => {
+                SolveError::Game(format!(
+                    "`exact` solves a chance game from the position it decides at and gave \
+                     up: more than {limit} states are reachable from there; play this \
+                     game with another agent (mcts:N, alphabeta:D)"
+                ))
+            }
+            e => solve_error(e),
+        })?;
+        // Floating point is enough to choose a move, and much faster than exact rationals
+        // on the cycles of a game like Pig.
+        let options = Options {
+            exactness: Exactness::Float,
+            ..Options::default()
+        };
+        let solution = solve(&graph, &options).map_err(solve_error)?;
+        let n = graph.n_players();
+        for (i, &s) in graph.states.iter().enumerate() {
+            self.values
+                .insert(s, solution.all[i * n..(i + 1) * n].to_vec());
+        }
+        Ok(self.values[&p.config].clone())
+    }
+
+    fn show(&self, t: TermId) -> String {
+        self.model.show_state(t)
+    }
+
+    /// The game module's `eval : Player State -> Int`, for that player.
+    fn eval(&mut self, p: Pos, player: usize) -> Result<Option<i64>, SolveError> {
+        self.model
+            .agent_int("eval", player, p.config)
+            .map_err(solve_error)
+    }
+
+    /// The game module's `randomizable : Player State -> Set{Choice}`.
+    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
+        self.model.randomizable(p.config).map_err(solve_error)
+    }
+
+    /// The game module's `goal-distance : Player State -> Int`.
+    fn goal_distance(&mut self, player: usize, p: Pos) -> Result<Option<i64>, SolveError> {
+        self.model
+            .agent_int("goal-distance", player, p.config)
+            .map_err(solve_error)
+    }
+
+    fn draw(&mut self, p: Pos) -> String {
+        match self.model.draw(p.config) {
+            Some(text) => text,
+            None => self.model.show_state(p.config),
+        }
+    }
+
+    fn engine(&mut self) -> Option<&mut Engine> {
+        self.model.engine()
+    }
+
+    fn events_to(&mut self, p: Pos, label: TermId, next: Pos) -> Result<Vec<String>, SolveError> {
+        self.model
+            .events_to(label, p.config, next.config)
+            .map_err(solve_error)
+    }
+}
+
+/// A model started at another state (what `exact` solves from).
+struct From<'a, M> {
+    model: &'a mut M,
+    start: TermId,
+}
+
+impl<M: ChanceModel<State = TermId, Choice = TermId>> ChanceModel for From<'_, M> {
+    type State = TermId;
+    type Choice = TermId;
+    fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+        self.model.players()
+    }
+    fn start(&mut self) -> Result<TermId, ChanceError> {
+        Ok(self.start)
+    }
+    fn expand(&mut self, s: TermId) -> Result<ChanceNode<TermId, TermId>, ChanceError> {
+        self.model.expand(s)
+    }
+    fn score(&mut self, s: TermId) -> Result<Option<Vec<i64>>, ChanceError> {
+        self.model.score(s)
+    }
+    fn show_state(&self, s: TermId) -> String {
+        self.model.show_state(s)
+    }
+    fn show_choice(&self, c: &TermId) -> String {
+        self.model.show_choice(c)
+    }
+    fn interrupted(&self) -> bool {
+        self.model.interrupted()
+    }
+}
+
+/// Play `games` games from the start, player i choosing as `specs[i]` (no rotation),
+/// events drawn by their probabilities; the totals as `gamelang simulate` counts them.
+/// Agent i's random stream is `Rng::derive(seed, i)`, the events' `Rng::derive(seed,
+/// players)`.
+pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
     model: &mut M,
     specs: &[AgentSpec],
     seed: u64,
     games: u64,
     max_moves: u64,
 ) -> Result<Tally, ChanceError> {
-    let players = model.players()?;
+    let mut rules = ChanceRules::new(model).map_err(chance_error)?;
+    let players = rules.players();
     if specs.len() != players.len() {
         return Err(ChanceError::game(format!(
             "--agents names {} agent{} for {} players ({}): give one per player, in that order",
@@ -293,48 +397,40 @@ pub fn simulate<M: ChanceModel>(
             players.join(", ")
         )));
     }
-    let mut agents = Vec::with_capacity(specs.len());
-    for (i, &spec) in specs.iter().enumerate() {
-        agents
-            .push(ChanceAgent::new(spec, Rng::derive(seed, i as u64)).map_err(ChanceError::game)?);
-    }
+    let mut agents: Vec<_> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.build(Rng::derive(seed, i as u64)))
+        .collect();
     let mut events = Rng::derive(seed, players.len() as u64);
-    let start = model.start()?;
-    let mut tally = Tally {
-        wins: vec![0; players.len()],
-        players,
-        games: 0,
-        unfinished: 0,
-        total_moves: 0,
+    let start = rules.start().map_err(chance_error)?;
+    // Agent i plays player i: the first mover is the player to move at the start.
+    let p0 = match rules.node(start).map_err(chance_error)? {
+        Node::Turn(t) => t.player,
+        Node::Over { .. } => 0,
     };
-    let n = tally.players.len();
+    let mut tally = MatchTally::new(players.len());
     for _ in 0..games {
-        let mut s = start;
-        let mut moves = 0u64;
-        loop {
-            if model.interrupted() {
-                return Err(ChanceError::Interrupted);
-            }
-            match expand(model, s)? {
-                Expanded::Final(winners) => {
-                    for w in winners {
-                        tally.wins[w] += 1;
-                    }
-                    break;
-                }
-                Expanded::Turn { player, options } => {
-                    if moves >= max_moves {
-                        tally.unfinished += 1;
-                        break;
-                    }
-                    let i = agents[player].choose(model, s, options.len(), n)?;
-                    s = draw(&mut events, &options[i]);
-                    moves += 1;
-                }
-            }
+        if rules.model.interrupted() {
+            return Err(ChanceError::Interrupted);
         }
-        tally.total_moves += moves;
-        tally.games += 1;
+        let rec = arena::play_game(
+            &mut rules,
+            start,
+            &mut agents,
+            p0,
+            max_moves.min(usize::MAX as u64) as usize,
+            &mut events,
+            &mut |_, _, _, _, _| Ok(()),
+        )
+        .map_err(chance_error)?;
+        tally.add(&rec);
     }
-    Ok(tally)
+    Ok(Tally {
+        players,
+        games: tally.games as u64,
+        wins: tally.wins.iter().map(|&w| w as u64).collect(),
+        unfinished: tally.stopped as u64,
+        total_moves: tally.plies as u64,
+    })
 }

@@ -18,6 +18,7 @@ pub mod simple;
 pub mod spec;
 
 pub use agent::Agent;
+pub use chance::ChanceRules;
 pub use rng::Rng;
-pub use rules::{EngineRules, Pos, Rules};
+pub use rules::{EngineRules, Move, Node, Pos, Rules, Turn};
 pub use spec::{AgentSpec, CATALOGUE};

@@ -1,11 +1,14 @@
 //! What an agent asks of a game: the small interface of seed 004's section 4.0.1 (valid
-//! moves, terminal, static evaluation, randomizable moves, a distance to goal), over
-//! positions that are (player to move, configuration).
+//! moves, terminal, static evaluation, randomizable moves, a distance to goal), extended
+//! to chance and to any number of players: a position is either over (with its winners)
+//! or a decision of one player among moves, each move leading to one position or, by
+//! chance, to one of several with their probabilities ([`Node`]).
 //!
-//! [`Rules`] is the agents' own trait; [`EngineRules`] implements it for any `.game` game
-//! by reducing the game's operators with the rewriting engine (`next-config`, `halted`,
-//! `won`/`lost` through SOLVE's `outcome`, and the optional `eval`, `goal-distance`,
-//! `randomizable` of the game's module).
+//! [`Rules`] is the agents' own trait. [`EngineRules`] implements it for any two-player
+//! `.game` game by reducing the game's operators with the rewriting engine (`next-config`,
+//! `halted`, `won`/`lost` through SOLVE's `outcome`, and the optional `eval`,
+//! `goal-distance`, `randomizable` of the game's module); [`crate::chance::ChanceRules`]
+//! for chance games (`instance CHANCE{…}`) with any number of players.
 
 use gamelang_game::search::OutcomeSearch;
 use gamelang_game::{GameDriver, Side, SolveError, Verdict};
@@ -14,7 +17,9 @@ use gamelang_lang::program::Pat;
 use gamelang_runtime::{Engine, TermId};
 use std::borrow::BorrowMut;
 
-/// A position: the player to move and the configuration.
+/// A position. In a two-player game without chance: the player to move and the
+/// configuration. In a chance game: the state, which says itself whose turn it is
+/// (`to_move` is then always [`Side::B`] and means nothing; [`Rules::node`] says who moves).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pos {
     pub to_move: Side,
@@ -22,38 +27,123 @@ pub struct Pos {
 }
 
 impl Pos {
-    /// The position after the player to move went to `config`.
+    /// The position after the player to move went to `config` (a game without chance).
     pub fn after(self, config: TermId) -> Pos {
         Pos {
             to_move: self.to_move.opponent(),
             config,
         }
     }
+
+    /// A chance game's state as a position.
+    pub fn state(s: TermId) -> Pos {
+        Pos {
+            to_move: Side::B,
+            config: s,
+        }
+    }
 }
 
-/// The game as the agents see it.
+/// One move of the player to move: what it is called (the configuration moved to, or a
+/// chance game's choice) and the positions it leads to with their probabilities (one
+/// position, with probability 1, in a game without chance).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    pub label: TermId,
+    pub outcomes: Vec<(f64, Pos)>,
+}
+
+impl Move {
+    /// A move without chance: to `next` for sure.
+    pub fn sure(label: TermId, next: Pos) -> Move {
+        Move {
+            label,
+            outcomes: vec![(1.0, next)],
+        }
+    }
+}
+
+/// A decision: `player` (an index into [`Rules::players`]) picks one of `moves` (never
+/// empty).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    pub player: usize,
+    pub moves: Vec<Move>,
+}
+
+/// What a position is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// Play is over: the winners (indices into [`Rules::players`]); none for a draw.
+    Over {
+        winners: Vec<usize>,
+    },
+    Turn(Turn),
+}
+
+/// The game as the agents see it: one interface for games with and without chance and
+/// for any number of players. Every agent is written against it alone, so a new agent
+/// plays every game: two-player games without chance ([`EngineRules`]) and chance games
+/// with any number of players ([`crate::chance::ChanceRules`]).
+///
+/// Only [`Rules::players`], [`Rules::node`], [`Rules::values`] and [`Rules::show`] are
+/// required; the rest is what a game may declare for particular agents.
 pub trait Rules {
-    /// Has play stopped here?
-    fn halted(&mut self, p: Pos) -> Result<bool, SolveError>;
-    /// The configurations the player to move can go to, in the game's order.
-    fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError>;
-    /// Who has won a halted position (or a draw). A position that is not halted but has no
-    /// move is lost by the player to move (formula (1) of seed 003).
-    fn result(&mut self, p: Pos) -> Result<Verdict, SolveError>;
-    /// The game's static evaluation, counted for B; `None` when the game declares none.
-    fn eval(&mut self, p: Pos) -> Result<Option<i64>, SolveError>;
-    /// How far `side` is from its goal at `config`; `None` when the game declares none.
-    fn goal_distance(&mut self, side: Side, config: TermId) -> Result<Option<i64>, SolveError>;
-    /// The moves a random player may take without making the game go on forever; `None`
-    /// when the game does not say.
-    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError>;
-    /// Who wins under best play (exhaustive search).
-    fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError>;
+    /// The players' names, in the game's order (`B`, `R` in a two-player game).
+    fn players(&self) -> Vec<String>;
+    /// Is play over at `p` (and who won), or whose turn is it and what are the moves?
+    fn node(&mut self, p: Pos) -> Result<Node, SolveError>;
+    /// Each player's value at `p` under best play (exhaustive search; the `exact` agent):
+    /// its probability of winning, a draw counting 1/2 between two players.
+    fn values(&mut self, p: Pos) -> Result<Vec<f64>, SolveError>;
+    /// The game's static evaluation of `p` for `player` (higher is better for it); `None`
+    /// when the game declares none.
+    fn eval(&mut self, p: Pos, player: usize) -> Result<Option<i64>, SolveError> {
+        let _ = (p, player);
+        Ok(None)
+    }
+    /// How far `player` is from its goal at `p`; `None` when the game declares none.
+    fn goal_distance(&mut self, player: usize, p: Pos) -> Result<Option<i64>, SolveError> {
+        let _ = (player, p);
+        Ok(None)
+    }
+    /// The labels of the moves a random player may take at `p` without making the game
+    /// go on forever; `None` when the game does not say.
+    fn randomizable(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
+        let _ = p;
+        Ok(None)
+    }
     /// Between decisions: the game may free what it built, keeping `keep` (no agent holds
-    /// a configuration across decisions).
+    /// a position across decisions).
     fn tidy(&mut self, _keep: &[TermId]) {}
-    /// A configuration as text (the engine's printing).
-    fn show(&self, c: TermId) -> String;
+    /// A term (a configuration, a state, a choice) as text.
+    fn show(&self, t: TermId) -> String;
+    /// The position as the game draws it (its `display`), for a person; by default the
+    /// term.
+    fn draw(&mut self, p: Pos) -> String {
+        self.show(p.config)
+    }
+    /// The rewriting engine the rules reduce with, if any: a front end reads a move typed
+    /// as a term with it.
+    fn engine(&mut self) -> Option<&mut Engine> {
+        None
+    }
+    /// The chance events by which the move `label` at `p` led to `next`, as text (a die's
+    /// face), for a person; none when the game cannot say.
+    fn events_to(&mut self, p: Pos, label: TermId, next: Pos) -> Result<Vec<String>, SolveError> {
+        let _ = (p, label, next);
+        Ok(Vec::new())
+    }
+}
+
+impl Turn {
+    /// The decision of `p.to_move` among `moves` in a two-player game without chance.
+    pub fn without_chance(p: Pos, moves: &[TermId]) -> Turn {
+        Turn {
+            player: index(p.to_move),
+            moves: moves.iter().map(|&m| Move::sure(m, p.after(m))).collect(),
+        }
+    }
 }
 
 /// [`Rules`] of a `.game` game, computed by the rewriting engine. It owns its engine
@@ -137,18 +227,22 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
     }
 }
 
-impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
-    fn halted(&mut self, p: Pos) -> Result<bool, SolveError> {
+impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
+    /// Has play stopped here?
+    pub fn halted(&mut self, p: Pos) -> Result<bool, SolveError> {
         self.driver
             .halted(self.engine.borrow_mut(), p.to_move, p.config)
     }
 
-    fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError> {
+    /// The configurations the player to move can go to, in the game's order.
+    pub fn moves(&mut self, p: Pos) -> Result<Vec<TermId>, SolveError> {
         self.driver
             .moves(self.engine.borrow_mut(), p.to_move, p.config)
     }
 
-    fn result(&mut self, p: Pos) -> Result<Verdict, SolveError> {
+    /// Who has won a halted position (or a draw). A position that is not halted but has no
+    /// move is lost by the player to move (formula (1) of seed 003).
+    pub fn result(&mut self, p: Pos) -> Result<Verdict, SolveError> {
         // At a halted position `w` and `wb` are the leaf's own `won` and `lost`: nothing is
         // searched. Not halted and without moves, formula (1) has the player to move lose.
         if self.halted(p)? {
@@ -159,16 +253,75 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         }
     }
 
-    fn eval(&mut self, p: Pos) -> Result<Option<i64>, SolveError> {
-        match self.game.eval {
-            Some(op) => self.int(op, p.to_move, p.config, "eval").map(Some),
-            None => Ok(None),
-        }
+    /// Who wins under best play, by the game crate's one-pass outcome search (alpha-beta
+    /// with a table).
+    pub fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
+        let mut rules = gamelang_game::EngineRules::new(&self.driver, self.engine.borrow_mut());
+        self.outcomes.verdict(&mut rules, p.to_move, p.config)
+    }
+}
+
+/// A side as a player index: B is 0, R is 1 (the order of [`Rules::players`]).
+pub fn index(s: Side) -> usize {
+    match s {
+        Side::B => 0,
+        Side::R => 1,
+    }
+}
+
+/// The side of player index `i` (0 or 1).
+pub fn side(i: usize) -> Side {
+    if i == 0 {
+        Side::B
+    } else {
+        Side::R
+    }
+}
+
+impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
+    fn players(&self) -> Vec<String> {
+        vec!["B".into(), "R".into()]
     }
 
-    fn goal_distance(&mut self, side: Side, config: TermId) -> Result<Option<i64>, SolveError> {
+    fn node(&mut self, p: Pos) -> Result<Node, SolveError> {
+        let moves = if self.halted(p)? {
+            Vec::new()
+        } else {
+            self.moves(p)?
+        };
+        if moves.is_empty() {
+            return Ok(Node::Over {
+                winners: match self.result(p)? {
+                    Verdict::Win(s) => vec![index(s)],
+                    Verdict::Draw => Vec::new(),
+                },
+            });
+        }
+        Ok(Node::Turn(Turn::without_chance(p, &moves)))
+    }
+
+    fn values(&mut self, p: Pos) -> Result<Vec<f64>, SolveError> {
+        Ok(match self.solve(p)? {
+            Verdict::Win(Side::B) => vec![1.0, 0.0],
+            Verdict::Win(Side::R) => vec![0.0, 1.0],
+            Verdict::Draw => vec![0.5, 0.5],
+        })
+    }
+
+    /// The game's `eval` is counted for B: R's is its opposite.
+    fn eval(&mut self, p: Pos, player: usize) -> Result<Option<i64>, SolveError> {
+        let Some(op) = self.game.eval else {
+            return Ok(None);
+        };
+        let e = self.int(op, p.to_move, p.config, "eval")?;
+        Ok(Some(if player == 0 { e } else { e.saturating_neg() }))
+    }
+
+    fn goal_distance(&mut self, player: usize, p: Pos) -> Result<Option<i64>, SolveError> {
         match self.game.goal_distance {
-            Some(op) => self.int(op, side, config, "goal-distance").map(Some),
+            Some(op) => self
+                .int(op, side(player), p.config, "goal-distance")
+                .map(Some),
             None => Ok(None),
         }
     }
@@ -183,14 +336,16 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         ))
     }
 
-    /// By the game crate's one-pass outcome search (alpha-beta with a table).
-    fn solve(&mut self, p: Pos) -> Result<Verdict, SolveError> {
-        let mut rules = gamelang_game::EngineRules::new(&self.driver, self.engine.borrow_mut());
-        self.outcomes.verdict(&mut rules, p.to_move, p.config)
-    }
-
     fn show(&self, c: TermId) -> String {
         self.engine.borrow().show(c)
+    }
+
+    fn draw(&mut self, p: Pos) -> String {
+        EngineRules::draw(self, p.config)
+    }
+
+    fn engine(&mut self) -> Option<&mut Engine> {
+        Some(self.engine.borrow_mut())
     }
 
     fn tidy(&mut self, keep: &[TermId]) {

@@ -3,58 +3,78 @@
 
 use crate::agent::Agent;
 use crate::rng::Rng;
-use crate::rules::{Pos, Rules};
-use gamelang_game::{SolveError, Verdict};
-use gamelang_runtime::TermId;
+use crate::rules::{Move, Pos, Rules, Turn};
+use gamelang_game::SolveError;
 
 pub struct Random {
     pub rng: Rng,
 }
 
 impl Agent for Random {
-    fn choose(&mut self, _: &mut dyn Rules, _: Pos, moves: &[TermId]) -> Result<usize, SolveError> {
-        Ok(self.rng.below(moves.len()))
+    fn choose(&mut self, _: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
+        Ok(self.rng.below(turn.moves.len()))
     }
 }
 
-/// Uniformly among the indices of `moves` whose `key` is least.
-fn least_by(rng: &mut Rng, keys: &[i64]) -> usize {
-    let best = keys.iter().copied().min().unwrap_or(0);
-    let ties: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] == best).collect();
+/// Uniformly among the indices of `keys` whose key is least (keys within `1e-9` of the
+/// least count as equal: they are expectations).
+fn least_by(rng: &mut Rng, keys: &[f64]) -> usize {
+    let best = keys.iter().copied().fold(f64::INFINITY, f64::min);
+    let ties: Vec<usize> = (0..keys.len())
+        .filter(|&i| keys[i] <= best + 1e-9)
+        .collect();
     ties[rng.below(ties.len())]
+}
+
+/// `f` of each outcome of `m`, weighted by its probability (the value itself when the
+/// move has one outcome); `None` as soon as `f` gives none.
+fn expected(
+    m: &Move,
+    mut f: impl FnMut(Pos) -> Result<Option<f64>, SolveError>,
+) -> Result<Option<f64>, SolveError> {
+    if let [(_, next)] = m.outcomes[..] {
+        return f(next);
+    }
+    let mut total = 0.0;
+    for &(prob, next) in &m.outcomes {
+        match f(next)? {
+            Some(v) => total += prob * v,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(total))
 }
 
 pub struct AStar {
     pub rng: Rng,
 }
 
-/// The A* agent's move: the successor where the mover's `goal-distance` is least. An
-/// unreachable goal (a negative distance) counts as farthest.
+/// The A* agent's move: the one after which the mover's `goal-distance` is least (its
+/// expectation after a chance move). An unreachable goal (a negative distance) counts as
+/// farthest. `None` when the game declares no distance.
 fn astar_move(
     rng: &mut Rng,
     rules: &mut dyn Rules,
-    p: Pos,
-    moves: &[TermId],
+    turn: &Turn,
 ) -> Result<Option<usize>, SolveError> {
-    let mut keys = Vec::with_capacity(moves.len());
-    for &m in moves {
-        match rules.goal_distance(p.to_move, m)? {
-            None => return Ok(None),
-            Some(d) if d < 0 => keys.push(i64::MAX),
+    let mut keys = Vec::with_capacity(turn.moves.len());
+    for m in &turn.moves {
+        let d = expected(m, |next| {
+            Ok(rules
+                .goal_distance(turn.player, next)?
+                .map(|d| if d < 0 { f64::MAX } else { d as f64 }))
+        })?;
+        match d {
             Some(d) => keys.push(d),
+            None => return Ok(None),
         }
     }
     Ok(Some(least_by(rng, &keys)))
 }
 
 impl Agent for AStar {
-    fn choose(
-        &mut self,
-        rules: &mut dyn Rules,
-        p: Pos,
-        moves: &[TermId],
-    ) -> Result<usize, SolveError> {
-        astar_move(&mut self.rng, rules, p, moves)?.ok_or_else(|| {
+    fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
+        astar_move(&mut self.rng, rules, turn)?.ok_or_else(|| {
             SolveError::Game(
                 "the `astar` agent needs the game's distance to goal: define \
                  `op goal-distance : Players Config -> Int` in the game's module"
@@ -71,18 +91,14 @@ pub struct SemiRandom {
 impl Agent for SemiRandom {
     /// Seed 004's Figure 4.2: a random move among the randomizable ones and one more, the
     /// A* agent's (a random other move when the game has no `goal-distance`).
-    fn choose(
-        &mut self,
-        rules: &mut dyn Rules,
-        p: Pos,
-        moves: &[TermId],
-    ) -> Result<usize, SolveError> {
+    fn choose(&mut self, rules: &mut dyn Rules, p: Pos, turn: &Turn) -> Result<usize, SolveError> {
+        let moves = &turn.moves;
         let Some(randomizable) = rules.randomizable(p)? else {
             return Ok(self.rng.below(moves.len()));
         };
         let mut candidates = Vec::with_capacity(randomizable.len() + 1);
         for r in &randomizable {
-            match moves.iter().position(|m| m == r) {
+            match moves.iter().position(|m| m.label == *r) {
                 Some(i) => candidates.push(i),
                 None => {
                     return Err(SolveError::Game(
@@ -97,7 +113,7 @@ impl Agent for SemiRandom {
             .filter(|i| !candidates.contains(i))
             .collect();
         if !others.is_empty() {
-            let extra = match astar_move(&mut self.rng, rules, p, moves)? {
+            let extra = match astar_move(&mut self.rng, rules, turn)? {
                 Some(i) => i,
                 None => others[self.rng.below(others.len())],
             };
@@ -117,21 +133,13 @@ pub struct Exact {
 }
 
 impl Agent for Exact {
-    /// A move that keeps the best outcome the mover can force: a win, else a draw, else
-    /// any (uniformly among equals).
-    fn choose(
-        &mut self,
-        rules: &mut dyn Rules,
-        p: Pos,
-        moves: &[TermId],
-    ) -> Result<usize, SolveError> {
-        let mut keys = Vec::with_capacity(moves.len());
-        for &m in moves {
-            keys.push(match rules.solve(p.after(m))? {
-                Verdict::Win(s) if s == p.to_move => 0,
-                Verdict::Draw => 1,
-                Verdict::Win(_) => 2,
-            });
+    /// A move that keeps the mover's best value under best play (a win, else a draw, else
+    /// any; in a chance game the highest probability of winning), uniformly among equals.
+    fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
+        let mut keys = Vec::with_capacity(turn.moves.len());
+        for m in &turn.moves {
+            let v = expected(m, |next| Ok(Some(rules.values(next)?[turn.player])))?;
+            keys.push(-v.unwrap_or(0.0));
         }
         Ok(least_by(&mut self.rng, &keys))
     }

@@ -33,14 +33,17 @@ pub const CATALOGUE: &[(&str, &str)] = &[
         "alphabeta:D",
         "minimax with alpha-beta pruning to depth D plies, iterative deepening and a \
          transposition table; leaves scored by the game's `eval` (counted for B), or 0 when it \
-         has none (then only forced wins and losses count)",
+         has none (then only forced wins and losses count). With more than two players: \
+         paranoid search (the others play together against the one deciding); a chance move \
+         is worth the expectation of its outcomes",
     ),
     (
         "mcts:N",
         "Monte Carlo tree search, N simulations from the position, UCT with exploration \
-         constant c = 1.4 (about sqrt 2), one random playout per simulation (win 1, draw 1/2, \
-         loss 0); plays the most visited move. On chance games (`gamelang simulate --agents`) \
-         the events are drawn by their probabilities and each player maximises its own wins",
+         constant c = 1.4 (about sqrt 2), one random playout per simulation (1 to each winner, \
+         0 to the others, 1/n each when nobody wins); plays the most visited move. Each player \
+         maximises its own reward (max-n, any number of players); chance outcomes are drawn \
+         by their probabilities",
     ),
     (
         "astar",
@@ -50,7 +53,8 @@ pub const CATALOGUE: &[(&str, &str)] = &[
     (
         "exact",
         "the solver's move: a winning move if there is one, else a drawing one (exhaustive \
-         search; games small enough to solve)",
+         search; games small enough to solve); on a chance game the move of highest \
+         probability of winning by the chance solver (max-n)",
     ),
 ];
 

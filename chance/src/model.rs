@@ -52,6 +52,30 @@ pub enum ChanceError {
 }
 
 impl ChanceError {
+    /// The failure as a diagnostic: located at the offending operator's declaration when
+    /// known, with the state as a note.
+    pub fn into_diag(self) -> gamelang_lang::diag::Diag {
+        use gamelang_lang::diag::Diag;
+        match self {
+            ChanceError::Engine(d) => *d,
+            ChanceError::Game {
+                message,
+                span,
+                state,
+            } => {
+                let mut d = match span {
+                    Some(s) => Diag::at(s, message, "declared here"),
+                    None => Diag::error(message),
+                };
+                if let Some(st) = state {
+                    d = d.note(format!("in state {st}"));
+                }
+                d
+            }
+            ChanceError::Interrupted => Diag::error("interrupted"),
+        }
+    }
+
     pub fn game(message: impl Into<String>) -> ChanceError {
         ChanceError::Game {
             message: message.into(),

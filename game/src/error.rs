@@ -17,6 +17,9 @@ pub enum SolveError {
     /// A search reached the limit of positions its caller set
     /// ([`crate::search::OutcomeSearch::set_limit`]); the caller settles for less.
     OverLimit,
+    /// A failure already described as a diagnostic (e.g. by a chance game's model, which
+    /// checks the rules of chance games and says where).
+    Diagnosed(Box<Diag>),
 }
 
 /// Did the solve stop because the interrupt flag was raised (Ctrl-C)?
@@ -34,5 +37,6 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
         SolveError::Game(msg) => Diag::error(msg.clone()),
         SolveError::Runtime(f) => diagnose::failure(engine, f),
         SolveError::OverLimit => Diag::error("the search reached its limit of positions"),
+        SolveError::Diagnosed(d) => (**d).clone(),
     }
 }

@@ -407,3 +407,14 @@ fn deep_parentheses() {
     let ok = format!("{}1{}", "(".repeat(500), ")".repeat(500));
     assert_eq!(try_term(&mut s, "T", &ok), Ok(Pat::Int(1)));
 }
+
+#[test]
+fn a_string_literal_with_a_colon_is_a_string_not_a_variable() {
+    // `"a: b"` was read as an on-the-fly variable `"a` of sort ` b"`. On-the-fly
+    // variables (`X:Nat`) are still read as such.
+    let mut s = load(
+        "fmod T is\n  protecting INT .\n  op s : -> String .\n  eq s = \"walls left: 3\" .\n  \
+         op f : Nat -> Nat .\n  eq f(X:Nat) = X:Nat + 1 .\nendfm\n",
+    );
+    assert_eq!(term(&mut s, "T", "\"a: b\""), "\"a: b\"");
+}

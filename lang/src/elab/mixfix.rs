@@ -499,7 +499,8 @@ impl TermParser<'_> {
             }
             return;
         }
-        if let Some((name, sort)) = text.split_once(':') {
+        // `X:Sort` is a variable; a string literal with a colon in it is not.
+        if let Some((name, sort)) = text.split_once(':').filter(|_| !text.starts_with('"')) {
             if !name.is_empty() && !sort.is_empty() {
                 match self.vars.inline(name, sort) {
                     Some((v, s)) => push(

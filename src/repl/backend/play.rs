@@ -5,7 +5,7 @@
 //! last move; `hint` shows the move gamelang would play in the user's place.
 
 use super::{Args, Backend, Reply};
-use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng};
+use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Turn};
 use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
@@ -308,14 +308,11 @@ impl Backend {
         };
         // The agent sees the game through the REPL's engine (and its memo tables).
         let chosen = EngineRules::new(&mut self.engine, game).and_then(|mut rules| {
-            agent.choose(
-                &mut rules,
-                Pos {
-                    to_move: p,
-                    config: c,
-                },
-                moves,
-            )
+            let at = Pos {
+                to_move: p,
+                config: c,
+            };
+            agent.choose(&mut rules, at, &Turn::without_chance(at, moves))
         });
         chosen.map(Some).map_err(|e| self.runtime_diag(&e))
     }
