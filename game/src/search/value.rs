@@ -324,7 +324,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if rules.interrupted() {
             return Err(rules.stop(&path(p, c)));
         }
-        let looked = self.look(rules, p, c);
+        let looked = look(self.leaf, rules, p, c);
         let moves = match looked {
             Ok(Ok(v)) => {
                 // Halted: its value is exact whatever the window.
@@ -367,42 +367,6 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         }))
     }
 
-    /// A halted position's value, or the successors of one that has not halted.
-    fn look<R: Rules<Config = C>>(
-        &self,
-        rules: &mut R,
-        p: Side,
-        c: C,
-    ) -> Result<Result<i64, Vec<C>>, SolveError> {
-        if rules.halted(p, c)? {
-            return Ok(Ok(match self.leaf {
-                Leaf::Score => rules.score(p, c)?,
-                Leaf::Outcome | Leaf::Distance => {
-                    let won = if self.leaf == Leaf::Outcome { 1 } else { WON };
-                    match rules.result(p, c)? {
-                        Verdict::Win(Side::B) => won,
-                        Verdict::Win(Side::R) => -won,
-                        Verdict::Draw => 0,
-                    }
-                }
-            }));
-        }
-        let moves = rules.search_moves(p, c)?;
-        if moves.is_empty() {
-            return match self.leaf {
-                // As in formula (1): a position that has not halted but has no move is
-                // lost by the player to move.
-                Leaf::Outcome => Ok(Ok(if p == Side::B { -1 } else { 1 })),
-                Leaf::Distance => Ok(Ok(if p == Side::B { -WON } else { WON })),
-                Leaf::Score => Err(SolveError::Game(format!(
-                    "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
-                    p.name()
-                ))),
-            };
-        }
-        Ok(Err(moves))
-    }
-
     /// The successors in the order to try them: the one that was best last time first;
     /// then, when the game declares an `eval`, the most promising for the mover by it;
     /// otherwise by what the table knows of them, best for the mover first (the unknown
@@ -436,5 +400,61 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         moves.clear();
         moves.extend(keyed.into_iter().map(|(_, m)| m));
         Ok(())
+    }
+}
+
+/// A halted position's value for the question `leaf` asks, or the successors of one that
+/// has not halted.
+fn look<C: Copy, R: Rules<Config = C>>(
+    leaf: Leaf,
+    rules: &mut R,
+    p: Side,
+    c: C,
+) -> Result<Result<i64, Vec<C>>, SolveError> {
+    if let Some(v) = halted_value(leaf, rules, p, c)? {
+        return Ok(Ok(v));
+    }
+    let moves = rules.search_moves(p, c)?;
+    if moves.is_empty() {
+        return stuck_value(leaf, p).map(Ok);
+    }
+    Ok(Err(moves))
+}
+
+/// The value of `c` with `p` to move if play has stopped there (`None` if not), for the
+/// question `leaf` asks. (Shared with the depth-limited search, [`super::bounded`].)
+pub(super) fn halted_value<C: Copy, R: Rules<Config = C>>(
+    leaf: Leaf,
+    rules: &mut R,
+    p: Side,
+    c: C,
+) -> Result<Option<i64>, SolveError> {
+    if !rules.halted(p, c)? {
+        return Ok(None);
+    }
+    Ok(Some(match leaf {
+        Leaf::Score => rules.score(p, c)?,
+        Leaf::Outcome | Leaf::Distance => {
+            let won = if leaf == Leaf::Outcome { 1 } else { WON };
+            match rules.result(p, c)? {
+                Verdict::Win(Side::B) => won,
+                Verdict::Win(Side::R) => -won,
+                Verdict::Draw => 0,
+            }
+        }
+    }))
+}
+
+/// The value of a position that has not halted but where `p`, to move, has no move.
+pub(super) fn stuck_value(leaf: Leaf, p: Side) -> Result<i64, SolveError> {
+    match leaf {
+        // As in formula (1): a position that has not halted but has no move is lost by
+        // the player to move.
+        Leaf::Outcome => Ok(if p == Side::B { -1 } else { 1 }),
+        Leaf::Distance => Ok(if p == Side::B { -WON } else { WON }),
+        Leaf::Score => Err(SolveError::Game(format!(
+            "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
+            p.name()
+        ))),
     }
 }
