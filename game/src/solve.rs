@@ -31,7 +31,7 @@ fn position(
 
 /// Run `f` with the engine's step budget counting for the whole solve (a solver reduces
 /// once per rule per position), not for each reduction alone.
-fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
+pub(crate) fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
     engine.begin_step_budget();
     let r = f(engine);
     engine.end_step_budget();

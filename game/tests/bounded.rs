@@ -124,6 +124,16 @@ macro_rules! rules_of {
             fn eval(&mut self, _p: Side, c: u32) -> Result<Option<i64>, SolveError> {
                 Ok(self.with_eval.then(|| self.estimate(c)))
             }
+            /// What changed (for tic-tac-toe, the cell taken), folded so that moves share
+            /// keys: the history heuristic must not change answers, however keys collide.
+            fn move_key(
+                &mut self,
+                _p: Side,
+                from: u32,
+                to: u32,
+            ) -> Result<Option<u64>, SolveError> {
+                Ok(Some(u64::from(from ^ to) % 61))
+            }
         }
     };
 }

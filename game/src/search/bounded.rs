@@ -32,6 +32,7 @@
 //! Like [`super::ValueSearch`], the search keeps its own stack (no recursion, however large
 //! D). A depth-limited search needs no cycle check: the depth bounds every line.
 
+use super::order::{order, History};
 use super::value::{halted_value, stuck_value, Leaf};
 use crate::error::SolveError;
 use crate::rules::Rules;
@@ -93,7 +94,11 @@ struct Frame<C> {
     a: i64,
     b: i64,
     moves: Vec<C>,
+    /// The moves' keys for the history heuristic (empty when the game gives none).
+    keys: Vec<u64>,
     next: usize,
+    /// Positions in the table when the current successor's search began.
+    started: usize,
     /// The best value so far, and the successor that gave it.
     g: i64,
     best: Option<C>,
@@ -105,6 +110,8 @@ struct Frame<C> {
 pub struct BoundedSearch<C> {
     leaf: Leaf,
     table: FxHashMap<(Side, C), Entry<C>>,
+    /// Moves that cut the search off, for ordering (kept across iterations).
+    history: History,
     /// The depth asked for (for the error at an open horizon without `eval`).
     plies: u64,
 }
@@ -116,6 +123,7 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
         BoundedSearch {
             leaf,
             table: FxHashMap::default(),
+            history: History::default(),
             plies: 0,
         }
     }
@@ -303,9 +311,14 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
                     cut = top.g <= top.alpha;
                 }
             }
+            if cut && !top.keys.is_empty() {
+                let work = self.table.len() - top.started;
+                self.history.cut(top.p, top.keys[top.next - 1], work as u64);
+            }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
                 top.next += 1;
+                top.started = self.table.len();
                 open = Some((top.p.opponent(), m, top.d - 1, top.a, top.b));
                 continue;
             }
@@ -376,13 +389,17 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
             }
         }
         let mut moves = moves;
-        if let Err(e) = self.order(rules, p, d, &mut moves, hint) {
-            return Err(rules.in_context(e, &path(p, c)));
-        }
+        let known = |m| self.known(q, m, d - 1).map(|(lo, hi, _)| (lo, hi));
+        let keys = match order(rules, &self.history, p, c, &mut moves, hint, known) {
+            Ok(keys) => keys,
+            Err(e) => return Err(rules.in_context(e, &path(p, c))),
+        };
         Ok(Err(Frame {
             p,
             c,
             d,
+            keys,
+            started: 0,
             alpha,
             beta,
             a: alpha,
@@ -436,41 +453,6 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
             "a position has not halted after {} plies and the game declares no `eval` to value it: give a larger --max-depth, or declare `op eval : Players Config -> Int` (counted for B) in the game's module",
             self.plies
         ))
-    }
-
-    /// The successors in the order to try them: the one that was best last time (in the
-    /// previous iteration) first; then, when the game declares an `eval`, the most
-    /// promising for the mover by it; otherwise by what the table knows of them at this
-    /// depth, best for the mover first (the unknown ones keep the game's order).
-    fn order<R: Rules<Config = C>>(
-        &self,
-        rules: &mut R,
-        p: Side,
-        d: u32,
-        moves: &mut Vec<C>,
-        hint: Option<C>,
-    ) -> Result<(), SolveError> {
-        let q = p.opponent();
-        let sign = if p == Side::B { -1 } else { 1 };
-        let mut keyed: Vec<((u8, i64), C)> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let key = if Some(m) == hint {
-                (0, 0)
-            } else if let Some(e) = rules.eval(q, m)? {
-                (1, sign * e)
-            } else {
-                match self.known(q, m, d - 1) {
-                    Some((lo, _, _)) if p == Side::B && lo != i64::MIN => (1, -lo),
-                    Some((_, hi, _)) if p == Side::R && hi != i64::MAX => (1, hi),
-                    _ => (1, 0),
-                }
-            };
-            keyed.push((key, m));
-        }
-        keyed.sort_by_key(|&(k, _)| k);
-        moves.clear();
-        moves.extend(keyed.into_iter().map(|(_, m)| m));
-        Ok(())
     }
 }
 

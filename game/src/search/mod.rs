@@ -6,6 +6,7 @@
 //!   by iterative deepening.
 
 mod bounded;
+mod order;
 mod outcome;
 mod value;
 

@@ -24,6 +24,7 @@
 //!
 //! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
 
+use super::order::{order, History};
 use crate::error::SolveError;
 use crate::rules::Rules;
 use crate::side::{Side, Verdict};
@@ -86,7 +87,11 @@ struct Frame<C> {
     a: i64,
     b: i64,
     moves: Vec<C>,
+    /// The moves' keys for the history heuristic (empty when the game gives none).
+    keys: Vec<u64>,
     next: usize,
+    /// Positions in the table when the current successor's search began.
+    started: usize,
     /// The best value so far, and the successor that gave it.
     g: i64,
     best: Option<C>,
@@ -101,6 +106,8 @@ pub struct ValueSearch<C> {
     /// [`SolveError::OverLimit`].
     limit: usize,
     table: FxHashMap<(Side, C), Bounds<C>>,
+    /// Moves that cut the search off, for ordering ([`History`]).
+    history: History,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -109,6 +116,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             leaf,
             limit: usize::MAX,
             table: FxHashMap::default(),
+            history: History::default(),
         }
     }
 
@@ -279,9 +287,14 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     cut = top.g <= top.alpha;
                 }
             }
+            if cut && !top.keys.is_empty() {
+                let work = self.table.len() - top.started;
+                self.history.cut(top.p, top.keys[top.next - 1], work as u64);
+            }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
                 top.next += 1;
+                top.started = self.table.len();
                 let (a, b) = self.widen(top.a, top.b);
                 open = Some((top.p.opponent(), m, a, b));
                 continue;
@@ -350,12 +363,17 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 }
             }
         }
-        if let Err(e) = self.order(rules, p, &mut moves, hint) {
-            return Err(rules.in_context(e, &path(p, c)));
-        }
+        let table = &self.table;
+        let known = |m| table.get(&(q, m)).map(|b| (b.lo, b.hi));
+        let keys = match order(rules, &self.history, p, c, &mut moves, hint, known) {
+            Ok(keys) => keys,
+            Err(e) => return Err(rules.in_context(e, &path(p, c))),
+        };
         Ok(Err(Frame {
             p,
             c,
+            keys,
+            started: 0,
             alpha,
             beta,
             a: alpha,
@@ -365,41 +383,6 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             g: if p == Side::B { i64::MIN } else { i64::MAX },
             best: None,
         }))
-    }
-
-    /// The successors in the order to try them: the one that was best last time first;
-    /// then, when the game declares an `eval`, the most promising for the mover by it;
-    /// otherwise by what the table knows of them, best for the mover first (the unknown
-    /// ones keep the game's order, between the promising and the poor).
-    fn order<R: Rules<Config = C>>(
-        &self,
-        rules: &mut R,
-        p: Side,
-        moves: &mut Vec<C>,
-        hint: Option<C>,
-    ) -> Result<(), SolveError> {
-        let q = p.opponent();
-        // For B (maximising) a high value first; for R a low one.
-        let sign = if p == Side::B { -1 } else { 1 };
-        let mut keyed: Vec<((u8, i64), C)> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let key = if Some(m) == hint {
-                (0, 0)
-            } else if let Some(e) = rules.eval(q, m)? {
-                (1, sign * e)
-            } else {
-                match self.table.get(&(q, m)) {
-                    Some(b) if p == Side::B && b.lo != i64::MIN => (1, -b.lo),
-                    Some(b) if p == Side::R && b.hi != i64::MAX => (1, b.hi),
-                    _ => (1, 0),
-                }
-            };
-            keyed.push((key, m));
-        }
-        keyed.sort_by_key(|&(k, _)| k);
-        moves.clear();
-        moves.extend(keyed.into_iter().map(|(_, m)| m));
-        Ok(())
     }
 }
 
