@@ -290,6 +290,7 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
                     Err(frame) => stack.push(frame),
                 }
             }
+            let ply = stack.len().saturating_sub(1);
             let Some(top) = stack.last_mut() else {
                 return Ok(result.expect("the root was searched"));
             };
@@ -313,7 +314,8 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
             }
             if cut && !top.keys.is_empty() {
                 let work = self.table.len() - top.started;
-                self.history.cut(top.p, top.keys[top.next - 1], work as u64);
+                self.history
+                    .cut(top.p, top.keys[top.next - 1], work as u64, ply);
             }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
@@ -390,7 +392,16 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
         }
         let mut moves = moves;
         let known = |m| self.known(q, m, d - 1).map(|(lo, hi, _)| (lo, hi));
-        let keys = match order(rules, &self.history, p, c, &mut moves, hint, known) {
+        let keys = match order(
+            rules,
+            &self.history,
+            p,
+            c,
+            &mut moves,
+            hint,
+            stack.len(),
+            known,
+        ) {
             Ok(keys) => keys,
             Err(e) => return Err(rules.in_context(e, &path(p, c))),
         };

@@ -18,6 +18,9 @@ use std::cmp::Reverse;
 
 pub(super) struct History {
     credit: FxHashMap<(Side, u64), u64>,
+    /// Per ply from the root, the last two moves that cut off there (killer moves).
+    killers: Vec<[u64; 2]>,
+    use_killers: bool,
     /// Off with `GAMELANG_NO_HISTORY` set (to measure what it saves).
     pub(super) on: bool,
 }
@@ -26,6 +29,8 @@ impl Default for History {
     fn default() -> Self {
         History {
             credit: FxHashMap::default(),
+            killers: Vec::new(),
+            use_killers: std::env::var_os("GAMELANG_NO_KILLERS").is_none(),
             on: std::env::var_os("GAMELANG_NO_HISTORY").is_none(),
         }
     }
@@ -55,14 +60,27 @@ impl History {
     }
 
     /// The move `key` of `p` cut the search off, after a search of `work` positions.
-    pub(super) fn cut(&mut self, p: Side, key: u64, work: u64) {
+    pub(super) fn cut(&mut self, p: Side, key: u64, work: u64, ply: usize) {
         *self.credit.entry((p, key)).or_insert(0) += work.max(1);
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, [u64::MAX; 2]);
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != key {
+            *k = [key, k[0]];
+        }
+    }
+
+    /// Did the move cut off at this ply lately?
+    fn killer(&self, ply: usize, key: u64) -> bool {
+        self.use_killers && self.killers.get(ply).is_some_and(|k| k.contains(&key))
     }
 }
 
 /// Put `moves` (the successors of `c`, `p` to move) in the order to try them, and return
 /// their history keys in that order (empty when the game gives none). `known(m)` is what
 /// the table knows of successor `m`'s value (bounds, `i64::MIN`/`MAX` where unknown).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn order<R: Rules>(
     rules: &mut R,
     history: &History,
@@ -70,6 +88,7 @@ pub(super) fn order<R: Rules>(
     c: R::Config,
     moves: &mut Vec<R::Config>,
     hint: Option<R::Config>,
+    ply: usize,
     known: impl Fn(R::Config) -> Option<(i64, i64)>,
 ) -> Result<Vec<u64>, SolveError> {
     let q = p.opponent();
@@ -79,7 +98,7 @@ pub(super) fn order<R: Rules>(
     };
     // For B (maximising) a high value first; for R a low one.
     let sign = if p == Side::B { -1 } else { 1 };
-    type Key = (u8, i64, Reverse<u64>);
+    type Key = (u8, i64, bool, Reverse<u64>);
     let mut keyed: Vec<(Key, R::Config, u64)> = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         let key = if Some(m) == hint {
@@ -95,8 +114,11 @@ pub(super) fn order<R: Rules>(
         };
         // Among moves ranked alike so far, those that cut off most first.
         let k = keys.as_ref().map_or(0, |ks| ks[i]);
-        let credit = keys.as_ref().map_or(0, |_| history.score(p, k));
-        keyed.push(((key.0, key.1, Reverse(credit)), m, k));
+        let (killer, credit) = match keys {
+            Some(_) => (history.killer(ply, k), history.score(p, k)),
+            None => (false, 0),
+        };
+        keyed.push(((key.0, key.1, !killer, Reverse(credit)), m, k));
     }
     // Stable: what ranks alike keeps the game's order.
     keyed.sort_by_key(|&(k, _, _)| k);

@@ -266,6 +266,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     Err(e) => return Err(e),
                 }
             }
+            let ply = stack.len().saturating_sub(1);
             let Some(top) = stack.last_mut() else {
                 return Ok(result.expect("the root was searched"));
             };
@@ -289,7 +290,8 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             }
             if cut && !top.keys.is_empty() {
                 let work = self.table.len() - top.started;
-                self.history.cut(top.p, top.keys[top.next - 1], work as u64);
+                self.history
+                    .cut(top.p, top.keys[top.next - 1], work as u64, ply);
             }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
@@ -365,7 +367,16 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         }
         let table = &self.table;
         let known = |m| table.get(&(q, m)).map(|b| (b.lo, b.hi));
-        let keys = match order(rules, &self.history, p, c, &mut moves, hint, known) {
+        let keys = match order(
+            rules,
+            &self.history,
+            p,
+            c,
+            &mut moves,
+            hint,
+            stack.len(),
+            known,
+        ) {
             Ok(keys) => keys,
             Err(e) => return Err(rules.in_context(e, &path(p, c))),
         };
