@@ -18,9 +18,10 @@
 //! The table stores, for each position searched, the bounds learnt about its value (a
 //! search that fails high learns a lower bound, one that fails low an upper bound) and the
 //! successor that was best, which is tried first the next time the position is met. The
-//! other successors are ordered by what the table already knows of them, best for the
-//! mover first; one already known to cut the search off ends it before any other is
-//! searched (an enhanced transposition cut-off). Nothing of this needs the game's help.
+//! other successors are ordered as [`super::order`] says (the game's `eval`, what the table
+//! knows of them, then killer moves and the history heuristic); one already known to cut
+//! the search off ends it before any other is searched (an enhanced transposition
+//! cut-off).
 //!
 //! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
 
