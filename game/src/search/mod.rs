@@ -4,6 +4,9 @@
 //! * [`ValueSearch`]: the score under best play, alpha-beta with a table of bounds;
 //! * [`BoundedSearch`]: the same questions within a number of plies (`--max-depth`),
 //!   by iterative deepening.
+//!
+//! All try moves in the order of `order.rs` (the table's best move, the game's `eval`, the
+//! table's bounds, killer moves, the history heuristic).
 
 mod bounded;
 mod order;
