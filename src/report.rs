@@ -71,7 +71,7 @@ fn millis(elapsed: std::time::Duration) -> f64 {
 
 fn valued_json(r: &Renderer, v: &Valued) -> serde_json::Value {
     let (engine, game, players) = (r.engine, r.game, &r.players);
-    json!({
+    let mut j = json!({
         "game": game.name,
         "start": engine.show(v.start),
         "to_move": players.name(v.to_move),
@@ -79,7 +79,11 @@ fn valued_json(r: &Renderer, v: &Valued) -> serde_json::Value {
         "positions": v.positions,
         "rewrites": v.steps,
         "millis": millis(v.elapsed),
-    })
+    });
+    if let Some(d) = v.max_depth {
+        j["max_depth"] = json!(d);
+    }
+    j
 }
 
 /// A value in JSON: an integer as a JSON number.
@@ -92,10 +96,14 @@ fn value_json(v: &Value) -> serde_json::Value {
 fn valued_text(r: &Renderer, v: &Valued) -> String {
     let (engine, game, players) = (r.engine, r.game, &r.players);
     format!(
-        "game {}: {} with {} to move\nvalue under best play: {} (B maximises, R minimises)\npositions: {}   rewrites: {}   time: {:.3} ms\n",
+        "game {}: {} with {} to move\nvalue under best play{}: {} (B maximises, R minimises)\npositions: {}   rewrites: {}   time: {:.3} ms\n",
         game.name,
         engine.show(v.start),
         players.name(v.to_move),
+        match v.max_depth {
+            Some(d) => format!(" within {d} plies"),
+            None => String::new(),
+        },
         v.value,
         v.positions,
         v.steps,

@@ -35,11 +35,14 @@ pub struct SolveArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Compute the optimal score instead (for games that define `score`; B maximises it,
-    /// R minimises it). JSON key: `value`.
+    /// R minimises it). JSON key: `value`. With --max-depth D: the score when play is cut
+    /// off after D plies, a position still open then valued by the game's `eval` (JSON
+    /// adds `max_depth`).
     #[arg(long)]
     pub value: bool,
     /// Answer the bounded question instead: can the player to move force a win within
-    /// D plies? (A position not halted after D plies counts as not won.)
+    /// D plies? (A position not halted after D plies counts as not won.) Searched by
+    /// alpha-beta with iterative deepening, depths 1 to D.
     #[arg(long, value_name = "D")]
     pub max_depth: Option<u64>,
     /// Give up with an error after this many rewrite steps.
@@ -136,7 +139,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
     };
     let renderer = |engine| Renderer::new(engine, &game, args.show_plies);
     if args.value {
-        return match driver::solve_value(&mut engine, &game, &start, &first) {
+        let within = args.max_depth;
+        return match driver::solve_value_within(&mut engine, &game, &start, &first, within) {
             Ok(v) => {
                 renderer(&engine).print(&Report::Valued(&v), args.json);
                 ExitCode::SUCCESS

@@ -272,3 +272,45 @@ fn parameters_scores_and_bounded_play_from_the_command_line() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("has no score"), "{}", stderr(&o));
 }
+
+#[test]
+fn value_within_max_depth_is_the_value_once_play_ends_and_an_error_before() {
+    // Colouring 4x4 ends within 16 plies (a cell a move), so the value cut off there is
+    // the value; cut off after 2 plies, open positions need an `eval` it does not declare.
+    let full = json(&[
+        "solve",
+        "examples/colouring.game",
+        "--set",
+        "n=4",
+        "--value",
+        "--json",
+    ]);
+    let within = json(&[
+        "solve",
+        "examples/colouring.game",
+        "--set",
+        "n=4",
+        "--value",
+        "--max-depth",
+        "16",
+        "--json",
+    ]);
+    assert_eq!(within["value"], full["value"]);
+    assert_eq!(within["max_depth"], 16);
+    assert!(full.get("max_depth").is_none(), "{full}");
+    let o = gamelang(&[
+        "solve",
+        "examples/colouring.game",
+        "--set",
+        "n=4",
+        "--value",
+        "--max-depth",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("has not halted after 2 plies") && stderr(&o).contains("eval"),
+        "{}",
+        stderr(&o)
+    );
+}

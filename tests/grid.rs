@@ -17,7 +17,8 @@
 //! name one cell twice, absolute goals, a goal with a NOT that the opponent can make hold.
 //! Then the stuck rule and errors on their own, and the examples in examples/grid/.
 
-use gamelang_game::{GameDriver, Side, Verdict};
+use gamelang_game::search::{BoundedSearch, Leaf};
+use gamelang_game::{EngineRules, GameDriver, Side, Verdict};
 use gamelang_runtime::TermId;
 use std::collections::HashMap;
 
@@ -528,6 +529,7 @@ fn compare(
     let d = GameDriver::new(&mut l.engine, &game).unwrap();
     let mut stats = Stats::default();
     let (mut within_memo, mut value_memo) = (HashMap::new(), HashMap::new());
+    let mut bounded = BoundedSearch::new(Leaf::Outcome);
     for ((b, text), c) in boards.iter().zip(&texts).zip(cs) {
         stats.positions += 1;
         for turn in [bf::B, bf::W] {
@@ -568,6 +570,17 @@ fn compare(
                         got,
                         want,
                         "can {} win within {plies} plies from {at}?",
+                        side(who).name()
+                    );
+                    // `solve --max-depth`'s search, one table for every question.
+                    let mut rules = EngineRules::new(&d, &mut l.engine);
+                    let searched = bounded
+                        .wins_within(&mut rules, side(who), p, c, plies as u64)
+                        .unwrap();
+                    assert_eq!(
+                        searched,
+                        want,
+                        "the search: can {} win within {plies} plies from {at}?",
                         side(who).name()
                     );
                     stats.within[want as usize] += 1;

@@ -376,3 +376,112 @@ fn interrupted_sweep_resumes_to_the_same_csv() {
     }
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), want);
 }
+
+/// The CSV's rows after its two header lines, split at commas.
+fn rows(csv: &str) -> Vec<Vec<String>> {
+    csv.lines()
+        .skip(2)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+fn sweep_rows(args: &[&str]) -> Vec<Vec<String>> {
+    let dir = std::env::temp_dir().join(format!("gamelang-sweep-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join(format!("{}.csv", args.len()));
+    let mut all: Vec<&str> = vec!["sweep"];
+    all.extend(args);
+    all.extend(["--no-boundaries", "--csv", csv.to_str().unwrap()]);
+    let o = gamelang(&all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let r = rows(&std::fs::read_to_string(&csv).unwrap());
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["solve"];
+    all.extend(args);
+    all.push("--json");
+    let o = gamelang(&all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn sweeps_answer_what_solve_answers() {
+    // The winner (--from, a game with draws) and SOLVE's `outcome`, over a parameter.
+    let from = sweep_rows(&[
+        "examples/connect.game",
+        "--from",
+        "(empty | empty)",
+        "--range",
+        "c=2..3",
+    ]);
+    let outcome = sweep_rows(&[
+        "examples/connect.game",
+        "--expr",
+        "outcome(R, (empty | empty))",
+        "--range",
+        "c=2..3",
+    ]);
+    for (row, o) in from.iter().zip(&outcome) {
+        let c = format!("c={}", row[0]);
+        let b = solve_json(&["examples/connect.game", "--set", &c]);
+        assert_eq!(b["to_move"], "B", "{c}");
+        assert_eq!(row[1], b["winner"].as_str().unwrap(), "{c}, B first");
+        let r = solve_json(&["examples/connect.game", "--set", &c, "--first", "R"]);
+        assert_eq!(o[1], r["winner"].as_str().unwrap(), "{c}, R first");
+    }
+    // VALUE's `value`, over a parameter.
+    let values = sweep_rows(&[
+        "examples/colouring.game",
+        "--expr",
+        "value(B, board(0, 0))",
+        "--range",
+        "n=2..4",
+    ]);
+    assert_eq!(values.len(), 3);
+    for row in &values {
+        let v = solve_json(&[
+            "examples/colouring.game",
+            "--set",
+            &format!("n={}", row[0]),
+            "--value",
+        ]);
+        assert_eq!(row[1], v["value"].to_string(), "n={}", row[0]);
+    }
+    // SOLVE's `r-within` / `b-within` beside `solve --max-depth`, the player to move asking.
+    let mut seen = [0; 2];
+    for (op, first) in [("r-within", "R"), ("b-within", "B")] {
+        let expr = format!("{op}({first}, (k n), d)");
+        let within = sweep_rows(&[
+            "examples/heaps.game",
+            "--expr",
+            &expr,
+            "--range",
+            "k=1..3",
+            "--range",
+            "n=1..3",
+            "--range",
+            "d=0..4",
+        ]);
+        assert_eq!(within.len(), 45);
+        for row in &within {
+            let from = format!("({} {})", row[0], row[1]);
+            let b = solve_json(&[
+                "examples/heaps.game",
+                "--from",
+                &from,
+                "--first",
+                first,
+                "--max-depth",
+                &row[2],
+            ]);
+            let wins = b["wins_within"].as_bool().unwrap();
+            assert_eq!(row[3], wins.to_string(), "{expr} at {row:?}");
+            seen[wins as usize] += 1;
+        }
+    }
+    assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+}

@@ -135,6 +135,15 @@ impl<'g> GameDriver<'g> {
         self.boolean(engine, t, "`w`")
     }
 
+    /// The term `outcome` of SOLVE reduces to for a verdict: `B`, `R` or `draw`.
+    pub fn verdict_term(&self, v: Verdict) -> TermId {
+        match v {
+            Verdict::Win(Side::B) => self.b,
+            Verdict::Win(Side::R) => self.r,
+            Verdict::Draw => self.draw,
+        }
+    }
+
     pub fn winner(&self, engine: &mut Engine, p: Side, c: TermId) -> Result<Side, SolveError> {
         Ok(if self.r_wins(engine, p, c)? {
             Side::R
@@ -388,6 +397,15 @@ impl Rules for EngineRules<'_, '_> {
                 self.engine.show(v)
             ))),
         }
+    }
+
+    /// What the move changed in the configuration's term ([`crate::movekey`]).
+    fn move_key(&mut self, _p: Side, from: TermId, to: TermId) -> Result<Option<u64>, SolveError> {
+        Ok(Some(crate::movekey::move_key(
+            self.engine.store(),
+            from,
+            to,
+        )))
     }
 
     /// A repeated position is reported as the engine reports a memo term met again while

@@ -60,6 +60,9 @@ pub struct Valued {
     pub start: TermId,
     pub to_move: Side,
     pub value: Value,
+    /// `Some(D)`: the value when play is cut off after D plies (`--value --max-depth D`),
+    /// a position still open then being worth the game's `eval`.
+    pub max_depth: Option<u64>,
     pub positions: usize,
     pub steps: u64,
     pub elapsed: Duration,

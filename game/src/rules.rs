@@ -46,6 +46,20 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// A key for the move from `from` to its successor `to` that does not depend on the
+    /// rest of the position (the same move made elsewhere has the same key), for a
+    /// solver's history of moves that cut the search off; `None` when the game gives none.
+    /// It orders moves only: answers never depend on it.
+    fn move_key(
+        &mut self,
+        p: Side,
+        from: Self::Config,
+        to: Self::Config,
+    ) -> Result<Option<u64>, SolveError> {
+        let _ = (p, from, to);
+        Ok(None)
+    }
+
     /// An error for a position met again while its own value is being computed: `path`
     /// is the line of positions from the root of the search to the repeat (inclusive).
     fn cycle(&mut self, path: &[(Side, Self::Config)]) -> SolveError {

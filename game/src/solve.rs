@@ -6,7 +6,7 @@ use crate::driver::{no_score, EngineRules, GameDriver};
 use crate::error::SolveError;
 use crate::line::{first_moves_line, principal_line, DEFAULT_LINE_BUDGET};
 use crate::report::{Bounded, Outcome, Value, Valued};
-use crate::search::{Leaf, OutcomeSearch, ValueSearch};
+use crate::search::{BoundedSearch, Leaf, OutcomeSearch, ValueSearch};
 use crate::side::{Side, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
@@ -31,7 +31,7 @@ fn position(
 
 /// Run `f` with the engine's step budget counting for the whole solve (a solver reduces
 /// once per rule per position), not for each reduction alone.
-fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
+pub(crate) fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
     engine.begin_step_budget();
     let r = f(engine);
     engine.end_step_budget();
@@ -112,8 +112,9 @@ pub fn solve_with_budget(
     })
 }
 
-/// Can the player to move at `start` force a win within `plies` plies? (`r-within` /
-/// `b-within` of the standard library's SOLVE, run by the engine.)
+/// Can the player to move at `start` force a win within `plies` plies? The standard
+/// library's `r-within` / `b-within` answer, found by depth-limited alpha-beta with
+/// iterative deepening ([`BoundedSearch`]).
 pub fn solve_within(
     engine: &mut Engine,
     game: &Game,
@@ -123,18 +124,23 @@ pub fn solve_within(
 ) -> Result<Bounded, SolveError> {
     let began = Instant::now();
     let steps_before = engine.steps();
-    let memo_before = engine.memo_len(game.r_within) + engine.memo_len(game.b_within);
     let d = GameDriver::new(engine, game)?;
     let (to_move, start) = position(engine, &d, start, first)?;
-    let wins = d.wins_within(engine, to_move, to_move, start, plies)?;
-    Ok(Bounded {
-        start,
-        to_move,
-        max_depth: plies,
-        wins,
-        positions: engine.memo_len(game.r_within) + engine.memo_len(game.b_within) - memo_before,
-        steps: engine.steps() - steps_before,
-        elapsed: began.elapsed(),
+    with_budget(engine, |engine| {
+        let mut rules = EngineRules::new(&d, engine);
+        let mut search = BoundedSearch::new(Leaf::Outcome);
+        let wins = search.wins_within(&mut rules, to_move, to_move, start, plies)?;
+        let steps = rules.engine.steps() - steps_before;
+        stats("within", search.positions(), steps);
+        Ok(Bounded {
+            start,
+            to_move,
+            max_depth: plies,
+            wins,
+            positions: search.positions(),
+            steps,
+            elapsed: began.elapsed(),
+        })
     })
 }
 
@@ -146,6 +152,19 @@ pub fn solve_value(
     start: &Pat,
     first: &Pat,
 ) -> Result<Valued, SolveError> {
+    solve_value_within(engine, game, start, first, None)
+}
+
+/// [`solve_value`], or with `max_depth` the score when play is cut off after that many
+/// plies, a position still open then being worth the game's `eval` (depth-limited
+/// alpha-beta with iterative deepening, [`BoundedSearch`]).
+pub fn solve_value_within(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    max_depth: Option<u64>,
+) -> Result<Valued, SolveError> {
     if game.score.is_none() {
         return Err(no_score(game));
     }
@@ -155,13 +174,24 @@ pub fn solve_value(
     let (to_move, start) = position(engine, &d, start, first)?;
     with_budget(engine, |engine| {
         let mut rules = EngineRules::new(&d, engine);
-        let mut search = ValueSearch::new(Leaf::Score);
-        let value = search.value(&mut rules, to_move, start)?;
+        let (value, positions) = match max_depth {
+            None => {
+                let mut search = ValueSearch::new(Leaf::Score);
+                let value = search.value(&mut rules, to_move, start)?;
+                (value, search.positions())
+            }
+            Some(plies) => {
+                let mut search = BoundedSearch::new(Leaf::Score);
+                let value = search.value_within(&mut rules, to_move, start, plies)?;
+                (value, search.positions())
+            }
+        };
         Ok(Valued {
             start,
             to_move,
             value: Value::Int(value),
-            positions: search.positions(),
+            max_depth,
+            positions,
             steps: engine.steps() - steps_before,
             elapsed: began.elapsed(),
         })

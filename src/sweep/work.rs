@@ -155,6 +155,8 @@ fn worker(
         },
         Target::Chance(..) => None,
     };
+    // The searches `solve` runs, with tables kept from point to point.
+    let mut searches = driver::Searches::new();
     let mut point = Vec::new();
     let mut ints: Vec<TermId> = Vec::new();
     let stats = |engine: &Engine| {
@@ -206,18 +208,18 @@ fn worker(
                             .map(Some)
                             .map_err(Failure::Chance)
                     }
-                    _ => {
-                        let t = engine.build(&job.template, &ints);
-                        evaluate(&mut engine, d.as_ref(), job.kind, t).map(Some)
-                    }
+                    _ => evaluate(&mut engine, d.as_ref(), &mut searches, job, &ints).map(Some),
                 }
             });
             match result {
                 Ok(text) => {
                     batch.push((i, text));
                     // Free the transient terms of the points done (cheap unless the store
-                    // has doubled since the last collection). Only constants are held here.
-                    engine.collect_garbage_if_grown(&[]);
+                    // has doubled since the last collection). Only constants are held here,
+                    // besides the searches' tables, which a collection empties.
+                    if engine.collect_garbage_if_grown(&[]) {
+                        searches.clear();
+                    }
                 }
                 Err(e) => {
                     let _ = tx.send(Msg::Batch(batch));
@@ -247,7 +249,9 @@ fn worker(
                 engine.store().segment_elements()
             );
         }
-        engine.collect_garbage_if_grown(&[]);
+        if engine.collect_garbage_if_grown(&[]) {
+            searches.clear();
+        }
     }
 }
 
@@ -280,19 +284,29 @@ fn included(engine: &mut Engine, c: TermId) -> Result<bool, Failure> {
     }
 }
 
+/// The swept term at one point (`ints`, the values of the range variables): the winner
+/// (`--from`), or the term's normal form (`--expr`), by the searches where the term is one
+/// of the game's solver operators and by the engine otherwise.
 fn evaluate(
     engine: &mut Engine,
     d: Option<&GameDriver<'_>>,
-    kind: Kind,
-    t: TermId,
+    searches: &mut driver::Searches,
+    job: &Job,
+    ints: &[TermId],
 ) -> Result<String, Failure> {
+    if let (Kind::Value, Some(d)) = (job.kind, d) {
+        if let Some(v) = searches.answer(engine, d, &job.template, ints)? {
+            return Ok(engine.show(v));
+        }
+    }
+    let t = engine.build(&job.template, ints);
     let v = engine
         .reduce(t)
         .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
-    match kind {
+    match job.kind {
         Kind::Outcome(side) => {
             let d = d.expect("a winner is swept on a two-player game, which has a driver");
-            Ok(d.verdict(engine, side, v)?.name().to_string())
+            Ok(searches.verdict(engine, d, side, v)?.name().to_string())
         }
         Kind::Value => Ok(engine.show(v)),
         Kind::Chance => unreachable!("a chance question is answered by the chance solver"),

@@ -18,12 +18,14 @@
 //! The table stores, for each position searched, the bounds learnt about its value (a
 //! search that fails high learns a lower bound, one that fails low an upper bound) and the
 //! successor that was best, which is tried first the next time the position is met. The
-//! other successors are ordered by what the table already knows of them, best for the
-//! mover first; one already known to cut the search off ends it before any other is
-//! searched (an enhanced transposition cut-off). Nothing of this needs the game's help.
+//! other successors are ordered as [`super::order`] says (the game's `eval`, what the table
+//! knows of them, then killer moves and the history heuristic); one already known to cut
+//! the search off ends it before any other is searched (an enhanced transposition
+//! cut-off).
 //!
 //! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
 
+use super::order::{order, History};
 use crate::error::SolveError;
 use crate::rules::Rules;
 use crate::side::{Side, Verdict};
@@ -86,7 +88,11 @@ struct Frame<C> {
     a: i64,
     b: i64,
     moves: Vec<C>,
+    /// The moves' keys for the history heuristic (empty when the game gives none).
+    keys: Vec<u64>,
     next: usize,
+    /// Positions in the table when the current successor's search began.
+    started: usize,
     /// The best value so far, and the successor that gave it.
     g: i64,
     best: Option<C>,
@@ -101,6 +107,8 @@ pub struct ValueSearch<C> {
     /// [`SolveError::OverLimit`].
     limit: usize,
     table: FxHashMap<(Side, C), Bounds<C>>,
+    /// Moves that cut the search off, for ordering ([`History`]).
+    history: History,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -109,6 +117,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             leaf,
             limit: usize::MAX,
             table: FxHashMap::default(),
+            history: History::default(),
         }
     }
 
@@ -258,6 +267,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     Err(e) => return Err(e),
                 }
             }
+            let ply = stack.len().saturating_sub(1);
             let Some(top) = stack.last_mut() else {
                 return Ok(result.expect("the root was searched"));
             };
@@ -279,9 +289,15 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     cut = top.g <= top.alpha;
                 }
             }
+            if cut && !top.keys.is_empty() {
+                let work = self.table.len() - top.started;
+                self.history
+                    .cut(top.p, top.keys[top.next - 1], work as u64, ply);
+            }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
                 top.next += 1;
+                top.started = self.table.len();
                 let (a, b) = self.widen(top.a, top.b);
                 open = Some((top.p.opponent(), m, a, b));
                 continue;
@@ -324,7 +340,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if rules.interrupted() {
             return Err(rules.stop(&path(p, c)));
         }
-        let looked = self.look(rules, p, c);
+        let looked = look(self.leaf, rules, p, c);
         let moves = match looked {
             Ok(Ok(v)) => {
                 // Halted: its value is exact whatever the window.
@@ -350,12 +366,26 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 }
             }
         }
-        if let Err(e) = self.order(rules, p, &mut moves, hint) {
-            return Err(rules.in_context(e, &path(p, c)));
-        }
+        let table = &self.table;
+        let known = |m| table.get(&(q, m)).map(|b| (b.lo, b.hi));
+        let keys = match order(
+            rules,
+            &self.history,
+            p,
+            c,
+            &mut moves,
+            hint,
+            stack.len(),
+            known,
+        ) {
+            Ok(keys) => keys,
+            Err(e) => return Err(rules.in_context(e, &path(p, c))),
+        };
         Ok(Err(Frame {
             p,
             c,
+            keys,
+            started: 0,
             alpha,
             beta,
             a: alpha,
@@ -366,75 +396,60 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             best: None,
         }))
     }
+}
 
-    /// A halted position's value, or the successors of one that has not halted.
-    fn look<R: Rules<Config = C>>(
-        &self,
-        rules: &mut R,
-        p: Side,
-        c: C,
-    ) -> Result<Result<i64, Vec<C>>, SolveError> {
-        if rules.halted(p, c)? {
-            return Ok(Ok(match self.leaf {
-                Leaf::Score => rules.score(p, c)?,
-                Leaf::Outcome | Leaf::Distance => {
-                    let won = if self.leaf == Leaf::Outcome { 1 } else { WON };
-                    match rules.result(p, c)? {
-                        Verdict::Win(Side::B) => won,
-                        Verdict::Win(Side::R) => -won,
-                        Verdict::Draw => 0,
-                    }
-                }
-            }));
-        }
-        let moves = rules.search_moves(p, c)?;
-        if moves.is_empty() {
-            return match self.leaf {
-                // As in formula (1): a position that has not halted but has no move is
-                // lost by the player to move.
-                Leaf::Outcome => Ok(Ok(if p == Side::B { -1 } else { 1 })),
-                Leaf::Distance => Ok(Ok(if p == Side::B { -WON } else { WON })),
-                Leaf::Score => Err(SolveError::Game(format!(
-                    "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
-                    p.name()
-                ))),
-            };
-        }
-        Ok(Err(moves))
+/// A halted position's value for the question `leaf` asks, or the successors of one that
+/// has not halted.
+fn look<C: Copy, R: Rules<Config = C>>(
+    leaf: Leaf,
+    rules: &mut R,
+    p: Side,
+    c: C,
+) -> Result<Result<i64, Vec<C>>, SolveError> {
+    if let Some(v) = halted_value(leaf, rules, p, c)? {
+        return Ok(Ok(v));
     }
+    let moves = rules.search_moves(p, c)?;
+    if moves.is_empty() {
+        return stuck_value(leaf, p).map(Ok);
+    }
+    Ok(Err(moves))
+}
 
-    /// The successors in the order to try them: the one that was best last time first;
-    /// then, when the game declares an `eval`, the most promising for the mover by it;
-    /// otherwise by what the table knows of them, best for the mover first (the unknown
-    /// ones keep the game's order, between the promising and the poor).
-    fn order<R: Rules<Config = C>>(
-        &self,
-        rules: &mut R,
-        p: Side,
-        moves: &mut Vec<C>,
-        hint: Option<C>,
-    ) -> Result<(), SolveError> {
-        let q = p.opponent();
-        // For B (maximising) a high value first; for R a low one.
-        let sign = if p == Side::B { -1 } else { 1 };
-        let mut keyed: Vec<((u8, i64), C)> = Vec::with_capacity(moves.len());
-        for &m in moves.iter() {
-            let key = if Some(m) == hint {
-                (0, 0)
-            } else if let Some(e) = rules.eval(q, m)? {
-                (1, sign * e)
-            } else {
-                match self.table.get(&(q, m)) {
-                    Some(b) if p == Side::B && b.lo != i64::MIN => (1, -b.lo),
-                    Some(b) if p == Side::R && b.hi != i64::MAX => (1, b.hi),
-                    _ => (1, 0),
-                }
-            };
-            keyed.push((key, m));
+/// The value of `c` with `p` to move if play has stopped there (`None` if not), for the
+/// question `leaf` asks. (Shared with the depth-limited search, [`super::bounded`].)
+pub(super) fn halted_value<C: Copy, R: Rules<Config = C>>(
+    leaf: Leaf,
+    rules: &mut R,
+    p: Side,
+    c: C,
+) -> Result<Option<i64>, SolveError> {
+    if !rules.halted(p, c)? {
+        return Ok(None);
+    }
+    Ok(Some(match leaf {
+        Leaf::Score => rules.score(p, c)?,
+        Leaf::Outcome | Leaf::Distance => {
+            let won = if leaf == Leaf::Outcome { 1 } else { WON };
+            match rules.result(p, c)? {
+                Verdict::Win(Side::B) => won,
+                Verdict::Win(Side::R) => -won,
+                Verdict::Draw => 0,
+            }
         }
-        keyed.sort_by_key(|&(k, _)| k);
-        moves.clear();
-        moves.extend(keyed.into_iter().map(|(_, m)| m));
-        Ok(())
+    }))
+}
+
+/// The value of a position that has not halted but where `p`, to move, has no move.
+pub(super) fn stuck_value(leaf: Leaf, p: Side) -> Result<i64, SolveError> {
+    match leaf {
+        // As in formula (1): a position that has not halted but has no move is lost by
+        // the player to move.
+        Leaf::Outcome => Ok(if p == Side::B { -1 } else { 1 }),
+        Leaf::Distance => Ok(if p == Side::B { -WON } else { WON }),
+        Leaf::Score => Err(SolveError::Game(format!(
+            "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
+            p.name()
+        ))),
     }
 }
