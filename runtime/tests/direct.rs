@@ -101,7 +101,11 @@ fn ackermann(m: u64, n: u64) -> u64 {
 fn collatz_steps(mut k: u64) -> u64 {
     let mut c = 0;
     while k != 1 {
-        k = if k.is_multiple_of(2) { k / 2 } else { 3 * k + 1 };
+        k = if k.is_multiple_of(2) {
+            k / 2
+        } else {
+            3 * k + 1
+        };
         c += 1;
     }
     c

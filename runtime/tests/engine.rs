@@ -584,3 +584,54 @@ fn argument_guards_choose_the_same_equation_as_matching() {
         }
     }
 }
+
+/// `reduce_app(op, args)` answers what `reduce` of the built term answers: values, memo
+/// tables, errors (worded alike) and rewrite counts, with the direct evaluator and without.
+#[test]
+fn reduce_app_is_reduce_of_the_built_term() {
+    let mut s = Spec::new();
+    s.op("fib", &["Nat"], "Nat", "memo");
+    s.eq("", "[fib 0]", "0");
+    s.eq("", "[fib 1]", "1");
+    s.owise("n:Nat", "[fib n]", "[_+_ [fib [_-_ n 1]] [fib [_-_ n 2]]]");
+    s.op("sum", &["Nat", "Nat"], "Nat", "");
+    s.eq("a:Nat", "[sum a 0]", "a");
+    s.owise("a:Nat b:Nat", "[sum a b]", "[sum [_+_ a 1] [_-_ b 1]]");
+    s.op("half", &["Nat"], "Nat", "");
+    s.ceq("n:Nat", "[half n]", "[_quo_ n 2]", "[_==_ [_rem_ n 2] 0]");
+    let (fib, sum, half) = (s.id("fib"), s.id("sum"), s.id("half"));
+    let fibs = [0u64, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55];
+    for direct in [true, false] {
+        let mut a = s.engine();
+        let mut b = s.engine();
+        a.direct = direct;
+        b.direct = direct;
+        for (op, args, want) in [
+            (fib, vec![10], Some(fibs[10].to_string())),
+            (sum, vec![7, 30], Some("37".to_string())),
+            (half, vec![8], Some("4".to_string())),
+            (half, vec![7], None),
+        ] {
+            let ints: Vec<_> = args.iter().map(|&i| a.mk_int(i)).collect();
+            let got = a.reduce_app(op, &ints);
+            let built = {
+                let ints: Vec<_> = args.iter().map(|&i| b.mk_int(i)).collect();
+                let t = b.mk_app(op, &ints);
+                b.reduce(t)
+            };
+            match (got, built, want) {
+                (Ok(x), Ok(y), Some(w)) => {
+                    assert_eq!(a.show(x), w);
+                    assert_eq!(b.show(y), w);
+                }
+                (Err(x), Err(y), None) => {
+                    assert!(matches!(x, RuntimeError::Stuck { .. }), "{x:?}");
+                    assert_eq!(a.describe(&x), b.describe(&y));
+                }
+                (x, y, w) => panic!("{x:?} / {y:?} / {w:?}"),
+            }
+            assert_eq!(a.steps(), b.steps(), "direct = {direct}");
+            assert_eq!(a.memo_total(), b.memo_total());
+        }
+    }
+}

@@ -50,6 +50,60 @@ impl Engine {
         }
     }
 
+    /// Reduce `op(args…)`, whose arguments are normal (values from earlier reductions),
+    /// without hash-consing the application itself: an explorer asking `move(e, c, s)` of
+    /// a million states builds no term per question, only the answers. The same result as
+    /// `reduce` of the built term; on an error the built term is reduced, so the error is
+    /// worded and located as `reduce` words it.
+    pub fn reduce_app(&mut self, op: OpId, args: &[TermId]) -> Result<TermId, RuntimeError> {
+        // Collections during the reduction could free the arguments, which the error path
+        // needs.
+        if self.collect_in_reduce
+            || self.ops[op.0 as usize].lazy
+            // (Integers and maps are values: normal without a mark.)
+            || args
+                .iter()
+                .any(|&a| !bit(&self.normal, a) && self.store.op(a).is_some())
+        {
+            let t = self.store.mk_app(op, args);
+            return self.reduce(t);
+        }
+        self.frames.clear();
+        self.vals.clear();
+        self.envs.clear();
+        self.nconds = 0;
+        self.trace.clear();
+        self.trace_elided = 0;
+        self.step_limit = self
+            .budget_base
+            .unwrap_or(self.steps)
+            .saturating_add(self.limits.max_steps);
+        self.watch_begin();
+        self.direct_begin();
+        let steps = self.steps;
+        self.vals.extend_from_slice(args);
+        self.frame_floor = 0;
+        let result = match self.complete(op, 0) {
+            Ok(task) => self.run_from(task),
+            Err(e) => Err(e),
+        };
+        self.watch_end();
+        match result {
+            Ok(v) => Ok(v),
+            Err(RuntimeError::Interrupted { .. }) => {
+                self.recover();
+                let term = self.store.mk_app(op, args);
+                Err(RuntimeError::Interrupted { term })
+            }
+            Err(_) => {
+                self.recover();
+                self.steps = steps;
+                let t = self.store.mk_app(op, args);
+                self.reduce(t)
+            }
+        }
+    }
+
     pub(super) fn run(&mut self, t: TermId) -> Result<TermId, RuntimeError> {
         self.frame_floor = 0;
         self.run_from(Task::Eval(t))
