@@ -20,6 +20,7 @@ pub mod engine;
 pub mod graph;
 pub mod linear;
 pub mod model;
+pub mod prob;
 pub mod retro;
 pub mod simulate;
 pub mod solve;
@@ -27,3 +28,4 @@ pub mod tree;
 
 pub use num_bigint::BigInt;
 pub use num_rational::BigRational as Q;
+pub use prob::Prob;

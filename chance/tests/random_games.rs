@@ -10,7 +10,7 @@ use gamelang_chance::graph::explore;
 use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
 use gamelang_chance::simulate::Rng;
 use gamelang_chance::solve::{solve, Exactness, Goal, Options};
-use gamelang_chance::{BigInt, Q};
+use gamelang_chance::{BigInt, Prob, Q};
 use num_traits::{One, ToPrimitive, Zero};
 
 /// States 0..n: the last two are final (won by player 0, by player 1); every other state
@@ -44,10 +44,7 @@ impl ChanceModel for Random {
                 .enumerate()
                 .map(|(c, outs)| Opt {
                     choice: c,
-                    outcomes: outs
-                        .iter()
-                        .map(|&(w, t)| (Q::new(BigInt::from(w), BigInt::from(12)), t))
-                        .collect(),
+                    outcomes: outs.iter().map(|&(w, t)| (Prob::ratio(w, 12), t)).collect(),
                 })
                 .collect(),
         })
