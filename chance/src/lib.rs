@@ -16,6 +16,7 @@
 // Numerical code indexes several parallel arrays by state number.
 #![allow(clippy::needless_range_loop)]
 
+pub mod block;
 pub mod engine;
 pub mod graph;
 pub mod linear;
