@@ -184,6 +184,16 @@ fn probabilities_that_do_not_sum_to_one_are_located() {
     // The error points at the declaration of `events` (line 14 of the file) and the state.
     assert!(err.contains("coin.game:14:"), "{err}");
     assert!(err.contains("st(0)"), "{err}");
+    // One denominator throughout (summed without fractions), reduced in the message.
+    let err = solve_error(&coin_game("1 / 6 @ heads ; 1 / 6 @ tails", "a, b", "a"));
+    assert!(err.contains("sum to 1/3, not 1"), "{err}");
+    // Numerator and denominator both negative: a positive probability, and these sum to 1.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coin.game");
+    let game = coin_game("-1 / -2 @ heads ; 2 / 4 @ tails", "a, b", "a");
+    std::fs::write(&path, game).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(j["win_probability_exact"]["a"], "1/1", "{j}");
 }
 
 #[test]

@@ -20,6 +20,8 @@ pub struct EngineModel<'a> {
     player_index: FxHashMap<TermId, usize>,
     truth: TermId,
     falsity: TermId,
+    /// Probabilities met so far, by numerator and denominator as written.
+    probs: FxHashMap<(i64, i64), Prob>,
     /// Terms in the store after the last garbage collection.
     live: usize,
     /// Exploring collects the term store's garbage once it holds at least this many terms
@@ -47,6 +49,7 @@ impl<'a> EngineModel<'a> {
             player_index: FxHashMap::default(),
             truth,
             falsity,
+            probs: FxHashMap::default(),
             live: 0,
             collect_min_terms: 1 << 20,
         })
@@ -120,6 +123,15 @@ impl<'a> EngineModel<'a> {
         })
     }
 
+    /// `a / b` as a probability, from a small cache (the same few fractions come back for
+    /// every state).
+    fn prob(&mut self, a: i64, b: i64) -> Prob {
+        self.probs
+            .entry((a, b))
+            .or_insert_with(|| Prob::ratio(a, b))
+            .clone()
+    }
+
     /// `(probability, event)` pairs of a distribution value, checked.
     fn distribution(
         &mut self,
@@ -133,20 +145,24 @@ impl<'a> EngineModel<'a> {
             Some(op) if self.op_name(op) == "nothing" && store.args(d).is_empty() => Vec::new(),
             _ => vec![d],
         };
-        // Shown only in an error (showing it for every state cost more than the check).
-        let show_c = || self.engine.show(c);
+        // The choice is shown only in an error (`self.engine.show(c)` below): showing it for
+        // every state cost more than the check.
         if elems.is_empty() {
             return Err(self.err_at(
                 "events",
                 format!(
                     "a chance position without successors: `events({}, …)` is empty",
-                    show_c()
+                    self.engine.show(c)
                 ),
                 Some(s),
             ));
         }
         let mut out = Vec::with_capacity(elems.len());
         let mut total = Prob::zero();
+        // Games nearly always write one denominator (`1 / 6 @ 1 ; 1 / 6 @ 2 ; …`): then the
+        // sum is 1 when the numerators add up to it, with no fraction arithmetic.
+        let mut common: Option<(i64, i128)> = None;
+        let mut mixed = false;
         for e in elems {
             let store = self.engine.store();
             let pair = store
@@ -158,7 +174,7 @@ impl<'a> EngineModel<'a> {
                     "events",
                     format!(
                         "`events({}, …)` has `{}`, not `PROBABILITY @ EVENT`",
-                        show_c(),
+                        self.engine.show(c),
                         self.engine.show(e)
                     ),
                     Some(s),
@@ -185,21 +201,35 @@ impl<'a> EngineModel<'a> {
                     Some(s),
                 ));
             }
-            let q = Prob::ratio(a, b);
+            let q = self.prob(a, b);
             if q.is_negative() {
                 return Err(self.err_at(
                     "events",
                     format!(
                         "a negative probability: `{a} / {b}` for event `{}` after choice `{}`",
                         self.engine.show(ev),
-                        show_c()
+                        self.engine.show(c)
                     ),
                     Some(s),
                 ));
             }
-            total += &q;
+            match common {
+                _ if mixed => total += &q,
+                None => common = Some((b, a as i128)),
+                Some((d, ref mut sum)) if d == b => *sum += a as i128,
+                Some((d, sum)) => {
+                    mixed = true;
+                    total = Prob::small_sum(sum, d);
+                    total += &q;
+                }
+            }
             if !q.is_zero() {
                 out.push((q, ev));
+            }
+        }
+        if !mixed {
+            if let Some((d, sum)) = common {
+                total = Prob::small_sum(sum, d);
             }
         }
         if !total.is_one() {
@@ -207,7 +237,7 @@ impl<'a> EngineModel<'a> {
                 "events",
                 format!(
                     "the probabilities of `events({}, …)` sum to {total}, not 1",
-                    show_c()
+                    self.engine.show(c)
                 ),
                 Some(s),
             ));

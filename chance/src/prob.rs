@@ -64,6 +64,16 @@ impl Prob {
         }
     }
 
+    /// `num / den` (`den` non-zero) for a sum of numerators over one denominator.
+    pub fn small_sum(num: i128, den: i64) -> Prob {
+        assert!(den != 0, "a probability with denominator 0");
+        if num == 0 || (num > 0) == (den > 0) {
+            Prob::small(num.unsigned_abs(), den.unsigned_abs() as u128)
+        } else {
+            Prob::big(Q::new(BigInt::from(num), BigInt::from(den)))
+        }
+    }
+
     /// `num / den` in lowest terms, a big rational when it does not fit in machine words.
     fn small(num: u128, den: u128) -> Prob {
         let g = gcd(num, den).max(1);
@@ -212,5 +222,10 @@ mod tests {
         assert_eq!(Prob::ratio(1, -6).to_q(), q(-1, 6));
         assert_eq!(Prob::ratio(0, -6), Prob::zero());
         assert_eq!(sixth.to_string(), "1/6");
+        assert!(Prob::small_sum(6, 6).is_one());
+        assert!(Prob::small_sum(-6, -6).is_one());
+        assert_eq!(Prob::small_sum(-5, 6).to_q(), q(-5, 6));
+        assert_eq!(Prob::small_sum(4, 6), Prob::ratio(2, 3));
+        assert_eq!(Prob::small_sum(0, -6), Prob::zero());
     }
 }
