@@ -184,6 +184,16 @@ fn probabilities_that_do_not_sum_to_one_are_located() {
     // The error points at the declaration of `events` (line 14 of the file) and the state.
     assert!(err.contains("coin.game:14:"), "{err}");
     assert!(err.contains("st(0)"), "{err}");
+    // One denominator throughout (summed without fractions), reduced in the message.
+    let err = solve_error(&coin_game("1 / 6 @ heads ; 1 / 6 @ tails", "a, b", "a"));
+    assert!(err.contains("sum to 1/3, not 1"), "{err}");
+    // Numerator and denominator both negative: a positive probability, and these sum to 1.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coin.game");
+    let game = coin_game("-1 / -2 @ heads ; 2 / 4 @ tails", "a, b", "a");
+    std::fs::write(&path, game).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(j["win_probability_exact"]["a"], "1/1", "{j}");
 }
 
 #[test]
@@ -388,6 +398,54 @@ fn pig_values(goal: usize) -> Vec<Vec<Vec<f64>>> {
         if delta < 1e-15 {
             return v;
         }
+    }
+}
+
+/// Exploring Pig while the term store's garbage is collected every few hundred states (the
+/// explorer hands the engine every state and choice it holds as roots) finds the same game:
+/// the same number of states, the value iteration on the rules' answer, and every state of
+/// the graph still shows as a Pig state (no id was freed and reused under the explorer).
+#[test]
+fn exploring_with_garbage_collection_keeps_every_state() {
+    use gamelang_chance::engine::EngineModel;
+    use gamelang_chance::graph::explore;
+    use gamelang_chance::model::ChanceModel;
+    use gamelang_chance::solve::{solve, Options};
+    let text = std::fs::read_to_string(example("pig.game")).unwrap();
+    for goal in [8usize, 12] {
+        let mut session = gamelang_lang::elab::Session::new().expect("stdlib");
+        session.load_source("pig.game", &text).expect("loads");
+        let game = session.chance_games[0].clone();
+        session
+            .set_chance_parameter(&game, &format!("goal={goal}"))
+            .expect("goal");
+        let program = std::sync::Arc::new(session.program.clone());
+        let mut found = Vec::new();
+        for collect_min_terms in [usize::MAX, 64] {
+            let mut engine = gamelang_runtime::Engine::new(program.clone());
+            let mut model = EngineModel::new(&mut engine, &game, None).expect("model");
+            model.collect_min_terms = collect_min_terms;
+            let g = explore(&mut model, false, 1_000_000).expect("explores");
+            for &s in &g.states {
+                let shown = model.show_state(s);
+                assert!(
+                    shown.starts_with("pig(") || shown.starts_with("won("),
+                    "{shown}"
+                );
+            }
+            let sol = solve(&g, &Options::default()).expect("solves");
+            let want = pig_values(goal)[0][0][0];
+            assert!(
+                (sol.value[0] - want).abs() < 1e-9,
+                "goal {goal}: {:?} vs {want}",
+                sol.value
+            );
+            found.push((g.len(), sol.exact.clone(), model.engine.collections()));
+        }
+        assert_eq!(found[0].0, found[1].0, "goal {goal}: the same states");
+        assert_eq!(found[0].1, found[1].1, "goal {goal}: the same exact answer");
+        assert_eq!(found[0].2, 0);
+        assert!(found[1].2 > 0, "goal {goal}: collected");
     }
 }
 

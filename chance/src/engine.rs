@@ -3,13 +3,12 @@
 //! game's operators produce, and reported with where the operator is declared.
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
-use crate::{BigInt, Q};
+use crate::Prob;
 use gamelang_game::{diagnose, SolveError};
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
-use num_traits::{One, Signed, Zero};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::Ordering;
 
@@ -21,7 +20,14 @@ pub struct EngineModel<'a> {
     player_index: FxHashMap<TermId, usize>,
     truth: TermId,
     falsity: TermId,
-    probs: FxHashMap<(i64, i64), Q>,
+    /// Probabilities met so far, by numerator and denominator as written.
+    probs: FxHashMap<(i64, i64), Prob>,
+    /// Terms in the store after the last garbage collection.
+    live: usize,
+    /// Exploring collects the term store's garbage once it holds at least this many terms
+    /// (and twice as many as after the last collection). A million by default; tests set it
+    /// low to collect often.
+    pub collect_min_terms: usize,
 }
 
 impl<'a> EngineModel<'a> {
@@ -44,6 +50,8 @@ impl<'a> EngineModel<'a> {
             truth,
             falsity,
             probs: FxHashMap::default(),
+            live: 0,
+            collect_min_terms: 1 << 20,
         })
     }
 
@@ -115,29 +123,46 @@ impl<'a> EngineModel<'a> {
         })
     }
 
+    /// `a / b` as a probability, from a small cache (the same few fractions come back for
+    /// every state).
+    fn prob(&mut self, a: i64, b: i64) -> Prob {
+        self.probs
+            .entry((a, b))
+            .or_insert_with(|| Prob::ratio(a, b))
+            .clone()
+    }
+
     /// `(probability, event)` pairs of a distribution value, checked.
     fn distribution(
         &mut self,
         d: TermId,
         c: TermId,
         s: TermId,
-    ) -> Result<Vec<(Q, TermId)>, ChanceError> {
+    ) -> Result<Vec<(Prob, TermId)>, ChanceError> {
         let store = self.engine.store();
         let elems = match store.op(d) {
             Some(op) if self.op_name(op) == "_;_" => self.engine.elements(d, op),
             Some(op) if self.op_name(op) == "nothing" && store.args(d).is_empty() => Vec::new(),
             _ => vec![d],
         };
-        let show_c = self.engine.show(c);
+        // The choice is shown only in an error (`self.engine.show(c)` below): showing it for
+        // every state cost more than the check.
         if elems.is_empty() {
             return Err(self.err_at(
                 "events",
-                format!("a chance position without successors: `events({show_c}, …)` is empty"),
+                format!(
+                    "a chance position without successors: `events({}, …)` is empty",
+                    self.engine.show(c)
+                ),
                 Some(s),
             ));
         }
         let mut out = Vec::with_capacity(elems.len());
-        let mut total = Q::zero();
+        let mut total = Prob::zero();
+        // Games nearly always write one denominator (`1 / 6 @ 1 ; 1 / 6 @ 2 ; …`): then the
+        // sum is 1 when the numerators add up to it, with no fraction arithmetic.
+        let mut common: Option<(i64, i128)> = None;
+        let mut mixed = false;
         for e in elems {
             let store = self.engine.store();
             let pair = store
@@ -148,7 +173,8 @@ impl<'a> EngineModel<'a> {
                 return Err(self.err_at(
                     "events",
                     format!(
-                        "`events({show_c}, …)` has `{}`, not `PROBABILITY @ EVENT`",
+                        "`events({}, …)` has `{}`, not `PROBABILITY @ EVENT`",
+                        self.engine.show(c),
                         self.engine.show(e)
                     ),
                     Some(s),
@@ -175,30 +201,44 @@ impl<'a> EngineModel<'a> {
                     Some(s),
                 ));
             }
-            let q = self
-                .probs
-                .entry((a, b))
-                .or_insert_with(|| Q::new(BigInt::from(a), BigInt::from(b)))
-                .clone();
+            let q = self.prob(a, b);
             if q.is_negative() {
                 return Err(self.err_at(
                     "events",
                     format!(
-                        "a negative probability: `{a} / {b}` for event `{}` after choice `{show_c}`",
-                        self.engine.show(ev)
+                        "a negative probability: `{a} / {b}` for event `{}` after choice `{}`",
+                        self.engine.show(ev),
+                        self.engine.show(c)
                     ),
                     Some(s),
                 ));
             }
-            total += &q;
+            match common {
+                _ if mixed => total += &q,
+                None => common = Some((b, a as i128)),
+                Some((d, ref mut sum)) if d == b => *sum += a as i128,
+                Some((d, sum)) => {
+                    mixed = true;
+                    total = Prob::small_sum(sum, d);
+                    total += &q;
+                }
+            }
             if !q.is_zero() {
                 out.push((q, ev));
+            }
+        }
+        if !mixed {
+            if let Some((d, sum)) = common {
+                total = Prob::small_sum(sum, d);
             }
         }
         if !total.is_one() {
             return Err(self.err_at(
                 "events",
-                format!("the probabilities of `events({show_c}, …)` sum to {total}, not 1"),
+                format!(
+                    "the probabilities of `events({}, …)` sum to {total}, not 1",
+                    self.engine.show(c)
+                ),
                 Some(s),
             ));
         }
@@ -267,11 +307,11 @@ impl ChanceModel for EngineModel<'_> {
         for c in choices {
             let d = self.call(&game.events, &[c, s])?;
             let dist = self.distribution(d, c, s)?;
-            let mut outcomes: Vec<(Q, TermId)> = Vec::with_capacity(dist.len());
+            let mut outcomes: Vec<(Prob, TermId)> = Vec::with_capacity(dist.len());
             for (q, e) in dist {
                 let next = self.call(&game.moves, &[e, c, s])?;
                 match outcomes.iter_mut().find(|(_, t)| *t == next) {
-                    Some((q0, _)) => *q0 += q,
+                    Some((q0, _)) => *q0 += &q,
                     None => outcomes.push((q, next)),
                 }
             }
@@ -305,6 +345,20 @@ impl ChanceModel for EngineModel<'_> {
             }
         }
         Ok(Some(out))
+    }
+
+    /// A garbage collection of the term store once it has doubled since the last one (and
+    /// holds `collect_min_terms`): the states, choices and players are the roots.
+    fn collect(&mut self, states: &[TermId], choices: &mut dyn Iterator<Item = &TermId>) {
+        let len = self.engine.store().len();
+        if len < self.collect_min_terms.max(2 * self.live) {
+            return;
+        }
+        let mut roots: Vec<TermId> = states.to_vec();
+        roots.extend(choices.copied());
+        roots.extend_from_slice(&self.players);
+        self.engine.collect_garbage(&roots);
+        self.live = self.engine.store().len();
     }
 
     fn show_state(&self, s: TermId) -> String {

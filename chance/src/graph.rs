@@ -2,8 +2,7 @@
 //! the order they were found (breadth first; the start is 0).
 
 use crate::model::{ChanceError, ChanceModel, Node};
-use crate::Q;
-use num_traits::ToPrimitive;
+use crate::{Prob, Q};
 use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,7 +82,7 @@ pub fn explore<M: ChanceModel>(
     }
     let start = model.start()?;
     let mut index: FxHashMap<M::State, u32> = FxHashMap::default();
-    let mut prob_index: FxHashMap<Q, u32> = FxHashMap::default();
+    let mut prob_index: FxHashMap<Prob, u32> = FxHashMap::default();
     let mut g = Graph {
         players,
         states: vec![start],
@@ -100,6 +99,12 @@ pub fn explore<M: ChanceModel>(
     while next < g.states.len() {
         let s = g.states[next];
         next += 1;
+        // The engine keeps every term it built (`final(s)`, `move(e, c, s)`, the numbers in
+        // between): about 20 per state, most of the memory of a large game. Let it free
+        // those the graph does not hold, now and then (it decides when it is worth it).
+        if next.is_multiple_of(64) {
+            model.collect(&g.states, &mut g.opts.iter().map(|o| &o.choice));
+        }
         if with_score {
             match model.score(s)? {
                 Some(v) => scores.extend(v),
@@ -138,8 +143,8 @@ pub fn explore<M: ChanceModel>(
                             Some(&i) => i,
                             None => {
                                 let i = g.probs.len() as u32;
-                                g.probs_f.push(q.to_f64().unwrap_or(f64::NAN));
-                                g.probs.push(q.clone());
+                                g.probs_f.push(q.to_f64());
+                                g.probs.push(q.to_q());
                                 prob_index.insert(q, i);
                                 i
                             }

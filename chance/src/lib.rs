@@ -16,10 +16,12 @@
 // Numerical code indexes several parallel arrays by state number.
 #![allow(clippy::needless_range_loop)]
 
+pub mod block;
 pub mod engine;
 pub mod graph;
 pub mod linear;
 pub mod model;
+pub mod prob;
 pub mod retro;
 pub mod simulate;
 pub mod solve;
@@ -27,3 +29,4 @@ pub mod tree;
 
 pub use num_bigint::BigInt;
 pub use num_rational::BigRational as Q;
+pub use prob::Prob;

@@ -38,7 +38,16 @@ impl Field for Q {
         self / by
     }
     fn sub_mul(&mut self, f: &Q, a: &Q) {
-        *self -= f * a;
+        if f.is_zero() || a.is_zero() {
+            return;
+        }
+        // self − f·a = (s·f'·a' − f·a·s') / (s'·f'·a') (primes: denominators), reduced once:
+        // `-=` of a product reduces after the product and again after the difference, and
+        // the gcds of big integers were most of the elimination's time.
+        let (fd_ad, fn_an) = (f.denom() * a.denom(), f.numer() * a.numer());
+        let num = self.numer() * &fd_ad - fn_an * self.denom();
+        let den = self.denom() * fd_ad;
+        *self = Q::new(num, den);
     }
     fn cost(&self) -> u64 {
         self.numer().bits() + self.denom().bits()

@@ -1,6 +1,6 @@
 //! The interface a chance game offers the solvers.
 
-use crate::Q;
+use crate::prob::Prob;
 use gamelang_lang::span::Span;
 
 /// One option of the player to move: a choice and the distribution of next states after it
@@ -8,17 +8,16 @@ use gamelang_lang::span::Span;
 #[derive(Clone, Debug)]
 pub struct Opt<S, C> {
     pub choice: C,
-    pub outcomes: Vec<(Q, S)>,
+    pub outcomes: Vec<(Prob, S)>,
 }
 
 impl<S, C> Opt<S, C> {
     /// The outcomes with their probabilities as floating-point numbers, for sampling (the
     /// simulation and the agents draw next states from them).
     pub fn outcomes_f64(self) -> Vec<(f64, S)> {
-        use num_traits::ToPrimitive;
         self.outcomes
             .into_iter()
-            .map(|(q, t)| (q.to_f64().unwrap_or(0.0), t))
+            .map(|(q, t)| (q.to_f64(), t))
             .collect()
     }
 }
@@ -102,5 +101,14 @@ pub trait ChanceModel {
     /// Has the user asked to stop?
     fn interrupted(&self) -> bool {
         false
+    }
+    /// Free what the model no longer needs (the rewriting engine's intermediate terms).
+    /// The explorer calls this every so often between expansions; everything it still
+    /// holds is among `states` and `choices`, which must stay valid.
+    fn collect(
+        &mut self,
+        _states: &[Self::State],
+        _choices: &mut dyn Iterator<Item = &Self::Choice>,
+    ) {
     }
 }

@@ -15,10 +15,14 @@
 //!   when players have choices) is evaluated by solving its linear system exactly (sparse
 //!   Gaussian elimination over the rationals), then improved until no player gains by
 //!   changing one choice;
-//! - *value iteration* (floating point): Gauss-Seidel sweeps over each cyclic component until
-//!   the largest change in a sweep is below the tolerance. Used when the game is too large
+//! - *value iteration* (floating point): Gauss-Seidel sweeps over each cyclic component
+//!   (in compact arrays, [`crate::block`], in a depth-first post-order) until the largest
+//!   change in a sweep is below the tolerance; small components jump to the solution of
+//!   their current choices' linear system, large Markov chains extrapolate along the last
+//!   changes once they shrink geometrically. Used when the game is too large
 //!   for exact arithmetic; the tolerance and what was achieved are reported.
 
+use crate::block::{Block, OUTSIDE};
 use crate::graph::{sccs, Graph, Kind};
 use crate::linear::{Stop, System};
 use crate::model::ChanceError;
@@ -306,10 +310,6 @@ fn step_f<S, C>(
 
 type FloatResult = (Vec<f64>, f64, f64, usize, bool);
 
-/// A state with one option: its outcomes (index of the first value of the next state,
-/// probability) and its reward.
-type Compact = (Vec<(usize, f64)>, Vec<f64>);
-
 fn float<S, C>(
     g: &Graph<S, C>,
     comps: &[Vec<u32>],
@@ -323,6 +323,8 @@ fn float<S, C>(
     let mut estimate = 0.0f64;
     let mut sweeps = 0usize;
     let mut converged = true;
+    // Scratch for the cyclic components: global state number -> local (crate::block).
+    let mut local = vec![OUTSIDE; g.len()];
     for (comp, &cyc) in comps.iter().zip(cyclic) {
         if !cyc {
             let s = comp[0] as usize;
@@ -330,12 +332,12 @@ fn float<S, C>(
             vals[s * n..s * n + n].copy_from_slice(&best);
             continue;
         }
-        // Sweep the states found last first: states are numbered breadth first from the
-        // start, so these are nearer the end of the game, and Gauss-Seidel carries the
-        // values back towards the start in fewer sweeps.
-        let mut order = comp.clone();
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        let comp = &order;
+        // Sweep in a depth-first post-order of the component: a state comes after the
+        // states it leads to, except along the edges that close a cycle, so one
+        // Gauss-Seidel sweep carries values back along every path without a cycle. (Before:
+        // the reverse order of discovery; the post-order takes 113 instead of 133 sweeps on
+        // Snakes and Ladders with two players, 9,276 instead of 12,370 on Pig with goal 40.)
+        let order = postorder(g, comp, &mut local);
         let mut k = 0;
         let mut previous = f64::INFINITY;
         // On a small component, once the choices have settled roughly, jump to the values
@@ -347,53 +349,59 @@ fn float<S, C>(
         } else {
             &[1e-2, 1e-5, 1e-9]
         };
-        // States with a single option (a Markov chain: nobody chooses) are swept from a
-        // compact copy of their outcomes and rewards; the others through `step_f`.
-        let single: Vec<Option<Compact>> = comp
-            .iter()
-            .map(|&s| {
-                let s = s as usize;
-                let r = g.options(s);
-                (r.len() == 1).then(|| {
-                    let outs = g
-                        .outcomes(r.start)
-                        .iter()
-                        .map(|&(t, p)| (t as usize * n, g.probs_f[p as usize]))
-                        .collect();
-                    let mut rew = vec![0.0; n];
-                    reward(g, s, opts.goal, &mut rew);
-                    (outs, rew)
-                })
-            })
-            .collect();
+        // The component in compact arrays (crate::block): its values are iterated in `x`,
+        // local to it, and written back to `vals` for a jump and at the end.
+        let block = Block::new(g, order, &vals, &mut local, |s, out| {
+            reward(g, s, opts.goal, out)
+        });
+        let comp = &block.states;
+        let mut x = block.load(&vals);
+        // On a large component where nobody chooses (a Markov chain, too large for the
+        // jumps), once the largest change shrinks by a steady ratio r per sweep the error
+        // is mostly along one direction, shrinking by r a sweep: extrapolate along the last
+        // changes d to where the geometric series ends (x + d·r/(1 − r), Aitken's Δ² for
+        // the whole vector). The sweeps that follow judge the result against the tolerance
+        // like any other values, so this only saves sweeps; it is never trusted by itself.
+        let extrapolate = jumps.is_empty() && !block.has_choices();
+        let mut changes = if extrapolate {
+            vec![0.0; x.len()]
+        } else {
+            Vec::new()
+        };
+        let (mut ratio, mut steady, mut since) = (f64::NAN, 0usize, 0usize);
+        // The rate of convergence seen before the last extrapolation: the error estimate
+        // does not trust a faster rate measured just after it.
+        let mut seen_rate = 0.0f64;
         loop {
-            let mut delta = 0.0f64;
-            for (&s, one) in comp.iter().zip(&single) {
-                let s = s as usize;
-                match one {
-                    Some((outs, rew)) => {
-                        best.copy_from_slice(rew);
-                        for &(t, p) in outs {
-                            for i in 0..n {
-                                best[i] += p * vals[t + i];
-                            }
-                        }
+            let delta = block.sweep(&mut x, &mut changes, better_f);
+            k += 1;
+            since += 1;
+            let done = delta < opts.tolerance || !delta.is_finite();
+            if extrapolate && !done && previous.is_finite() && previous > 0.0 {
+                let r = delta / previous;
+                steady = if (r - ratio).abs() < 1e-3 * r {
+                    steady + 1
+                } else {
+                    0
+                };
+                ratio = r;
+                if steady >= 3 && since >= 10 && r < 0.999 {
+                    let f = r / (1.0 - r);
+                    for (xi, di) in x.iter_mut().zip(&changes) {
+                        *xi += di * f;
                     }
-                    None => {
-                        step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
-                    }
-                }
-                for i in 0..n {
-                    delta = delta.max((best[i] - vals[s * n + i]).abs());
-                    vals[s * n + i] = best[i];
+                    (ratio, steady, since) = (f64::NAN, 0, 0);
+                    seen_rate = seen_rate.max(r);
+                    previous = f64::INFINITY;
+                    continue;
                 }
             }
-            k += 1;
-            let done = delta < opts.tolerance || !delta.is_finite();
             if let Some((&level, rest)) = jumps.split_first() {
                 if !done && k < opts.max_sweeps && delta < level {
                     jumps = rest;
+                    block.store(&x, &mut vals);
                     jump(g, comp, opts.goal, &mut vals);
+                    x = block.load(&vals);
                     previous = f64::INFINITY;
                     continue;
                 }
@@ -404,7 +412,8 @@ fn float<S, C>(
                     delta / previous
                 } else {
                     0.0
-                };
+                }
+                .max(seen_rate);
                 estimate = estimate.max(if delta == 0.0 {
                     0.0
                 } else if rate < 1.0 {
@@ -413,6 +422,7 @@ fn float<S, C>(
                     f64::INFINITY
                 });
                 converged = converged && done;
+                block.store(&x, &mut vals);
                 break;
             }
             previous = delta;
@@ -420,6 +430,54 @@ fn float<S, C>(
         sweeps += k;
     }
     Ok((vals, residual, estimate, sweeps, converged))
+}
+
+/// The states of the component `comp` in the order a depth-first search finishes them
+/// (following only edges inside it; searches started from its states in the order of
+/// discovery, so from the one nearest the start first). `mark` has an entry per state, all
+/// [`OUTSIDE`], and is left so.
+fn postorder<S, C>(g: &Graph<S, C>, comp: &[u32], mark: &mut [u32]) -> Vec<u32> {
+    const TODO: u32 = 0;
+    const SEEN: u32 = 1;
+    for &s in comp {
+        mark[s as usize] = TODO;
+    }
+    // The stack holds (state, next option, next outcome of that option).
+    let mut stack: Vec<(u32, usize, usize)> = Vec::new();
+    let mut roots = comp.to_vec();
+    roots.sort_unstable();
+    let mut out = Vec::with_capacity(comp.len());
+    for r in roots {
+        if mark[r as usize] != TODO {
+            continue;
+        }
+        mark[r as usize] = SEEN;
+        stack.push((r, g.options(r as usize).start, 0));
+        while let Some(top) = stack.last_mut() {
+            let (v, o, e) = *top;
+            let opts = g.options(v as usize);
+            if o >= opts.end {
+                out.push(v);
+                stack.pop();
+                continue;
+            }
+            let outs = g.outcomes(o);
+            if e >= outs.len() {
+                *top = (v, o + 1, 0);
+                continue;
+            }
+            *top = (v, o, e + 1);
+            let w = outs[e].0;
+            if mark[w as usize] == TODO {
+                mark[w as usize] = SEEN;
+                stack.push((w, g.options(w as usize).start, 0));
+            }
+        }
+    }
+    for &s in comp {
+        mark[s as usize] = OUTSIDE;
+    }
+    out
 }
 
 /// Replace the values of a cyclic component by those of its current greedy choices, from
@@ -586,10 +644,20 @@ fn exact<S, C>(
     let mut rounds = 0;
     let mut fill = 0usize;
     let mut work = 0u64;
+    // The values in floating point, for the value iteration that finds a first policy: each
+    // state's converted once, when it is solved (converting every solved state again for
+    // every component took a third of the time of Pig with goal 20).
+    let mut fv = vec![0.0f64; g.len() * n];
+    let to_f = |fv: &mut [f64], s: usize, v: &[Q]| {
+        for (i, q) in v.iter().enumerate() {
+            fv[s * n + i] = q.to_f64().unwrap_or(0.0);
+        }
+    };
     for (comp, &cyc) in comps.iter().zip(cyclic) {
         if !cyc {
             let s = comp[0] as usize;
             vals[s] = best_q(g, s, opts.goal, &vals).1;
+            to_f(&mut fv, s, &vals[s]);
             continue;
         }
         if comp.len() > opts.exact_component && opts.exactness == Exactness::Auto {
@@ -601,12 +669,6 @@ fn exact<S, C>(
         // A first policy: value iteration on this component (its exits are known exactly).
         let mut policy: Vec<usize> = comp.iter().map(|&s| g.options(s as usize).start).collect();
         if comp.iter().any(|&s| g.options(s as usize).len() > 1) {
-            let mut fv = vec![0.0f64; g.len() * n];
-            for (s, v) in vals.iter().enumerate() {
-                for (i, q) in v.iter().enumerate() {
-                    fv[s * n + i] = q.to_f64().unwrap_or(0.0);
-                }
-            }
             let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             for _ in 0..10_000 {
                 let mut delta = 0.0f64;
@@ -664,6 +726,9 @@ fn exact<S, C>(
             if !changed {
                 break;
             }
+        }
+        for &s in comp {
+            to_f(&mut fv, s as usize, &vals[s as usize]);
         }
     }
     Ok((vals, rounds))

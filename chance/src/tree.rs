@@ -4,13 +4,12 @@
 //! configuration with the player to move.
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
-use crate::Q;
+use crate::Prob;
 use gamelang_game::{diagnose, GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
-use num_traits::One;
 
 pub struct TreeModel<'a> {
     pub engine: &'a mut Engine,
@@ -103,7 +102,7 @@ impl ChanceModel for TreeModel<'_> {
                 .into_iter()
                 .map(|m| Opt {
                     choice: m,
-                    outcomes: vec![(Q::one(), (1 - p, m))],
+                    outcomes: vec![(Prob::one(), (1 - p, m))],
                 })
                 .collect(),
         })

@@ -10,7 +10,7 @@ use gamelang_chance::graph::explore;
 use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
 use gamelang_chance::simulate::Rng;
 use gamelang_chance::solve::{solve, Exactness, Goal, Options};
-use gamelang_chance::{BigInt, Q};
+use gamelang_chance::{BigInt, Prob, Q};
 use num_traits::{One, ToPrimitive, Zero};
 
 /// States 0..n: the last two are final (won by player 0, by player 1); every other state
@@ -44,10 +44,7 @@ impl ChanceModel for Random {
                 .enumerate()
                 .map(|(c, outs)| Opt {
                     choice: c,
-                    outcomes: outs
-                        .iter()
-                        .map(|&(w, t)| (Q::new(BigInt::from(w), BigInt::from(12)), t))
-                        .collect(),
+                    outcomes: outs.iter().map(|&(w, t)| (Prob::ratio(w, 12), t)).collect(),
                 })
                 .collect(),
         })
@@ -204,6 +201,178 @@ fn exact_and_value_iteration_agree_with_choices() {
                     .sum();
                 assert!(v <= f.all[s * 2 + p] + 1e-9, "round {round}, state {s}");
             }
+        }
+    }
+}
+
+/// A Markov chain of `m` states and `k` players: from each state 1/12 goes to a final state
+/// won by a random player (states m..m+k, state m + i won by player i), the other 11/12 to
+/// up to three random states of the chain.
+struct Chain {
+    m: usize,
+    k: usize,
+    outs: Vec<Vec<(i64, usize)>>,
+}
+
+impl ChanceModel for Chain {
+    type State = usize;
+    type Choice = usize;
+    fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+        Ok((0..self.k).map(|i| format!("p{i}")).collect())
+    }
+    fn start(&mut self) -> Result<usize, ChanceError> {
+        Ok(0)
+    }
+    fn expand(&mut self, s: usize) -> Result<Node<usize, usize>, ChanceError> {
+        if s >= self.m {
+            return Ok(Node::Final {
+                winners: vec![s - self.m],
+            });
+        }
+        Ok(Node::Turn {
+            player: s % self.k,
+            options: vec![Opt {
+                choice: 0,
+                outcomes: self.outs[s]
+                    .iter()
+                    .map(|&(w, t)| (Prob::ratio(w, 12), t))
+                    .collect(),
+            }],
+        })
+    }
+    fn score(&mut self, _: usize) -> Result<Option<Vec<i64>>, ChanceError> {
+        Ok(None)
+    }
+    fn show_state(&self, s: usize) -> String {
+        s.to_string()
+    }
+    fn show_choice(&self, c: &usize) -> String {
+        c.to_string()
+    }
+}
+
+fn chain(rng: &mut Rng, m: usize, k: usize) -> Chain {
+    let outs = (0..m)
+        .map(|_| {
+            let mut outs: Vec<(i64, usize)> = vec![(1, m + rng.below(k))];
+            let mut left = 11i64;
+            for j in 0..3 {
+                let w = if j == 2 {
+                    left
+                } else {
+                    rng.below(left as usize + 1) as i64
+                };
+                left -= w;
+                let t = rng.below(m);
+                if w > 0 {
+                    match outs.iter_mut().find(|(_, u)| *u == t) {
+                        Some((w0, _)) => *w0 += w,
+                        None => outs.push((w, t)),
+                    }
+                }
+            }
+            outs
+        })
+        .collect();
+    Chain { m, k, outs }
+}
+
+/// P(each player wins) from state 0 of a chain, by Gauss-Jordan elimination of
+/// x = P x + b over the rationals (one right-hand side per player).
+fn chain_gauss_jordan(c: &Chain) -> Vec<Q> {
+    let m = c.m;
+    let mut a = vec![vec![Q::zero(); m]; m];
+    let mut b = vec![vec![Q::zero(); c.k]; m];
+    for s in 0..m {
+        a[s][s] += Q::one();
+        for &(w, t) in &c.outs[s] {
+            let p = Q::new(BigInt::from(w), BigInt::from(12));
+            if t >= m {
+                b[s][t - m] += p;
+            } else {
+                a[s][t] -= p;
+            }
+        }
+    }
+    for col in 0..m {
+        let piv = (col..m)
+            .find(|&r| !a[r][col].is_zero())
+            .expect("non-singular");
+        a.swap(col, piv);
+        b.swap(col, piv);
+        let p = a[col][col].clone();
+        for j in 0..m {
+            a[col][j] = &a[col][j] / &p;
+        }
+        for x in b[col].iter_mut() {
+            *x = &*x / &p;
+        }
+        for r in 0..m {
+            if r != col && !a[r][col].is_zero() {
+                let f = a[r][col].clone();
+                for j in 0..m {
+                    let v = &f * &a[col][j];
+                    a[r][j] -= v;
+                }
+                for i in 0..c.k {
+                    let v = &f * &b[col][i];
+                    b[r][i] -= v;
+                }
+            }
+        }
+    }
+    b.swap_remove(0)
+}
+
+/// Value iteration on large cyclic components (no jumps to linear solutions: every
+/// component counts as large) for 1 to 5 players — the sweeps over compact arrays for each
+/// number of players, in depth-first post-order, and the extrapolation along the last
+/// changes of a chain — agrees with Gauss-Jordan elimination over the rationals.
+#[test]
+fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_players() {
+    let mut rng = Rng::new(77);
+    for round in 0..15 {
+        let k = 1 + round % 5;
+        let mut c = chain(&mut rng, 12 + 2 * round, k);
+        let want = chain_gauss_jordan(&c);
+        let g = explore(&mut c, false, 10_000).unwrap();
+        let opts = Options {
+            exact_component: 0,
+            ..options(Exactness::Float)
+        };
+        let f = solve(&g, &opts).unwrap();
+        for i in 0..k {
+            let x = want[i].to_f64().unwrap();
+            assert!(
+                (x - f.value[i]).abs() < 1e-10,
+                "round {round}, player {i}: {x} vs {}",
+                f.value[i]
+            );
+        }
+    }
+}
+
+/// The same with choices (where nothing is extrapolated), against the exact solution.
+#[test]
+fn value_iteration_on_large_components_with_choices_matches_exact() {
+    let mut rng = Rng::new(4242);
+    for round in 0..20 {
+        let mut game = random(&mut rng, 6 + round, 2);
+        let g = explore(&mut game, false, 1000).unwrap();
+        let e = solve(&g, &options(Exactness::Exact)).unwrap();
+        let opts = Options {
+            exact_component: 0,
+            ..options(Exactness::Float)
+        };
+        let f = solve(&g, &opts).unwrap();
+        let exact = e.exact.expect("exact");
+        for p in 0..2 {
+            let x = exact[p].to_f64().unwrap();
+            assert!(
+                (x - f.value[p]).abs() < 1e-9,
+                "round {round}: {x} vs {}",
+                f.value[p]
+            );
         }
     }
 }

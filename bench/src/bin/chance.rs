@@ -5,9 +5,16 @@
 //! distribution of the number of throws one counter needs (the counters are independent).
 //! It prints figures and whether the answers agree (within 1e-9); it is not a test.
 //!
+//! Beside them, OpenSpiel's value iteration (`open_spiel.python.algorithms.value_iteration`
+//! with `cyclic_game=True`, threshold 1e-12, on `pig(winscore=G)`; one `python3` process per
+//! goal, its CPU time from `wait4`) for the goals of `--openspiel-goals` (default 20: its
+//! Python loop over a dictionary of states takes minutes past goal 40). Without `pyspiel`
+//! that table is skipped with a message.
+//!
 //! ```text
 //! cargo run --release -p gamelang-bench --bin chance                 # Pig 20, 50, 100; Snakes 1-3
 //! cargo run --release -p gamelang-bench --bin chance -- --goals 20,30 --seats 1,2 --limit 120
+//! cargo run --release -p gamelang-bench --bin chance -- --goals 20 --seats 1 --openspiel-goals 10,20
 //! ```
 
 #[path = "../child.rs"]
@@ -117,6 +124,28 @@ fn snakes(seats: usize) -> Vec<f64> {
         .collect()
 }
 
+/// OpenSpiel's value iteration on its Pig, printing one JSON line: the number of states it
+/// found, P(first player wins) (its value is player 0's return, +1 or -1) and the CPU time of
+/// the iteration alone (after Python and OpenSpiel are loaded); or `{"error": …}`.
+/// `value_iteration` imports `lp_solver` (for simultaneous-move games only), which imports
+/// `cvxpy`, not installed here: an empty module stands in for it, never called on Pig.
+const OPENSPIEL_PIG: &str = r#"
+import json, sys, time, types
+try:
+    sys.modules.setdefault("open_spiel.python.algorithms.lp_solver", types.ModuleType("lp_solver"))
+    import pyspiel
+    from open_spiel.python.algorithms import value_iteration
+except Exception as e:
+    print(json.dumps({"error": str(e)}, separators=(",", ":")))
+    sys.exit(0)
+goal = int(sys.argv[1])
+began = time.process_time()
+game = pyspiel.load_game("pig", {"winscore": goal, "players": 2, "horizon": 10**6})
+values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-12, cyclic_game=True)
+p1 = (values[str(game.new_initial_state())] + 1) / 2
+print(json.dumps({"states": len(values), "p1": p1, "vi_cpu": time.process_time() - began}, separators=(",", ":")))
+"#;
+
 fn list(text: &str) -> Vec<usize> {
     text.split(',')
         .filter_map(|x| x.trim().parse().ok())
@@ -126,15 +155,17 @@ fn list(text: &str) -> Vec<usize> {
 fn main() -> ExitCode {
     let mut goals = vec![20, 50, 100];
     let mut seats = vec![1, 2, 3];
+    let mut openspiel_goals = vec![20];
     let mut limit = 600.0;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--goals" => goals = list(&args.next().unwrap_or_default()),
             "--seats" => seats = list(&args.next().unwrap_or_default()),
+            "--openspiel-goals" => openspiel_goals = list(&args.next().unwrap_or_default()),
             "--limit" => limit = args.next().and_then(|x| x.parse().ok()).unwrap_or(limit),
             _ => {
-                eprintln!("usage: chance [--goals 20,50,100] [--seats 1,2,3] [--limit SECS]");
+                eprintln!("usage: chance [--goals 20,50,100] [--seats 1,2,3] [--openspiel-goals 20] [--limit SECS]");
                 return ExitCode::from(2);
             }
         }
@@ -147,8 +178,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("| instance | states (gamelang) | method | gamelang s | MiB | native s | answer (p1) | agree |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| instance | states (gamelang) | method | gamelang wall s | gamelang CPU s | MiB | native s | answer (p1) | agree |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let run = |file: &str, set: String| {
         let mut cmd = Command::new(&bin);
         cmd.current_dir(&root)
@@ -163,10 +194,11 @@ fn main() -> ExitCode {
             Ok(r) if !r.stopped => {
                 let got: f64 = field(&r.stdout, "p1").parse().unwrap_or(f64::NAN);
                 println!(
-                    "| Pig, goal {g} | {} (native {native_states}) | {} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    "| Pig, goal {g} | {} (native {native_states}) | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
                     field(&r.stdout, "states"),
                     field(&r.stdout, "method"),
                     r.secs,
+                    r.cpu,
                     r.mib,
                     (got - want).abs() < 1e-9
                 );
@@ -186,10 +218,11 @@ fn main() -> ExitCode {
             Ok(r) if !r.stopped => {
                 let got: f64 = field(&r.stdout, "p1").parse().unwrap_or(f64::NAN);
                 println!(
-                    "| Snakes and Ladders, {n} player(s) | {} | {} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    "| Snakes and Ladders, {n} player(s) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
                     field(&r.stdout, "states"),
                     field(&r.stdout, "method"),
                     r.secs,
+                    r.cpu,
                     r.mib,
                     (got - want[0]).abs() < 1e-9
                 );
@@ -201,5 +234,78 @@ fn main() -> ExitCode {
             Err(e) => println!("| Snakes and Ladders, {n} | error: {e} |"),
         }
     }
+    openspiel(&bin, &root, &openspiel_goals, limit);
     ExitCode::SUCCESS
+}
+
+/// OpenSpiel's value iteration on Pig beside `gamelang solve` on the same goal, both as
+/// child processes timed by `wait4` (CPU time, user + system, including loading).
+fn openspiel(bin: &std::path::Path, root: &std::path::Path, goals: &[usize], limit: f64) {
+    if goals.is_empty() {
+        return;
+    }
+    let mut header = false;
+    for &g in goals {
+        let mut py = Command::new("python3");
+        py.current_dir(root)
+            .args(["-c", OPENSPIEL_PIG, &g.to_string()])
+            .stdin(std::process::Stdio::null());
+        let os = match timed(&mut py, Duration::from_secs_f64(limit)) {
+            Ok(r) if r.stopped => {
+                println!("\nOpenSpiel, Pig goal {g}: stopped after {:.0} s", r.secs);
+                continue;
+            }
+            Ok(r) if r.stdout.contains("\"error\"") => {
+                println!(
+                    "\nOpenSpiel skipped: {} (pip install open_spiel)",
+                    field(&r.stdout, "error")
+                );
+                return;
+            }
+            Ok(r) => r,
+            Err(e) => {
+                println!("\nOpenSpiel skipped: cannot run python3: {e}");
+                return;
+            }
+        };
+        let mut cmd = Command::new(bin);
+        cmd.current_dir(root).args([
+            "solve",
+            "examples/pig.game",
+            "--set",
+            &format!("goal={g}"),
+            "--json",
+        ]);
+        let gl = timed(&mut cmd, Duration::from_secs_f64(limit));
+        if !header {
+            header = true;
+            println!("\nOpenSpiel's value iteration (Python over its C++ Pig, threshold 1e-12) beside gamelang:\n");
+            println!("| Pig, goal | OpenSpiel states | OpenSpiel CPU s (of which iterating) | OpenSpiel MiB | OpenSpiel p1 | gamelang states | gamelang CPU s | gamelang MiB | gamelang p1 | agree |");
+            println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+        }
+        let os_p1: f64 = field(&os.stdout, "p1").parse().unwrap_or(f64::NAN);
+        let os_vi: f64 = field(&os.stdout, "vi_cpu").parse().unwrap_or(f64::NAN);
+        let (gs, gcpu, gmib, gp1) = match &gl {
+            Ok(r) if !r.stopped => (
+                field(&r.stdout, "states"),
+                format!("{:.2}", r.cpu),
+                format!("{:.0}", r.mib),
+                field(&r.stdout, "p1").parse().unwrap_or(f64::NAN),
+            ),
+            Ok(r) => (
+                "".into(),
+                format!("> {:.0} (stopped)", r.cpu),
+                "".into(),
+                f64::NAN,
+            ),
+            Err(e) => (format!("error: {e}"), "".into(), "".into(), f64::NAN),
+        };
+        println!(
+            "| {g} | {} | {:.2} ({os_vi:.2}) | {:.0} | {os_p1:.10} | {gs} | {gcpu} | {gmib} | {gp1:.10} | {} |",
+            field(&os.stdout, "states"),
+            os.cpu,
+            os.mib,
+            (os_p1 - gp1).abs() < 1e-9
+        );
+    }
 }
