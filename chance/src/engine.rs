@@ -65,8 +65,29 @@ impl<'a> EngineModel<'a> {
 
     /// Reduce a template applied to arguments.
     pub fn call(&mut self, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
-        let t = self.engine.build(pat, args);
-        self.engine.reduce(t).map_err(|e| {
+        // The game's operators applied to the arguments in order (`move(?0, ?1, ?2)`, every
+        // question the explorer asks) are reduced without building the application: the
+        // explorer asks a dozen per state, each answered once.
+        let plain = match pat {
+            Pat::App(op, pargs)
+                if pargs.len() == args.len()
+                    && pargs
+                        .iter()
+                        .enumerate()
+                        .all(|(i, p)| *p == Pat::Var(i as u32)) =>
+            {
+                Some(*op)
+            }
+            _ => None,
+        };
+        let result = match plain {
+            Some(op) => self.engine.reduce_app(op, args),
+            None => {
+                let t = self.engine.build(pat, args);
+                self.engine.reduce(t)
+            }
+        };
+        result.map_err(|e| {
             if matches!(e, gamelang_runtime::error::RuntimeError::Interrupted { .. }) {
                 return ChanceError::Interrupted;
             }
