@@ -214,6 +214,8 @@ pub(crate) fn with_rules<T>(
         }
         Which::Chance(game) => {
             let mut model = EngineModel::new(engine, game, None).map_err(solve_error)?;
+            // Playouts meet the same states again and again.
+            model.remember = true;
             let mut rules = ChanceRules::new(&mut model)?;
             let start = rules.start()?;
             f(&mut rules, start)

@@ -422,6 +422,8 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Ok(m) => m,
         Err(e) => return render(&session, &error_diag(e)),
     };
+    // Sampled games meet the same states again and again.
+    model.remember = true;
     let played = match &specs {
         Some(specs) => gamelang_agents::chance::simulate(
             &mut model,

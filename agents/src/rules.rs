@@ -161,7 +161,9 @@ pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
 
 impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
     pub fn new(mut engine: E, game: &'g Game) -> Result<EngineRules<'g, E>, SolveError> {
-        let driver = GameDriver::new(engine.borrow_mut(), game)?;
+        let mut driver = GameDriver::new(engine.borrow_mut(), game)?;
+        // Playouts meet the same positions again and again.
+        driver.remember = true;
         let collections = engine.borrow().collections();
         Ok(EngineRules {
             engine,

@@ -28,6 +28,12 @@ pub struct EngineModel<'a> {
     /// (and twice as many as after the last collection). A million by default; tests set it
     /// low to collect often.
     pub collect_min_terms: usize,
+    /// Build each question (`move(e, c, s)`, …) as a term, so that the engine remembers
+    /// its answer for when the same state is asked about again: for agents' playouts. Off
+    /// for exploring, which asks about each state once (and then remembering twelve
+    /// answers per state cost most of the time: Pig 100 explored in 10.1 s with, 3.8 s
+    /// without).
+    pub remember: bool,
 }
 
 impl<'a> EngineModel<'a> {
@@ -52,6 +58,7 @@ impl<'a> EngineModel<'a> {
             probs: FxHashMap::default(),
             live: 0,
             collect_min_terms: 1 << 20,
+            remember: false,
         })
     }
 
@@ -65,27 +72,13 @@ impl<'a> EngineModel<'a> {
 
     /// Reduce a template applied to arguments.
     pub fn call(&mut self, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
-        // The game's operators applied to the arguments in order (`move(?0, ?1, ?2)`, every
-        // question the explorer asks) are reduced without building the application: the
-        // explorer asks a dozen per state, each answered once.
-        let plain = match pat {
-            Pat::App(op, pargs)
-                if pargs.len() == args.len()
-                    && pargs
-                        .iter()
-                        .enumerate()
-                        .all(|(i, p)| *p == Pat::Var(i as u32)) =>
-            {
-                Some(*op)
-            }
-            _ => None,
-        };
-        let result = match plain {
-            Some(op) => self.engine.reduce_app(op, args),
-            None => {
-                let t = self.engine.build(pat, args);
-                self.engine.reduce(t)
-            }
+        // The explorer asks a dozen questions per state, each answered once: they are
+        // reduced without building them where the engine can (`Engine::reduce_pat`).
+        let result = if self.remember {
+            let t = self.engine.build(pat, args);
+            self.engine.reduce(t)
+        } else {
+            self.engine.reduce_pat(pat, args)
         };
         result.map_err(|e| {
             if matches!(e, gamelang_runtime::error::RuntimeError::Interrupted { .. }) {

@@ -621,6 +621,28 @@ impl Engine {
         self.false_t
     }
 
+    /// Reduce the instance of `pat` under `subst`, as `reduce(build(pat, subst))` does.
+    /// When `pat` is an operator applied to the variables in order (`move(?0, ?1, ?2)`,
+    /// `next-config(?0, ?1)`: every question a solver or an explorer asks of a position)
+    /// and the values are normal, the application is not built ([`Engine::reduce_app`]).
+    pub fn reduce_pat(&mut self, pat: &Pat, subst: &[TermId]) -> Result<TermId, RuntimeError> {
+        match pat {
+            Pat::App(op, args)
+                if args.len() == subst.len()
+                    && args
+                        .iter()
+                        .enumerate()
+                        .all(|(i, a)| *a == Pat::Var(i as u32)) =>
+            {
+                self.reduce_app(*op, subst)
+            }
+            _ => {
+                let t = self.build(pat, subst);
+                self.reduce(t)
+            }
+        }
+    }
+
     /// Instantiate `pat` with `subst` (variable `i` ↦ `subst[i]`), normalising modulo
     /// attributes but not reducing. With an empty `subst` the pattern must be ground.
     ///
