@@ -240,3 +240,22 @@ fn recursion_deeper_than_the_native_stack_goes_on_in_the_machine() {
         .expect("spawn");
     assert_eq!(handle.join().expect("no overflow"), "200000");
 }
+
+/// A right-hand side whose `quick` evaluation fails half-way (`x * 2` done, then the
+/// constant `k`, which needs an equation): the part done is not counted twice, as the
+/// machine does not count it twice.
+#[test]
+fn a_quick_evaluation_failing_half_way_is_not_counted_twice() {
+    let mut s = Spec::new();
+    s.op("k", &[], "Int", "");
+    s.eq("", "k", "4");
+    s.op("f", &["Int"], "Int", "");
+    s.eq("x:Int", "[f x]", "[_-_ [_*_ x 2] k]");
+    s.op("g", &["Int"], "Int", "");
+    s.eq("x:Int", "[g x]", "[f [f x]]");
+    // g, f, *, k, -, f, *, -: k's normal form is remembered after its first use.
+    assert_eq!(both(&s, "[g 3]"), "0");
+    let mut e = s.engine();
+    red(&s, &mut e, "[g 3]");
+    assert_eq!(e.steps(), 8);
+}

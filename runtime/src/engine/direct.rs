@@ -119,12 +119,11 @@ impl Engine {
                 self.envs[(env + slot) as usize] = v;
                 Ok(v)
             }
+            // Not `quick` on the node itself: like the machine's `build_node`, only its
+            // children are tried by `quick` (`d_tail`). A `quick` that fails half-way has
+            // evaluated (and counted) some children already, which would then be counted
+            // again.
             Node::App { .. } => {
-                if self.quickable[node as usize] {
-                    if let Some(v) = self.quick(node, env, QUICK_DEPTH) {
-                        return Ok(v);
-                    }
-                }
                 match self.d_tail(node, env)? {
                     Tail::Value(v) => Ok(v),
                     Tail::Call(op, base) => {
@@ -179,7 +178,7 @@ impl Engine {
                 Some(i) => {
                     let k = self.kids[kids as usize + i];
                     match self.nodes[k as usize] {
-                        Node::App { .. } if !self.quickable[k as usize] => self.d_tail(k, env),
+                        Node::App { .. } => self.d_tail(k, env),
                         _ => self.d_node(k, env).map(Tail::Value),
                     }
                 }
@@ -188,16 +187,22 @@ impl Engine {
         let base = self.vals.len() as u32;
         for i in 0..n {
             let k = self.kids[(kids + i) as usize];
-            let v = match self.nodes[k as usize] {
+            // As the machine's `next_child`: values already normal as they are, `quick`
+            // where it may succeed, the rest evaluated.
+            let ready = match self.nodes[k as usize] {
                 Node::Var(v) => {
                     let x = self.envs[(env + v) as usize];
-                    if bit(&self.normal, x) {
-                        x
-                    } else {
-                        self.d_node(k, env)?
-                    }
+                    bit(&self.normal, x).then_some(x)
                 }
-                _ => self.d_node(k, env)?,
+                Node::Term(t) => bit(&self.normal, t).then_some(t),
+                Node::App { .. } | Node::Shared { .. } if self.quickable[k as usize] => {
+                    self.quick(k, env, QUICK_DEPTH)
+                }
+                Node::App { .. } | Node::Shared { .. } => None,
+            };
+            let v = match ready {
+                Some(v) => v,
+                None => self.d_node(k, env)?,
             };
             self.vals.push(v);
         }
@@ -314,7 +319,7 @@ impl Engine {
             }
             self.vals.truncate(b);
             let tail = match self.nodes[rhs as usize] {
-                Node::App { .. } if !self.quickable[rhs as usize] => self.d_tail(rhs, env)?,
+                Node::App { .. } => self.d_tail(rhs, env)?,
                 _ => Tail::Value(self.d_node(rhs, env)?),
             };
             self.envs.truncate(env as usize);
