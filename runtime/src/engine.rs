@@ -352,9 +352,6 @@ pub struct Engine {
     /// `compile::UNCHECKED`. A constructor application checks only those when it is built
     /// (see `compile::RhsCompiler::sorted`).
     node_checked: Vec<u32>,
-    /// For each node: whether `fire` hands it to the direct evaluator when it is a
-    /// right-hand side (see `direct`).
-    direct_nodes: Vec<bool>,
     /// Use the direct evaluator (on by default; off to compare with the machine alone).
     pub direct: bool,
     /// The native stack address below which the direct evaluator stops (`usize::MAX`:
@@ -426,7 +423,6 @@ impl Engine {
             kids: Vec::new(),
             quickable: Vec::new(),
             node_checked: Vec::new(),
-            direct_nodes: Vec::new(),
             // `GAMELANG_NO_DIRECT=1`: the machine alone, to compare (docs/benchmarks.md).
             direct: std::env::var_os("GAMELANG_NO_DIRECT").is_none(),
             direct_floor: usize::MAX,
@@ -558,7 +554,6 @@ impl Engine {
         }
         self.eqs = eqs;
         self.quickable = self.quickable_nodes();
-        self.direct_nodes = direct::direct_nodes(&self.nodes, &self.quickable);
         for rt in &mut self.ops {
             rt.direct = !rt.plain
                 && !rt.memo

@@ -77,10 +77,13 @@ impl Engine {
         stack_address() > self.direct_floor
     }
 
-    /// May `fire` evaluate the right-hand side `rhs` directly?
+    /// May `fire` evaluate the right-hand side `rhs` directly? An application that calls
+    /// something (one `quick` cannot evaluate alone), while there is stack to spare.
     #[inline]
     pub(super) fn direct_wanted(&self, rhs: u32) -> bool {
-        self.direct_nodes[rhs as usize] && self.direct_room()
+        !self.quickable[rhs as usize]
+            && matches!(self.nodes[rhs as usize], Node::App { .. })
+            && self.direct_room()
     }
 
     /// Evaluate the right-hand side `rhs` under `env` (owned: released at the end) to its
@@ -379,14 +382,4 @@ impl Engine {
 fn stack_address() -> usize {
     let probe = 0u8;
     std::hint::black_box(&probe) as *const u8 as usize
-}
-
-/// Which nodes the direct evaluator should take over when they are a right-hand side:
-/// those that call something (not evaluated by `quick` alone).
-pub(super) fn direct_nodes(nodes: &[Node], quickable: &[bool]) -> Vec<bool> {
-    nodes
-        .iter()
-        .zip(quickable)
-        .map(|(n, &q)| matches!(n, Node::App { .. }) && !q)
-        .collect()
 }

@@ -9,18 +9,7 @@ impl Engine {
     /// On error the engine stays usable: the pending work is dropped (completed memo
     /// entries are kept) and [`Engine::trace`] tells where it happened.
     pub fn reduce(&mut self, t: TermId) -> Result<TermId, RuntimeError> {
-        self.frames.clear();
-        self.vals.clear();
-        self.envs.clear();
-        self.nconds = 0;
-        self.trace.clear();
-        self.trace_elided = 0;
-        self.step_limit = self
-            .budget_base
-            .unwrap_or(self.steps)
-            .saturating_add(self.limits.max_steps);
-        self.watch_begin();
-        self.direct_begin();
+        self.begin_reduction();
         self.reduce_root = t;
         let steps = self.steps;
         let mut result = self.run(t);
@@ -68,25 +57,11 @@ impl Engine {
             let t = self.store.mk_app(op, args);
             return self.reduce(t);
         }
-        self.frames.clear();
-        self.vals.clear();
-        self.envs.clear();
-        self.nconds = 0;
-        self.trace.clear();
-        self.trace_elided = 0;
-        self.step_limit = self
-            .budget_base
-            .unwrap_or(self.steps)
-            .saturating_add(self.limits.max_steps);
-        self.watch_begin();
-        self.direct_begin();
+        self.begin_reduction();
         let steps = self.steps;
         self.vals.extend_from_slice(args);
         self.frame_floor = 0;
-        let result = match self.complete(op, 0) {
-            Ok(task) => self.run_from(task),
-            Err(e) => Err(e),
-        };
+        let result = self.complete(op, 0).and_then(|task| self.run_from(task));
         self.watch_end();
         match result {
             Ok(v) => Ok(v),
@@ -102,6 +77,23 @@ impl Engine {
                 self.reduce(t)
             }
         }
+    }
+
+    /// Set up a reduction: empty stacks, no trace, the step budget, the watch and the
+    /// direct evaluator's stack budget.
+    fn begin_reduction(&mut self) {
+        self.frames.clear();
+        self.vals.clear();
+        self.envs.clear();
+        self.nconds = 0;
+        self.trace.clear();
+        self.trace_elided = 0;
+        self.step_limit = self
+            .budget_base
+            .unwrap_or(self.steps)
+            .saturating_add(self.limits.max_steps);
+        self.watch_begin();
+        self.direct_begin();
     }
 
     pub(super) fn run(&mut self, t: TermId) -> Result<TermId, RuntimeError> {
