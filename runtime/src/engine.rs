@@ -71,6 +71,7 @@ use std::sync::Arc;
 
 mod apply;
 mod builtin;
+mod calls;
 mod compile;
 mod describe;
 mod direct;
@@ -166,6 +167,10 @@ struct OpRt {
     /// equation's left-hand side simple with a free top (see `direct`): its applications
     /// are rewritten by native recursion when the direct evaluator runs.
     direct: bool,
+    /// A direct function with equations and no built-in evaluation: the direct evaluator
+    /// remembers its calls' values in the call cache (`calls`). (A built-in is cheaper to
+    /// evaluate than to look up.)
+    cached: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
 }
@@ -354,6 +359,10 @@ pub struct Engine {
     node_checked: Vec<u32>,
     /// Use the direct evaluator (on by default; off to compare with the machine alone).
     pub direct: bool,
+    /// Let the direct evaluator remember the values of calls in the call cache (on by
+    /// default; off to compare, or to count the rewrites a reduction takes without it).
+    pub call_cache: bool,
+    calls: calls::CallCache,
     /// The native stack address below which the direct evaluator stops (`usize::MAX`:
     /// it does not run).
     direct_floor: usize,
@@ -425,6 +434,9 @@ impl Engine {
             node_checked: Vec::new(),
             // `GAMELANG_NO_DIRECT=1`: the machine alone, to compare (docs/benchmarks.md).
             direct: std::env::var_os("GAMELANG_NO_DIRECT").is_none(),
+            // `GAMELANG_NO_CALL_CACHE=1`: every call rewritten, to compare.
+            call_cache: std::env::var_os("GAMELANG_NO_CALL_CACHE").is_none(),
+            calls: Default::default(),
             direct_floor: usize::MAX,
             direct_used: false,
             d_ticks: 0,
@@ -467,6 +479,7 @@ impl Engine {
         self.memo = vec![FxHashMap::default(); sig.ops.len()];
         self.memo2 = vec![FxHashMap::default(); sig.ops.len()];
         self.nf = FxHashMap::default();
+        self.calls.clear();
         self.memo_total = 0;
         self.frames.clear();
         self.vals.clear();
@@ -495,6 +508,7 @@ impl Engine {
                         && info.args.len() <= 2,
                     // Set below, once the equations are compiled.
                     direct: false,
+                    cached: false,
                     eqs: program
                         .eqs_by_op
                         .get(&OpId(i as u32))
@@ -564,6 +578,7 @@ impl Engine {
                     let lhs = &self.eqs[e as usize].lhs;
                     lhs.is_simple() && lhs.free_top().is_some()
                 });
+            rt.cached = rt.direct && !rt.eqs.is_empty() && rt.builtin.is_none();
         }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));

@@ -30,6 +30,7 @@
 //! which are roots, and holds term ids in native locals only between calls that cannot
 //! collect.
 
+use super::calls;
 use super::machine::{lazy_arity, lazy_choice};
 use super::*;
 
@@ -216,40 +217,76 @@ impl Engine {
     }
 
     /// `op` applied to the normal values `vals[base..]` (which it consumes): its normal
-    /// form.
+    /// form. A call of a direct function is looked up in the call cache first (see
+    /// `calls`), and its value recorded there after — with the values of the calls it
+    /// turned into by tail calls on the way, up to a few.
     fn d_apply(&mut self, mut op: OpId, base: u32) -> Result<TermId, RuntimeError> {
-        loop {
-            // The machine may push frames before it hands back a task (a memo entry, a
-            // suspended condition): its nested run must resume them.
-            let floor = self.frames.len();
-            let rt = &self.ops[op.0 as usize];
-            if !rt.direct || !self.direct_room() {
-                let task = self.complete(op, base)?;
-                return self.d_finish(task, floor);
-            }
-            if let Some(b) = rt.builtin {
-                let subj = Subj {
-                    term: NONE,
-                    op,
-                    base,
-                    n: self.vals.len() as u32 - base,
+        let mut asked: SmallVec<[(OpId, [u32; calls::MAX_ARGS]); 4]> = SmallVec::new();
+        let collections = self.collections;
+        let v = loop {
+            let key =
+                match self.call_cache && self.ops[op.0 as usize].cached && self.calls.wanted(op) {
+                    true => calls::key(&self.vals[base as usize..]),
+                    false => None,
                 };
-                if let Some(task) = self.try_builtin(subj, b)? {
-                    return self.d_finish(task, floor);
+            if let Some(k) = key {
+                if let Some(v) = self.calls.get(op, &k) {
+                    self.vals.truncate(base as usize);
+                    break v;
+                }
+                if asked.len() < asked.inline_size() {
+                    asked.push((op, k));
                 }
             }
-            match self.d_eqs(op, base)? {
-                Some(Tail::Value(v)) => return Ok(v),
-                Some(Tail::Call(next, b)) => {
-                    debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
-                    op = next;
-                }
-                None => {
-                    // No equation applies: a constructor term, or stuck (the machine says
-                    // which).
-                    let task = self.complete(op, base)?;
-                    return self.d_finish(task, floor);
-                }
+            match self.d_step(op, base)? {
+                Ok(v) => break v,
+                Err(next) => op = next,
+            }
+        };
+        // A collection on the way may have freed the arguments (they leave the value
+        // stack once matched) and given their ids to new terms: record nothing then.
+        if self.collections == collections {
+            for (op, k) in &asked {
+                self.calls.put(*op, k, v);
+            }
+        }
+        Ok(v)
+    }
+
+    /// One rewrite of `op` applied to the normal values `vals[base..]`: its normal form,
+    /// or the direct function its right-hand side calls in tail position (with the
+    /// arguments in `vals[base..]`).
+    fn d_step(&mut self, op: OpId, base: u32) -> Result<Result<TermId, OpId>, RuntimeError> {
+        // The machine may push frames before it hands back a task (a memo entry, a
+        // suspended condition): its nested run must resume them.
+        let floor = self.frames.len();
+        let rt = &self.ops[op.0 as usize];
+        if !rt.direct || !self.direct_room() {
+            let task = self.complete(op, base)?;
+            return self.d_finish(task, floor).map(Ok);
+        }
+        if let Some(b) = rt.builtin {
+            let subj = Subj {
+                term: NONE,
+                op,
+                base,
+                n: self.vals.len() as u32 - base,
+            };
+            if let Some(task) = self.try_builtin(subj, b)? {
+                return self.d_finish(task, floor).map(Ok);
+            }
+        }
+        match self.d_eqs(op, base)? {
+            Some(Tail::Value(v)) => Ok(Ok(v)),
+            Some(Tail::Call(next, b)) => {
+                debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
+                Ok(Err(next))
+            }
+            None => {
+                // No equation applies: a constructor term, or stuck (the machine says
+                // which).
+                let task = self.complete(op, base)?;
+                self.d_finish(task, floor).map(Ok)
             }
         }
     }

@@ -12,7 +12,7 @@
 //! when to collect ([`Engine::collect_garbage_if_grown`] does it when the store has doubled
 //! since the last collection).
 
-use super::{Engine, Frame, Node, IN_PROGRESS, NONE};
+use super::{bit, Engine, Frame, Node, IN_PROGRESS, NONE};
 use crate::term::TermId;
 
 /// Do not collect before the store holds this many segment elements (for terms, see
@@ -77,6 +77,8 @@ impl Engine {
             }
         }
         self.store.mark(all, &mut marks);
+        // Weak: the call cache keeps the entries whose terms are alive anyway.
+        self.calls.retain(|t| bit(&marks, t));
         let before = self.store.len();
         let normal = &mut self.normal;
         self.store.sweep(&marks, |t| {

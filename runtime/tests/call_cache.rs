@@ -1,0 +1,215 @@
+//! The call cache (`engine/calls.rs`): calls of direct functions met again cost a lookup.
+//! It must change how many rewrites a reduction takes, never its answer or its errors,
+//! including across garbage collections that free the cached terms and reuse their ids.
+
+mod common;
+use common::*;
+use gamelang_runtime::RuntimeError;
+
+/// Naive Fibonacci and Takeuchi on integers: exponentially many calls, few distinct ones.
+fn recursive() -> Spec {
+    let mut s = Spec::new();
+    s.op("fib", &["Int"], "Int", "");
+    s.eq(
+        "n:Int",
+        "[fib n]",
+        "[if_then_else_fi [_<_ n 2] n [_+_ [fib [_-_ n 1]] [fib [_-_ n 2]]]]",
+    );
+    s.op("tak", &["Int", "Int", "Int"], "Int", "");
+    s.eq(
+        "x:Int y:Int z:Int",
+        "[tak x y z]",
+        "[if_then_else_fi [_<=_ x y] z [tak [tak [_-_ x 1] y z] [tak [_-_ y 1] z x] [tak [_-_ z 1] x y]]]",
+    );
+    s
+}
+
+fn fib(n: u32) -> u64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..n {
+        (a, b) = (b, a + b);
+    }
+    a
+}
+
+fn tak(x: i64, y: i64, z: i64) -> i64 {
+    if x <= y {
+        z
+    } else {
+        tak(tak(x - 1, y, z), tak(y - 1, z, x), tak(z - 1, x, y))
+    }
+}
+
+#[test]
+fn an_exponential_recursion_costs_one_computation_per_distinct_call() {
+    let s = recursive();
+    let mut cached = s.engine();
+    assert!(cached.call_cache, "on by default");
+    let mut plain = s.engine();
+    plain.call_cache = false;
+    // The same answers with and without the cache, far fewer rewrites with it.
+    let (a, b) = (
+        red(&s, &mut cached, "[fib 22]"),
+        red(&s, &mut plain, "[fib 22]"),
+    );
+    assert_eq!(a, fib(22).to_string());
+    assert_eq!(b, a);
+    assert!(
+        cached.steps() * 100 < plain.steps(),
+        "{} against {} rewrites",
+        cached.steps(),
+        plain.steps()
+    );
+    // fib(80) takes about 10^16 calls without the cache; with it, linear.
+    let mut e = s.engine();
+    assert_eq!(red(&s, &mut e, "[fib 80]"), fib(80).to_string());
+    assert!(e.steps() < 80 * 10, "{} rewrites", e.steps());
+    for (x, y, z) in [(6, 4, 2), (12, 8, 4), (18, 12, 6)] {
+        let src = format!("[tak {x} {y} {z}]");
+        let mut e = s.engine();
+        let mut p = s.engine();
+        p.call_cache = false;
+        let got = red(&s, &mut e, &src);
+        assert_eq!(got, tak(x, y, z).to_string(), "{src}");
+        assert_eq!(red(&s, &mut p, &src), got, "{src}: without the cache");
+        assert!(e.steps() <= p.steps(), "{src}");
+    }
+}
+
+/// Lists built, measured and dropped, over and over, with a collection every few hundred
+/// terms: freed lists' ids are reused by new lists of other lengths (their elements are
+/// integers too large to be preallocated, so ids are taken in a different order each
+/// time), and a cache entry that outlived its terms would give a wrong length.
+fn lists() -> Spec {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("mk", &["Int", "Int"], "List", "");
+    s.op("len", &["List"], "Int", "");
+    s.op("run", &["Int", "Int"], "Int", "");
+    s.op("both", &["List"], "Int", "");
+    s.op("f", &["List"], "Int", "");
+    s.op("g", &["List"], "Int", "");
+    s.eq("x:Int", "[mk 0 x]", "nil");
+    s.owise(
+        "n:Int x:Int",
+        "[mk n x]",
+        "[cons [_*_ x 100003] [mk [_-_ n 1] [_+_ x n]]]",
+    );
+    s.eq("", "[len nil]", "0");
+    s.eq("x:Int l:List", "[len [cons x l]]", "[_+_ 1 [len l]]");
+    // Each list's length asked twice (by f, then by g): the second time from the cache.
+    s.eq("l:List", "[both l]", "[_+_ [f l] [g l]]");
+    s.eq("l:List", "[f l]", "[len l]");
+    s.eq("l:List", "[g l]", "[len l]");
+    // run(k, acc): acc + twice the lengths of lists of k rem 13 elements, for k down to 1; the
+    // elements depend on k rem 400, so the same list comes back every 5,200 values of k,
+    // after collections have freed it.
+    s.eq("acc:Int", "[run 0 acc]", "acc");
+    s.owise(
+        "k:Int acc:Int",
+        "[run k acc]",
+        "[run [_-_ k 1] [_+_ acc [both [mk [_rem_ k 13] [_rem_ k 400]]]]]",
+    );
+    s
+}
+
+#[test]
+fn collections_during_a_reduction_keep_the_cache_right() {
+    let s = lists();
+    let k = 8000;
+    let want: i64 = (1..=k).map(|i| 2 * (i % 13)).sum();
+    let src = format!("[run {k} 0]");
+    for cache in [true, false] {
+        let mut e = s.engine();
+        e.call_cache = cache;
+        e.collect_in_reduce = true;
+        e.collect_min_terms = 256;
+        assert_eq!(red(&s, &mut e, &src), want.to_string(), "cache {cache}");
+        assert!(e.collections() > 5, "{} collections", e.collections());
+    }
+    // Between reductions too: the same engine, collecting after each.
+    let mut e = s.engine();
+    e.collect_min_terms = 64;
+    for k in [40, 41, 90, 40, 13, 200] {
+        let src = format!("[run {k} 0]");
+        let want: i64 = (1..=k).map(|i| 2 * (i % 13)).sum();
+        assert_eq!(red(&s, &mut e, &src), want.to_string(), "k = {k}");
+        e.collect_garbage(&[]);
+    }
+}
+
+/// The ids of a collected list are taken again by the next terms built. Rounds of lists
+/// of pseudo-random lengths, built from two pieces, with elements small (preallocated) or
+/// large (allocated before the cells), a collection after each round: a cell then gets an
+/// id the cache had recorded a different length for, and an entry that outlived its
+/// collection would give a wrong answer.
+#[test]
+fn ids_freed_by_a_collection_are_not_looked_up_again() {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("mk", &["Int", "Int"], "List", "");
+    s.op("app", &["List", "List"], "List", "");
+    s.op("len", &["List"], "Int", "");
+    s.eq("x:Int", "[mk 0 x]", "nil");
+    s.owise(
+        "n:Int x:Int",
+        "[mk n x]",
+        "[cons x [mk [_-_ n 1] [_+_ x 1]]]",
+    );
+    s.eq("m:List", "[app nil m]", "m");
+    s.eq(
+        "x:Int l:List m:List",
+        "[app [cons x l] m]",
+        "[cons x [app l m]]",
+    );
+    s.eq("", "[len nil]", "0");
+    s.eq("x:Int l:List", "[len [cons x l]]", "[_+_ 1 [len l]]");
+    let mut e = s.engine();
+    let mut r: u64 = 7;
+    let mut next = |m: u64| {
+        r = r
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (r >> 33) % m
+    };
+    for _ in 0..300 {
+        let (a, b) = (next(9), next(9));
+        let x = if next(2) == 0 {
+            next(50)
+        } else {
+            70_000 + next(50_000)
+        };
+        let src = format!("[len [app [mk {a} {x}] [mk {b} [_+_ {x} 3]]]]");
+        assert_eq!(red(&s, &mut e, &src), (a + b).to_string(), "{src}");
+        e.collect_garbage(&[]);
+    }
+}
+
+#[test]
+fn errors_and_budgets_are_not_cached_away() {
+    let mut s = Spec::new();
+    s.op("half", &["Int"], "Int", "");
+    s.ceq("n:Int", "[half n]", "[_quo_ n 2]", "[_==_ [_rem_ n 2] 0]");
+    s.op("twice-half", &["Int"], "Int", "");
+    s.eq("n:Int", "[twice-half n]", "[_+_ [half n] [half n]]");
+    s.op("loop", &["Int"], "Int", "");
+    s.eq("n:Int", "[loop n]", "[loop n]");
+    let mut e = s.engine();
+    let mut m = s.engine();
+    m.direct = false;
+    assert_eq!(red(&s, &mut e, "[twice-half 8]"), "8");
+    // half(7) is stuck every time it is asked, with the machine's message.
+    for _ in 0..2 {
+        let (a, b) = (
+            red(&s, &mut e, "[twice-half 7]"),
+            red(&s, &mut m, "[twice-half 7]"),
+        );
+        assert!(a.starts_with("ERROR"), "{a}");
+        assert_eq!(a, b);
+    }
+    e.limits.max_steps = 10_000;
+    let t = term(&s, &mut e, "[loop 1]");
+    assert!(matches!(e.reduce(t), Err(RuntimeError::StepBudget { .. })));
+}
