@@ -46,12 +46,16 @@
 //!   (`Engine::nf`); met again while it is being reduced, it is a loop, reported at once.
 //! * Before the matcher runs, an equation's *guards* (the operator or value required at
 //!   each argument) rule out the equations that cannot match.
+//! * The direct evaluator remembers the values of calls of direct functions by operator
+//!   and argument ids (`calls`): a call met again, in this reduction or a later one, is a
+//!   lookup.
 //!
 //! # Files
 //!
 //! This file holds the engine's data (compiled equations, frames, tasks) and its set-up;
 //! `machine` runs the loop, `apply` rewrites at the top (memo, built-ins, equations),
-//! `builtin` computes the strict built-ins, `compile` compiles right-hand sides, `gc`
+//! `builtin` computes the strict built-ins, `compile` compiles right-hand sides, `direct`
+//! evaluates right-hand sides by native recursion, `calls` is its call cache, `gc`
 //! collects garbage, `describe` words errors, `shared` shares memo tables across threads,
 //! `watch` checks memory and progress, and `grid` holds the board built-ins.
 //!

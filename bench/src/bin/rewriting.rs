@@ -9,6 +9,11 @@
 //! more than 0.1 s. A run past the time limit is stopped and reported as a timeout. It
 //! prints figures; it is not a test (tests/rewriting.rs checks the programs' answers).
 //!
+//! gamelang runs twice: as users run it, and with its call cache off
+//! (`GAMELANG_NO_CALL_CACHE=1`), which rewrites every call as Maude does. The first says
+//! what a user gets; the second compares the engines' speed alone, without the calls the
+//! cache saves on programs that repeat them (fib, tak, Ackermann).
+//!
 //! ```text
 //! cargo run --release -p gamelang-bench --bin rewriting
 //! cargo run --release -p gamelang-bench --bin rewriting -- --only dag-eval --size dag-eval=6 --timeout 10
@@ -115,8 +120,17 @@ fn outcome(run: Result<Run, String>, limit: Duration) -> Outcome {
     }
 }
 
-fn run_gamelang(bin: &PathBuf, file: &PathBuf, term: &str, limit: Duration) -> Outcome {
+fn run_gamelang(
+    bin: &PathBuf,
+    file: &PathBuf,
+    term: &str,
+    limit: Duration,
+    call_cache: bool,
+) -> Outcome {
     let mut cmd = Command::new(bin);
+    if !call_cache {
+        cmd.env("GAMELANG_NO_CALL_CACHE", "1");
+    }
     cmd.arg("reduce")
         .arg("--quiet")
         .arg(file)
@@ -258,9 +272,10 @@ fn main() -> ExitCode {
         limit.as_secs_f64()
     );
     println!(
-        "| program | input | gamelang | Maude | Maude / gamelang | normal forms |\n|---|---|---|---|---:|---|"
+        "| program | input | gamelang | Maude | Maude / gamelang | gamelang without the call cache | Maude / that | normal forms |\n|---|---|---|---|---:|---|---:|---|"
     );
     let mut ratios = Vec::new();
+    let mut uncached_ratios = Vec::new();
     let mut slower = Vec::new();
     let mut mismatches = 0;
     let mut failures = 0;
@@ -269,13 +284,22 @@ fn main() -> ExitCode {
             .join("bench/rewriting")
             .join(format!("{}.maude", p.name));
         let term = p.term();
-        let g = run_gamelang(&bin, &file, &term, limit);
+        let g = run_gamelang(&bin, &file, &term, limit, true);
+        let u = run_gamelang(&bin, &file, &term, limit, false);
         let m = if use_maude {
             Some(run_maude(&file, &term, limit))
         } else {
             None
         };
+        let cache_agrees = match (&g, &u) {
+            (Outcome::Done { normal_form: a, .. }, Outcome::Done { normal_form: b, .. }) => a == b,
+            _ => true,
+        };
         let verdict = match (&g, &m) {
+            _ if !cache_agrees => {
+                mismatches += 1;
+                "**differ**: gamelang with and without the call cache".to_string()
+            }
             (Outcome::Done { normal_form: a, .. }, Some(Outcome::Done { normal_form: b, .. })) => {
                 if a == b {
                     "equal".to_string()
@@ -290,7 +314,11 @@ fn main() -> ExitCode {
             }
             _ => "—".into(),
         };
-        for (who, o) in [("gamelang", Some(&g)), ("maude", m.as_ref())] {
+        for (who, o) in [
+            ("gamelang", Some(&g)),
+            ("gamelang without the call cache", Some(&u)),
+            ("maude", m.as_ref()),
+        ] {
             if let Some(Outcome::Failed(e)) = o {
                 failures += 1;
                 eprintln!("{}: {who} failed: {e}", p.name);
@@ -315,14 +343,26 @@ fn main() -> ExitCode {
             }
             _ => "—".into(),
         };
+        let uncached_ratio = match (m.as_ref().and_then(Outcome::cpu), u.cpu()) {
+            (Some(mc), Some(uc)) => {
+                let r = mc / uc.max(1e-3);
+                if mc > 0.1 {
+                    uncached_ratios.push(r);
+                }
+                format!("{r:.2}")
+            }
+            _ => "—".into(),
+        };
         let maude_cell = m.as_ref().map_or("not run".to_string(), Outcome::cell);
         println!(
-            "| {} | `{}` | {} | {} | {} | {} |",
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} |",
             p.name,
             term,
             g.cell(),
             maude_cell,
             ratio,
+            u.cell(),
+            uncached_ratio,
             verdict
         );
     }
@@ -340,6 +380,13 @@ fn main() -> ExitCode {
                 } else {
                     format!("gamelang {:.2}x slower", 1.0 / geo)
                 }
+            );
+        }
+        if !uncached_ratios.is_empty() {
+            let n = uncached_ratios.len() as f64;
+            let geo = (uncached_ratios.iter().map(|r| r.ln()).sum::<f64>() / n).exp();
+            println!(
+                "the same without the call cache (every call rewritten, the engines' speed alone): {geo:.2}"
             );
         }
         slower.sort_by(|a, b| b.1.total_cmp(&a.1));
