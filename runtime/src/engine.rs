@@ -273,6 +273,15 @@ enum Frame {
         op: OpId,
         key: u64,
     },
+    /// The call `op(key)` of a cached function (see `calls`) is being rewritten by the
+    /// machine; its value goes to the call cache, unless a collection happened meanwhile
+    /// (`collections`: the low bits of `Engine::collections` when it started), which may
+    /// have freed the arguments and given their ids to other terms.
+    Cache {
+        op: OpId,
+        key: [u32; calls::MAX_ARGS],
+        collections: u32,
+    },
     /// The existing, not normal term `term` is being normalised; its normal form goes to
     /// `Engine::nf`.
     Remember {

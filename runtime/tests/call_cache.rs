@@ -213,3 +213,41 @@ fn errors_and_budgets_are_not_cached_away() {
     let t = term(&s, &mut e, "[loop 1]");
     assert!(matches!(e.reduce(t), Err(RuntimeError::StepBudget { .. })));
 }
+
+/// On a thread too small for the direct evaluator, the machine rewrites everything, and
+/// consults the call cache too: the exponential recursion stays linear, and a
+/// tail-recursive loop still runs in constant stack (a call in tail position of a cached
+/// call gets no frame of its own), well within a small depth limit.
+#[test]
+fn the_machine_uses_the_cache_and_keeps_tail_calls_in_constant_stack() {
+    let handle = std::thread::Builder::new()
+        .stack_size(400 << 10)
+        .spawn(|| {
+            let mut s = recursive();
+            s.op("count", &["Int", "Int"], "Int", "");
+            s.eq(
+                "n:Int acc:Int",
+                "[count n acc]",
+                "[if_then_else_fi [_==_ n 0] acc [count [_-_ n 1] [_+_ acc 2]]]",
+            );
+            let mut e = s.engine();
+            e.limits.max_depth = 1000;
+            let loop_answer = red(&s, &mut e, "[count 100000 0]");
+            let mut f = s.engine();
+            let fib_answer = red(&s, &mut f, "[fib 27]");
+            (
+                loop_answer,
+                e.used_direct(),
+                fib_answer,
+                f.steps(),
+                f.used_direct(),
+            )
+        })
+        .expect("spawn");
+    let (loop_answer, loop_direct, fib_answer, fib_steps, fib_direct) =
+        handle.join().expect("no overflow");
+    assert_eq!(loop_answer, "200000");
+    assert_eq!(fib_answer, fib(27).to_string());
+    assert!(!loop_direct && !fib_direct, "the machine alone ran");
+    assert!(fib_steps < 27 * 10, "{fib_steps} rewrites");
+}

@@ -99,12 +99,35 @@ impl Engine {
         self.try_eqs(subj, 0)
     }
 
-    /// Rewrite at the top of an open subject (a free, non-memo operator).
+    /// Rewrite at the top of an open subject (a free, non-memo operator). A call of a
+    /// cached function is looked up in the call cache first, and its value recorded there
+    /// when it comes back (`Frame::Cache`), as the direct evaluator does.
     pub(super) fn apply_open(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
         let rt = &self.ops[subj.op.0 as usize];
         if !rt.defined && rt.builtin.is_none() {
             return self.no_equation(subj);
         }
+        // Only with the direct evaluator on: the machine alone (`Engine::direct` off) is
+        // the reference the tests compare rewrite counts with.
+        if rt.cached && self.call_cache && self.direct && self.calls.wanted(subj.op) {
+            let b = subj.base as usize;
+            if let Some(key) = calls::key(&self.vals[b..b + subj.n as usize]) {
+                if let Some(v) = self.calls.get(subj.op, &key) {
+                    self.vals.truncate(b);
+                    return Ok(Task::Return(v));
+                }
+                // A call in tail position of a cached call has that call's value: no frame
+                // for it, so that a tail-recursive loop keeps running in constant stack.
+                if !matches!(self.frames.last(), Some(Frame::Cache { .. })) {
+                    self.push(Frame::Cache {
+                        op: subj.op,
+                        key,
+                        collections: self.collections as u32,
+                    })?;
+                }
+            }
+        }
+        let rt = &self.ops[subj.op.0 as usize];
         if let Some(b) = rt.builtin {
             if let Some(task) = self.try_builtin(subj, b)? {
                 return Ok(task);

@@ -129,6 +129,7 @@ impl Engine {
                 // key; nodes refer to `envs` and to terms that are roots anyway.
                 Frame::Cond { .. }
                 | Frame::Memo2 { .. }
+                | Frame::Cache { .. }
                 | Frame::BArgs { .. }
                 | Frame::BLazy { .. }
                 | Frame::Fill { .. } => {}

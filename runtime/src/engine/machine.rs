@@ -220,6 +220,11 @@ impl Engine {
                 let args = self.pair_args(op, key);
                 self.store.mk_app(op, &args)
             }
+            Frame::Cache { op, key, .. } => {
+                let n = self.program.sig.op(op).args.len();
+                let args: SmallVec<[TermId; 4]> = key[..n].iter().map(|&a| TermId(a)).collect();
+                self.store.mk_app(op, &args)
+            }
         }
     }
 
@@ -659,6 +664,16 @@ impl Engine {
                 self.nf.insert(term, v);
                 Ok(Task::Return(v))
             }
+            Frame::Cache {
+                op,
+                key,
+                collections,
+            } => {
+                if self.collections as u32 == collections {
+                    self.calls.put(op, &key, v);
+                }
+                Ok(Task::Return(v))
+            }
             Frame::Fill { node, env, owner } => {
                 let Node::Shared { slot, .. } = self.nodes[node as usize] else {
                     unreachable!("shared node")
@@ -776,8 +791,9 @@ impl Engine {
                         _ => false,
                     }
                 }
-                // The term's (or shared subterm's) own frames say where it is.
-                Frame::Fill { .. } | Frame::Remember { .. } => false,
+                // The term's (or shared subterm's) own frames say where it is; the call
+                // cache's frame is the function's own, met again as its tail call goes on.
+                Frame::Fill { .. } | Frame::Remember { .. } | Frame::Cache { .. } => false,
             };
             if !keep {
                 continue;
