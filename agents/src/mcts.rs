@@ -55,22 +55,13 @@ pub fn rewards(n: usize, winners: &[usize]) -> Vec<f64> {
 }
 
 /// How a random game from `p` ended: the winners (none when stopped at the limit) and
-/// the number of moves played.
+/// the number of moves played ([`Rules::playout`], at most [`PLAYOUT_LIMIT`] moves).
 pub fn playout(
     rng: &mut Rng,
     rules: &mut dyn Rules,
-    mut p: Pos,
+    p: Pos,
 ) -> Result<(Vec<usize>, usize), SolveError> {
-    for ply in 0..PLAYOUT_LIMIT {
-        match rules.node(p)? {
-            Node::Over { winners } => return Ok((winners, ply)),
-            Node::Turn(t) => {
-                let i = rng.below(t.moves.len());
-                p = draw(rng, &t.moves[i]);
-            }
-        }
-    }
-    Ok((Vec::new(), PLAYOUT_LIMIT))
+    rules.playout(rng, p, PLAYOUT_LIMIT)
 }
 
 /// The statistics of one move at a tree node.
