@@ -154,7 +154,13 @@ fn grid<E: BorrowMut<Engine>>(
         }
     };
     let stuck = [winner(Side::B)?, winner(Side::R)?];
-    Some(GridPlay::new(compiled.0, compiled.1, stuck))
+    Some(GridPlay::new(
+        board.width,
+        board.height,
+        compiled.0,
+        compiled.1,
+        stuck,
+    ))
 }
 
 impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
@@ -169,8 +175,13 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         let Some(board) = self.engine.borrow().grid_board(p.config) else {
             return crate::rules::playout_by_moves(self, rng, p, limit);
         };
-        let Ending { winner, plies, .. } =
-            play.playout(&board, index(p.to_move), &mut |n| rng.below(n), limit);
+        let Ending { winner, plies, .. } = play.playout(
+            &board,
+            index(p.to_move),
+            &mut |n| rng.below(n),
+            limit,
+            &mut |_| {},
+        );
         Ok((winner.into_iter().collect(), plies))
     }
 

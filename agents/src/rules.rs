@@ -260,6 +260,32 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
         })
     }
 
+    /// How this game's random playouts are played ([`crate::playouts`]), found once;
+    /// taken out of `self` (put back by the caller).
+    fn playouts(&mut self) -> Playouts {
+        match self.playouts.take() {
+            Some(known) => known,
+            None => match self.start() {
+                Ok(start) => {
+                    let game = self.game;
+                    Playouts::find(self, game, start.config)
+                }
+                Err(_) => Playouts::ByMoves,
+            },
+        }
+    }
+
+    /// The native rules of random playouts, when the game is a grid game
+    /// ([`crate::playouts`]).
+    pub fn grid_play(&mut self) -> Option<&gamelang_board::play::GridPlay> {
+        let p = self.playouts();
+        self.playouts = Some(p);
+        match self.playouts.as_ref() {
+            Some(Playouts::Grid(g)) => Some(g),
+            _ => None,
+        }
+    }
+
     /// A configuration as the game draws it (its `display` when it has one).
     pub fn draw(&mut self, c: TermId) -> String {
         match self.driver.draw(self.engine.borrow_mut(), c) {
@@ -397,16 +423,7 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         p: Pos,
         limit: usize,
     ) -> Result<(Vec<usize>, usize), SolveError> {
-        let playouts = match self.playouts.take() {
-            Some(known) => known,
-            None => match self.start() {
-                Ok(start) => {
-                    let game = self.game;
-                    Playouts::find(self, game, start.config)
-                }
-                Err(_) => Playouts::ByMoves,
-            },
-        };
+        let playouts = self.playouts();
         let ended = match &playouts {
             Playouts::ByMoves => playout_by_moves(self, rng, p, limit),
             Playouts::Grid(play) => self.grid_playout(play, rng, p, limit),

@@ -12,19 +12,127 @@
 //! gives up with one more ply, and then loses or draws as the game says ([`GridPlay::new`]'s
 //! `stuck`).
 
-use crate::{holds_at, Board, Compiled, CompiledGoals, Coord};
+use crate::{Atom, Board, Compiled, CompiledGoals, Piece};
 
 /// Black (B) is player 0, White (R) player 1, as in the agents' players.
 pub const BLACK: usize = 0;
 pub const WHITE: usize = 1;
 
-/// One goal (a conjunction of atoms) with the positions it is tried at, and for each cell
-/// offset it looks at (relative to the position), so that a change of one cell is checked
-/// at the few positions whose instance of the goal contains that cell.
-#[derive(Debug)]
-struct Goal {
-    atoms: Vec<crate::Atom>,
-    range: crate::Range,
+/// A conjunction of atoms at one position, on one word of the board (cells 64 w to
+/// 64 w + 63): the cells that must be black, white, open, not black, not white, not open.
+#[derive(Clone, Copy, Debug, Default)]
+struct Test {
+    word: usize,
+    black: u64,
+    white: u64,
+    open: u64,
+    not_black: u64,
+    not_white: u64,
+    not_open: u64,
+}
+
+impl Test {
+    fn holds(&self, words: &[(u64, u64)]) -> bool {
+        let (b, w) = words[self.word];
+        let any = b | w;
+        b & self.black == self.black
+            && w & self.white == self.white
+            && any & self.open == 0
+            && b & self.not_black == 0
+            && w & self.not_white == 0
+            && any & self.not_open == self.not_open
+    }
+}
+
+/// An effect on one word: the cells written, and which of them end black or white.
+#[derive(Clone, Copy, Debug, Default)]
+struct Write {
+    word: usize,
+    cells: u64,
+    black: u64,
+    white: u64,
+}
+
+/// An action or a goal at one position of the board: its tests (one per word it looks
+/// at), and for an action its writes and the cells they write.
+#[derive(Clone, Debug, Default)]
+struct Instance {
+    tests: Vec<Test>,
+    writes: Vec<Write>,
+    cells: Vec<usize>,
+}
+
+impl Instance {
+    fn holds(&self, words: &[(u64, u64)]) -> bool {
+        self.tests.iter().all(|t| t.holds(words))
+    }
+
+    fn apply(&self, words: &mut [(u64, u64)]) {
+        for wr in &self.writes {
+            let (b, w) = &mut words[wr.word];
+            *b = (*b & !wr.cells) | wr.black;
+            *w = (*w & !wr.cells) | wr.white;
+        }
+    }
+}
+
+/// The cell number (row by row from the top left, from 0) of (x, y), and its word and bit.
+fn cell(width: i64, x: i64, y: i64) -> (usize, usize, u64) {
+    let k = ((y - 1) * width + (x - 1)) as usize;
+    (k, k / 64, 1u64 << (k % 64))
+}
+
+/// The instance of `pre` (and of the effect `eff`) at (i, j).
+fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64) -> Instance {
+    let mut out = Instance::default();
+    for a in pre {
+        let (_, word, bit) = cell(width, a.x.at(i, width), a.y.at(j, height));
+        let t = match out.tests.iter_mut().position(|t| t.word == word) {
+            Some(k) => &mut out.tests[k],
+            None => {
+                out.tests.push(Test {
+                    word,
+                    ..Test::default()
+                });
+                out.tests.last_mut().expect("just pushed")
+            }
+        };
+        let mask = match (a.piece, a.negated) {
+            (Piece::Black, false) => &mut t.black,
+            (Piece::White, false) => &mut t.white,
+            (Piece::Open, false) => &mut t.open,
+            (Piece::Black, true) => &mut t.not_black,
+            (Piece::White, true) => &mut t.not_white,
+            (Piece::Open, true) => &mut t.not_open,
+        };
+        *mask |= bit;
+    }
+    // Effects in the order written: a later one on the same cell wins.
+    for e in eff {
+        let (k, word, bit) = cell(width, e.x.at(i, width), e.y.at(j, height));
+        if !out.cells.contains(&k) {
+            out.cells.push(k);
+        }
+        let wr = match out.writes.iter_mut().position(|w| w.word == word) {
+            Some(k) => &mut out.writes[k],
+            None => {
+                out.writes.push(Write {
+                    word,
+                    ..Write::default()
+                });
+                out.writes.last_mut().expect("just pushed")
+            }
+        };
+        wr.cells |= bit;
+        wr.black &= !bit;
+        wr.white &= !bit;
+        match e.piece {
+            Piece::Black => wr.black |= bit,
+            Piece::White => wr.white |= bit,
+            Piece::Open => {}
+        }
+    }
+    out
 }
 
 /// How a random game ended.
@@ -38,104 +146,119 @@ pub struct Ending {
     pub stopped: bool,
 }
 
+/// One player's rules at every position of the board: the action instances in the order
+/// of [`Compiled::successors`] (action, row, column), the goal instances, and for each
+/// cell the goal instances that look at it.
+#[derive(Debug)]
+struct Side {
+    actions: Vec<Instance>,
+    goals: Vec<Instance>,
+    near: Vec<Vec<u32>>,
+}
+
 /// A grid game's rules compiled for one board size, to be played at random.
 #[derive(Debug)]
 pub struct GridPlay {
-    actions: [Compiled; 2],
-    goals: [Vec<Goal>; 2],
+    width: u32,
+    height: u32,
+    sides: [Side; 2],
     /// The winner when player `p` cannot move (`None`: a draw).
     stuck: [Option<usize>; 2],
 }
 
 impl GridPlay {
-    /// `actions` and `goals` of Black and of White, compiled for the board size, and the
-    /// winner when each player cannot move (from the game's `won`/`lost` of a `stuck`
-    /// position, or `None` for a draw).
+    /// `actions` and `goals` of Black and of White, compiled for a `width` x `height`
+    /// board, and the winner when each player cannot move (from the game's `won`/`lost`
+    /// of a `stuck` position, or `None` for a draw).
     pub fn new(
+        width: u32,
+        height: u32,
         actions: [Compiled; 2],
         goals: [CompiledGoals; 2],
         stuck: [Option<usize>; 2],
     ) -> GridPlay {
-        let goals = goals.map(|g| {
-            g.goals
-                .into_iter()
-                .map(|(atoms, range)| Goal { atoms, range })
-                .collect()
-        });
+        let (w, h) = (width as i64, height as i64);
+        let [ab, aw] = actions;
+        let [gb, gw] = goals;
+        let side = |acts: Compiled, goals: CompiledGoals| {
+            let mut out = Side {
+                actions: Vec::new(),
+                goals: Vec::new(),
+                near: vec![Vec::new(); (width * height) as usize],
+            };
+            for (a, (lx, hx, ly, hy)) in &acts.actions {
+                for j in *ly..=*hy {
+                    for i in *lx..=*hx {
+                        out.actions.push(instance(w, h, &a.pre, &a.eff, i, j));
+                    }
+                }
+            }
+            for (g, (lx, hx, ly, hy)) in &goals.goals {
+                for j in *ly..=*hy {
+                    for i in *lx..=*hx {
+                        let id = out.goals.len() as u32;
+                        for a in g {
+                            let (k, _, _) = cell(w, a.x.at(i, w), a.y.at(j, h));
+                            if out.near[k].last() != Some(&id) {
+                                out.near[k].push(id);
+                            }
+                        }
+                        out.goals.push(instance(w, h, g, &[], i, j));
+                    }
+                }
+            }
+            out
+        };
         GridPlay {
-            actions,
-            goals,
+            width,
+            height,
+            sides: [side(ab, gb), side(aw, gw)],
             stuck,
         }
     }
 
-    /// Do `player`'s goals hold anywhere on `board` (`holds` of stdlib/grid.game)?
-    fn holds(&self, player: usize, board: &Board) -> bool {
-        self.goals[player].iter().any(|g| {
-            let (lx, hx, ly, hy) = g.range;
-            (ly..=hy).any(|j| (lx..=hx).any(|i| holds_at(board, &g.atoms, i, j)))
+    /// Do `player`'s goals hold anywhere (`holds` of stdlib/grid.game)?
+    fn holds(&self, player: usize, words: &[(u64, u64)]) -> bool {
+        self.sides[player].goals.iter().any(|g| g.holds(words))
+    }
+
+    /// Do `player`'s goals hold at a position that looks at one of `cells`? Where they
+    /// held nowhere before a move, only such positions can hold after it (the other
+    /// cells are as they were).
+    fn holds_near(&self, player: usize, words: &[(u64, u64)], cells: &[usize]) -> bool {
+        let side = &self.sides[player];
+        cells.iter().any(|&k| {
+            side.near[k]
+                .iter()
+                .any(|&g| side.goals[g as usize].holds(words))
         })
     }
 
-    /// Do `player`'s goals hold at a position whose instance contains a cell of
-    /// `changed`? Where they did not hold before a move, only such positions can hold after
-    /// it (the other atoms' cells are as they were).
-    fn holds_near(&self, player: usize, board: &Board, changed: &[(i64, i64)]) -> bool {
-        let (w, h) = (board.width as i64, board.height as i64);
-        self.goals[player].iter().any(|g| {
-            let (lx, hx, ly, hy) = g.range;
-            g.atoms.iter().any(|a| {
-                changed.iter().any(|&(cx, cy)| {
-                    // The positions (i, j) at which atom `a` looks at (cx, cy).
-                    let is = match a.x {
-                        Coord::Rel(k) => (cx - k, cx - k),
-                        _ if a.x.at(0, w) == cx => (lx, hx),
-                        _ => (1, 0),
-                    };
-                    let js = match a.y {
-                        Coord::Rel(k) => (cy - k, cy - k),
-                        _ if a.y.at(0, h) == cy => (ly, hy),
-                        _ => (1, 0),
-                    };
-                    (js.0.max(ly)..=js.1.min(hy)).any(|j| {
-                        (is.0.max(lx)..=is.1.min(hx)).any(|i| holds_at(board, &g.atoms, i, j))
-                    })
-                })
-            })
-        })
-    }
-
-    /// The board `mover`'s move `m` (action, i, j) leads to from `board`, in `out`.
-    fn apply(&self, board: &Board, mover: usize, m: (usize, i64, i64), out: &mut Board) {
-        let (w, h) = (board.width as i64, board.height as i64);
-        out.words.copy_from_slice(&board.words);
-        for e in &self.actions[mover].actions[m.0].0.eff {
-            out.set(e.x.at(m.1, w), e.y.at(m.2, h), e.piece);
-        }
-    }
-
-    /// One of the moves `succ`, uniformly among the distinct boards they lead to (two
-    /// instances of actions may lead to one board, which a set of successors holds once):
-    /// a move drawn uniformly is kept with probability 1/m, m the number of moves leading
-    /// to its board, else drawn again; each board is then kept with probability 1/n per
-    /// draw (n the number of moves).
+    /// One of the moves `succ` (indices of `mover`'s action instances), uniformly among
+    /// the distinct boards they lead to (two instances may lead to one board, which a set
+    /// of successors holds once): a move drawn uniformly is kept with probability 1/m, m
+    /// the number of moves leading to its board, else drawn again; each board is then kept
+    /// with the same probability at each draw.
     fn pick(
         &self,
-        board: &Board,
+        words: &[(u64, u64)],
         mover: usize,
-        succ: &[(usize, i64, i64)],
+        succ: &[usize],
         below: &mut dyn FnMut(usize) -> usize,
-        [scratch, other]: &mut [Board; 2],
-    ) -> (usize, i64, i64) {
+        [mine, other]: &mut [Vec<(u64, u64)>; 2],
+    ) -> usize {
+        let acts = &self.sides[mover].actions;
         loop {
             let m = succ[below(succ.len())];
-            self.apply(board, mover, m, scratch);
+            mine.copy_from_slice(words);
+            acts[m].apply(mine);
             let same = succ
                 .iter()
                 .filter(|&&s| {
                     s == m || {
-                        self.apply(board, mover, s, other);
-                        other.words == scratch.words
+                        other.copy_from_slice(words);
+                        acts[s].apply(other);
+                        other == mine
                     }
                 })
                 .count();
@@ -147,22 +270,29 @@ impl GridPlay {
 
     /// Play from `board`, `mover` to move, until the game ends or `limit` moves were
     /// played, each move chosen by `below(n)` (a number in `0..n`) among the distinct
-    /// boards the mover can go to, in the order of [`Compiled::successors`].
+    /// boards the mover can go to, in the order of [`Compiled::successors`]. `seen` is
+    /// shown each board played, in order.
     pub fn playout(
         &self,
         board: &Board,
         mut mover: usize,
         below: &mut dyn FnMut(usize) -> usize,
         limit: usize,
+        seen: &mut dyn FnMut(&Board),
     ) -> Ending {
+        assert!(
+            board.width == self.width && board.height == self.height,
+            "a board of the size the rules were compiled for"
+        );
         let mut board = board.clone();
-        let (w, h) = (board.width as i64, board.height as i64);
-        // Whose goals held before the last move: both are checked in full once, then
-        // only near the cells each move changes (unless they held, which ends play).
-        let mut held = [self.holds(BLACK, &board), self.holds(WHITE, &board)];
-        let mut succ: Vec<(usize, i64, i64)> = Vec::new();
-        let mut changed: Vec<(i64, i64)> = Vec::new();
-        let mut scratch = [board.clone(), board.clone()];
+        // Whether each player's goals hold on the board: both are checked in full once,
+        // then only near the cells each move writes, unless they held.
+        let mut held = [
+            self.holds(BLACK, &board.words),
+            self.holds(WHITE, &board.words),
+        ];
+        let mut succ: Vec<usize> = Vec::new();
+        let mut scratch = [board.words.clone(), board.words.clone()];
         // As a playout through the rules: a position is looked at only before the
         // `limit`-th move; a game still going then is stopped, whoever won by that move.
         for ply in 0..limit {
@@ -176,15 +306,8 @@ impl GridPlay {
             }
             // The moves: action instances whose precondition holds.
             succ.clear();
-            for (k, (a, (lx, hx, ly, hy))) in self.actions[mover].actions.iter().enumerate() {
-                for j in *ly..=*hy {
-                    for i in *lx..=*hx {
-                        if holds_at(&board, &a.pre, i, j) {
-                            succ.push((k, i, j));
-                        }
-                    }
-                }
-            }
+            let acts = &self.sides[mover].actions;
+            succ.extend((0..acts.len()).filter(|&k| acts[k].holds(&board.words)));
             if succ.is_empty() {
                 // Giving up is a move to `stuck(p, b)`, where play has stopped.
                 if ply + 1 == limit {
@@ -196,21 +319,14 @@ impl GridPlay {
                     stopped: false,
                 };
             }
-            let chosen = self.pick(&board, mover, &succ, below, &mut scratch);
-            changed.clear();
-            for e in &self.actions[mover].actions[chosen.0].0.eff {
-                let (x, y) = (e.x.at(chosen.1, w), e.y.at(chosen.2, h));
-                board.set(x, y, e.piece);
-                changed.push((x, y));
-            }
-            // A player's goals that did not hold before the move can hold after it only at
-            // positions that look at a changed cell; goals that held (the mover's, made
-            // true by the other's move, or at the start) are checked in full.
+            let chosen = &acts[self.pick(&board.words, mover, &succ, below, &mut scratch)];
+            chosen.apply(&mut board.words);
+            seen(&board);
             for q in [BLACK, WHITE] {
                 held[q] = if held[q] {
-                    self.holds(q, &board)
+                    self.holds(q, &board.words)
                 } else {
-                    self.holds_near(q, &board, &changed)
+                    self.holds_near(q, &board.words, &chosen.cells)
                 };
             }
             mover = last;
