@@ -18,7 +18,7 @@
 //!   `next-config` (a pass, a player without a move).
 
 use crate::rng::Rng;
-use crate::rules::{index, EngineRules, Pos, Rules};
+use crate::rules::{index, EngineRules, Node, Pos, Rules};
 use gamelang_board::play::{Ending, GridPlay};
 use gamelang_game::{Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
@@ -188,53 +188,81 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     /// A random game by the game's candidates (see the module's documentation).
     pub(crate) fn candidate_playout(
         &mut self,
-        [candidates, attempt, union]: [OpId; 3],
+        ops: [OpId; 3],
         rng: &mut Rng,
         mut p: Pos,
         limit: usize,
     ) -> Result<(Vec<usize>, usize), SolveError> {
         for ply in 0..limit {
-            if self.halted(p)? {
-                return self.over(p).map(|w| (w, ply));
+            match self.candidate_move(ops, rng, p)? {
+                Some(next) => p = next,
+                None => return self.over(p).map(|w| (w, ply)),
             }
-            let mut left = {
-                let set = self.ask(candidates, p.to_move, p.config, &[])?;
-                self.engine.borrow().elements(set, union)
-            };
-            let mut next = None;
-            while !left.is_empty() {
-                let x = left.swap_remove(rng.below(left.len()));
-                let set = self.ask(attempt, p.to_move, p.config, &[x])?;
-                match self.engine.borrow().elements(set, self.game.set_union)[..] {
-                    [] => continue,
-                    [c] => {
-                        next = Some(c);
-                        break;
-                    }
-                    ref more => {
-                        return Err(SolveError::Game(format!(
-                            "`try-candidate` gave {} configurations for the candidate `{}`: \
-                             a candidate is one move, legal or not (at most one configuration)",
-                            more.len(),
-                            self.show(x)
-                        )))
-                    }
-                }
-            }
-            let next = match next {
-                Some(c) => c,
-                // No candidate is legal: the game's own moves (a pass, or none).
-                None => {
-                    let moves = self.moves(p)?;
-                    if moves.is_empty() {
-                        return self.over(p).map(|w| (w, ply));
-                    }
-                    moves[rng.below(moves.len())]
-                }
-            };
-            p = p.after(next);
         }
         Ok((Vec::new(), limit))
+    }
+
+    /// One random move from `p` by the game's candidates: the position it leads to, or
+    /// `None` where play is over.
+    fn candidate_move(
+        &mut self,
+        [candidates, attempt, union]: [OpId; 3],
+        rng: &mut Rng,
+        p: Pos,
+    ) -> Result<Option<Pos>, SolveError> {
+        if self.halted(p)? {
+            return Ok(None);
+        }
+        let mut left = {
+            let set = self.ask(candidates, p.to_move, p.config, &[])?;
+            self.engine.borrow().elements(set, union)
+        };
+        while !left.is_empty() {
+            let x = left.swap_remove(rng.below(left.len()));
+            let set = self.ask(attempt, p.to_move, p.config, &[x])?;
+            match self.engine.borrow().elements(set, self.game.set_union)[..] {
+                [] => continue,
+                [c] => return Ok(Some(p.after(c))),
+                ref more => {
+                    return Err(SolveError::Game(format!(
+                        "`try-candidate` gave {} configurations for the candidate `{}`: \
+                         a candidate is one move, legal or not (at most one configuration)",
+                        more.len(),
+                        self.show(x)
+                    )))
+                }
+            }
+        }
+        // No candidate is legal: the game's own moves (a pass, or none).
+        let moves = self.moves(p)?;
+        Ok(match moves.len() {
+            0 => None,
+            k => Some(p.after(moves[rng.below(k)])),
+        })
+    }
+
+    /// One random move from `p` as a random playout makes it: the position it leads to,
+    /// or `None` where play is over. By the game's candidates when it declares them, else
+    /// a move drawn among every move (as a grid game's boards are terms here).
+    pub fn random_move(&mut self, rng: &mut Rng, p: Pos) -> Result<Option<Pos>, SolveError> {
+        let playouts = self.playouts();
+        let moved = match &playouts {
+            &Playouts::Candidates {
+                candidates,
+                attempt,
+                union,
+            } => self.candidate_move([candidates, attempt, union], rng, p),
+            _ => match self.node(p) {
+                Ok(Node::Turn(t)) => {
+                    let i = rng.below(t.moves.len());
+                    Ok(Some(crate::mcts::draw(rng, &t.moves[i])))
+                }
+                Ok(Node::Over { .. }) => Ok(None),
+                Err(e) => Err(e),
+            },
+        };
+        self.put_playouts(playouts);
+        moved
     }
 
     /// The winners at a position where play is over (halted, or without a move).

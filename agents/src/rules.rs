@@ -262,7 +262,7 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
 
     /// How this game's random playouts are played ([`crate::playouts`]), found once;
     /// taken out of `self` (put back by the caller).
-    fn playouts(&mut self) -> Playouts {
+    pub(crate) fn playouts(&mut self) -> Playouts {
         match self.playouts.take() {
             Some(known) => known,
             None => match self.start() {
@@ -275,11 +275,15 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
         }
     }
 
+    pub(crate) fn put_playouts(&mut self, p: Playouts) {
+        self.playouts = Some(p);
+    }
+
     /// The native rules of random playouts, when the game is a grid game
     /// ([`crate::playouts`]).
     pub fn grid_play(&mut self) -> Option<&gamelang_board::play::GridPlay> {
         let p = self.playouts();
-        self.playouts = Some(p);
+        self.put_playouts(p);
         match self.playouts.as_ref() {
             Some(Playouts::Grid(g)) => Some(g),
             _ => None,
@@ -433,7 +437,7 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
                 union,
             } => self.candidate_playout([candidates, attempt, union], rng, p, limit),
         };
-        self.playouts = Some(playouts);
+        self.put_playouts(playouts);
         ended
     }
 
