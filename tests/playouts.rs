@@ -83,11 +83,14 @@ fn follow(g: &support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usize>>
     (plies, winners)
 }
 
+/// A game file, its parameters, and how many playouts to check.
+type Case = (&'static str, &'static [(&'static str, u32)], u64);
+
 #[test]
 fn native_grid_playouts_follow_the_games_equations() {
     // Connect-4 (draws possible), Breakthrough (captures), Domineering (no goals: the
     // player who cannot move loses), tic-tac-toe on a grid (a full board is a draw).
-    let cases: [(&str, &[(&str, u32)], u64); 4] = [
+    let cases: [Case; 4] = [
         (
             "examples/grid/connect4.game",
             &[("width", 5), ("height", 4)],
