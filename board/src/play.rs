@@ -13,6 +13,7 @@
 //! `stuck`).
 
 use crate::{Atom, Board, Compiled, CompiledGoals, Piece};
+use smallvec::SmallVec;
 
 /// Black (B) is player 0, White (R) player 1, as in the agents' players.
 pub const BLACK: usize = 0;
@@ -55,11 +56,13 @@ struct Write {
 
 /// An action or a goal at one position of the board: its tests (one per word it looks
 /// at), and for an action its writes and the cells they write.
+/// Inline for one or two words (a board of up to 64 cells has one): no pointer to chase
+/// in the loop over a player's instances.
 #[derive(Clone, Debug, Default)]
 struct Instance {
-    tests: Vec<Test>,
-    writes: Vec<Write>,
-    cells: Vec<usize>,
+    tests: SmallVec<[Test; 1]>,
+    writes: SmallVec<[Write; 1]>,
+    cells: SmallVec<[usize; 2]>,
 }
 
 impl Instance {
