@@ -35,6 +35,12 @@ struct Test {
 impl Test {
     fn holds(&self, words: &[(u64, u64)]) -> bool {
         let (b, w) = words[self.word];
+        self.holds_on(b, w)
+    }
+
+    /// On the black and white cells `b`, `w` of its word.
+    #[inline]
+    fn holds_on(&self, b: u64, w: u64) -> bool {
         let any = b | w;
         b & self.black == self.black
             && w & self.white == self.white
@@ -157,6 +163,15 @@ struct Side {
     actions: Vec<Instance>,
     goals: Vec<Instance>,
     near: Vec<Vec<u32>>,
+    /// On a board of one word (up to 64 cells, Connect-4 and Breakthrough 8 x 8): each
+    /// action's and goal's one test, side by side (the loop over them is the playout's
+    /// inner loop).
+    one: Option<(Vec<Test>, Vec<Test>)>,
+}
+
+/// The one test of an instance on a board of one word (no test: one that always holds).
+fn only_test(i: &Instance) -> Test {
+    i.tests.first().copied().unwrap_or_default()
 }
 
 /// A grid game's rules compiled for one board size, to be played at random.
@@ -188,6 +203,7 @@ impl GridPlay {
                 actions: Vec::new(),
                 goals: Vec::new(),
                 near: vec![Vec::new(); (width * height) as usize],
+                one: None,
             };
             for (a, (lx, hx, ly, hy)) in &acts.actions {
                 for j in *ly..=*hy {
@@ -210,6 +226,12 @@ impl GridPlay {
                     }
                 }
             }
+            if width * height <= 64 {
+                out.one = Some((
+                    out.actions.iter().map(only_test).collect(),
+                    out.goals.iter().map(only_test).collect(),
+                ));
+            }
             out
         };
         GridPlay {
@@ -222,7 +244,13 @@ impl GridPlay {
 
     /// Do `player`'s goals hold anywhere (`holds` of stdlib/grid.game)?
     fn holds(&self, player: usize, words: &[(u64, u64)]) -> bool {
-        self.sides[player].goals.iter().any(|g| g.holds(words))
+        match &self.sides[player].one {
+            Some((_, goals)) => {
+                let (b, w) = words[0];
+                goals.iter().any(|t| t.holds_on(b, w))
+            }
+            None => self.sides[player].goals.iter().any(|g| g.holds(words)),
+        }
     }
 
     /// Do `player`'s goals hold at a position that looks at one of `cells`? Where they
@@ -230,11 +258,21 @@ impl GridPlay {
     /// cells are as they were).
     fn holds_near(&self, player: usize, words: &[(u64, u64)], cells: &[usize]) -> bool {
         let side = &self.sides[player];
-        cells.iter().any(|&k| {
-            side.near[k]
-                .iter()
-                .any(|&g| side.goals[g as usize].holds(words))
-        })
+        match &side.one {
+            Some((_, goals)) => {
+                let (b, w) = words[0];
+                cells.iter().any(|&k| {
+                    side.near[k]
+                        .iter()
+                        .any(|&g| goals[g as usize].holds_on(b, w))
+                })
+            }
+            None => cells.iter().any(|&k| {
+                side.near[k]
+                    .iter()
+                    .any(|&g| side.goals[g as usize].holds(words))
+            }),
+        }
     }
 
     /// One of the moves `succ` (indices of `mover`'s action instances), uniformly among
@@ -310,7 +348,13 @@ impl GridPlay {
             // The moves: action instances whose precondition holds.
             succ.clear();
             let acts = &self.sides[mover].actions;
-            succ.extend((0..acts.len()).filter(|&k| acts[k].holds(&board.words)));
+            match &self.sides[mover].one {
+                Some((tests, _)) => {
+                    let (b, w) = board.words[0];
+                    succ.extend((0..tests.len()).filter(|&k| tests[k].holds_on(b, w)));
+                }
+                None => succ.extend((0..acts.len()).filter(|&k| acts[k].holds(&board.words))),
+            }
             if succ.is_empty() {
                 // Giving up is a move to `stuck(p, b)`, where play has stopped.
                 if ply + 1 == limit {
