@@ -68,7 +68,14 @@ struct Write {
 struct Instance {
     tests: SmallVec<[Test; 1]>,
     writes: SmallVec<[Write; 1]>,
+    /// The cells written, and the piece each ends with.
     cells: SmallVec<[usize; 2]>,
+    ends: SmallVec<[Piece; 2]>,
+    /// The cells the precondition looks at.
+    looks: SmallVec<[usize; 4]>,
+    /// The written cells whose piece the precondition says is another one: wherever the
+    /// instance is a move, it changes them.
+    changes: SmallVec<[usize; 2]>,
 }
 
 impl Instance {
@@ -95,7 +102,10 @@ fn cell(width: i64, x: i64, y: i64) -> (usize, usize, u64) {
 fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64) -> Instance {
     let mut out = Instance::default();
     for a in pre {
-        let (_, word, bit) = cell(width, a.x.at(i, width), a.y.at(j, height));
+        let (k, word, bit) = cell(width, a.x.at(i, width), a.y.at(j, height));
+        if !out.looks.contains(&k) {
+            out.looks.push(k);
+        }
         let t = match out.tests.iter_mut().position(|t| t.word == word) {
             Some(k) => &mut out.tests[k],
             None => {
@@ -119,8 +129,12 @@ fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64)
     // Effects in the order written: a later one on the same cell wins.
     for e in eff {
         let (k, word, bit) = cell(width, e.x.at(i, width), e.y.at(j, height));
-        if !out.cells.contains(&k) {
-            out.cells.push(k);
+        match out.cells.iter().position(|&c| c == k) {
+            Some(at) => out.ends[at] = e.piece,
+            None => {
+                out.cells.push(k);
+                out.ends.push(e.piece);
+            }
         }
         let wr = match out.writes.iter_mut().position(|w| w.word == word) {
             Some(k) => &mut out.writes[k],
@@ -141,7 +155,70 @@ fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64)
             Piece::Open => {}
         }
     }
+    for (&k, &end) in out.cells.iter().zip(&out.ends) {
+        let other = pre.iter().any(|a| {
+            cell(width, a.x.at(i, width), a.y.at(j, height)).0 == k
+                && if a.negated {
+                    a.piece == end
+                } else {
+                    a.piece != end
+                }
+        });
+        if other {
+            out.changes.push(k);
+        }
+    }
     out
+}
+
+impl Instance {
+    /// The piece this instance leaves on cell `k`, if it writes it.
+    fn end_at(&self, k: usize) -> Option<Piece> {
+        self.cells
+            .iter()
+            .position(|&c| c == k)
+            .map(|at| self.ends[at])
+    }
+
+    /// Can this instance and `other` never lead to one board? True when one of them
+    /// changes a cell to a piece the other leaves elsewise (does not write, so leaves the
+    /// piece that was there, or writes another piece), or when both write a cell with
+    /// different pieces.
+    fn never_same(&self, other: &Instance) -> bool {
+        let changes_apart =
+            |a: &Instance, b: &Instance| a.changes.iter().any(|&k| b.end_at(k) != a.end_at(k));
+        changes_apart(self, other)
+            || changes_apart(other, self)
+            || self
+                .cells
+                .iter()
+                .any(|&k| matches!(other.end_at(k), Some(p) if Some(p) != self.end_at(k)))
+    }
+}
+
+/// A player with at most this many action instances has them checked pairwise, once,
+/// for whether two can lead to one board (more: the boards are compared at each move).
+const PAIRWISE: usize = 1024;
+
+/// The bits set in `bits`, counted.
+fn count(bits: &[u64]) -> usize {
+    bits.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// The index of the `r`-th bit set in `bits` (from 0, lowest first).
+fn select(bits: &[u64], mut r: usize) -> usize {
+    for (i, &w) in bits.iter().enumerate() {
+        let n = w.count_ones() as usize;
+        if r < n {
+            let mut w = w;
+            for _ in 0..r {
+                w &= w - 1;
+            }
+            return i * 64 + w.trailing_zeros() as usize;
+        }
+        r -= n;
+    }
+    unreachable!("fewer bits set than asked for")
 }
 
 /// How a random game ended.
@@ -167,6 +244,12 @@ struct Side {
     /// action's and goal's one test, side by side (the loop over them is the playout's
     /// inner loop).
     one: Option<(Vec<Test>, Vec<Test>)>,
+    /// For each cell the action instances whose precondition looks at it (after a move
+    /// only those are tested again).
+    watch: Vec<Vec<u32>>,
+    /// No two action instances can lead to one board (checked pairwise when there are
+    /// few; otherwise boards are compared at each move).
+    distinct: bool,
 }
 
 /// The one test of an instance on a board of one word (no test: one that always holds).
@@ -204,6 +287,8 @@ impl GridPlay {
                 goals: Vec::new(),
                 near: vec![Vec::new(); (width * height) as usize],
                 one: None,
+                watch: vec![Vec::new(); (width * height) as usize],
+                distinct: false,
             };
             for (a, (lx, hx, ly, hy)) in &acts.actions {
                 for j in *ly..=*hy {
@@ -226,6 +311,15 @@ impl GridPlay {
                     }
                 }
             }
+            for (id, a) in out.actions.iter().enumerate() {
+                for &k in &a.looks {
+                    out.watch[k].push(id as u32);
+                }
+            }
+            let acts = &out.actions;
+            out.distinct = acts.len() <= PAIRWISE
+                && (0..acts.len())
+                    .all(|x| (x + 1..acts.len()).all(|y| acts[x].never_same(&acts[y])));
             if width * height <= 64 {
                 out.one = Some((
                     out.actions.iter().map(only_test).collect(),
@@ -250,6 +344,18 @@ impl GridPlay {
                 goals.iter().any(|t| t.holds_on(b, w))
             }
             None => self.sides[player].goals.iter().any(|g| g.holds(words)),
+        }
+    }
+
+    /// Does `player`'s action instance `k` hold (is it a move)?
+    fn legal(&self, player: usize, k: usize, words: &[(u64, u64)]) -> bool {
+        let side = &self.sides[player];
+        match &side.one {
+            Some((tests, _)) => {
+                let (b, w) = words[0];
+                tests[k].holds_on(b, w)
+            }
+            None => side.actions[k].holds(words),
         }
     }
 
@@ -332,6 +438,18 @@ impl GridPlay {
             self.holds(BLACK, &board.words),
             self.holds(WHITE, &board.words),
         ];
+        // Each player's moves as bits, one per action instance, tested in full once and
+        // then only where a move wrote a cell they look at.
+        let mut moves: [Vec<u64>; 2] = [BLACK, WHITE].map(|q| {
+            let n = self.sides[q].actions.len();
+            let mut bits = vec![0u64; n.div_ceil(64)];
+            for k in 0..n {
+                if self.legal(q, k, &board.words) {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            bits
+        });
         let mut succ: Vec<usize> = Vec::new();
         let mut scratch = [board.words.clone(), board.words.clone()];
         // As a playout through the rules: a position is looked at only before the
@@ -345,17 +463,8 @@ impl GridPlay {
                     stopped: false,
                 };
             }
-            // The moves: action instances whose precondition holds.
-            succ.clear();
-            let acts = &self.sides[mover].actions;
-            match &self.sides[mover].one {
-                Some((tests, _)) => {
-                    let (b, w) = board.words[0];
-                    succ.extend((0..tests.len()).filter(|&k| tests[k].holds_on(b, w)));
-                }
-                None => succ.extend((0..acts.len()).filter(|&k| acts[k].holds(&board.words))),
-            }
-            if succ.is_empty() {
+            let n = count(&moves[mover]);
+            if n == 0 {
                 // Giving up is a move to `stuck(p, b)`, where play has stopped.
                 if ply + 1 == limit {
                     break;
@@ -366,7 +475,15 @@ impl GridPlay {
                     stopped: false,
                 };
             }
-            let chosen = &acts[self.pick(&board.words, mover, &succ, below, &mut scratch)];
+            let acts = &self.sides[mover].actions;
+            let m = if self.sides[mover].distinct {
+                select(&moves[mover], below(n))
+            } else {
+                succ.clear();
+                succ.extend((0..acts.len()).filter(|&k| moves[mover][k / 64] >> (k % 64) & 1 == 1));
+                self.pick(&board.words, mover, &succ, below, &mut scratch)
+            };
+            let chosen = &acts[m];
             chosen.apply(&mut board.words);
             seen(&board);
             for q in [BLACK, WHITE] {
@@ -375,6 +492,17 @@ impl GridPlay {
                 } else {
                     self.holds_near(q, &board.words, &chosen.cells)
                 };
+                for &k in &chosen.cells {
+                    for &a in &self.sides[q].watch[k] {
+                        let a = a as usize;
+                        let bit = 1u64 << (a % 64);
+                        if self.legal(q, a, &board.words) {
+                            moves[q][a / 64] |= bit;
+                        } else {
+                            moves[q][a / 64] &= !bit;
+                        }
+                    }
+                }
             }
             mover = last;
         }
