@@ -440,9 +440,9 @@ impl GridPlay {
         ];
         // Each player's moves as bits, one per action instance, tested in full once and
         // then only where a move wrote a cell they look at.
-        let mut moves: [Vec<u64>; 2] = [BLACK, WHITE].map(|q| {
+        let mut moves: [SmallVec<[u64; 4]>; 2] = [BLACK, WHITE].map(|q| {
             let n = self.sides[q].actions.len();
-            let mut bits = vec![0u64; n.div_ceil(64)];
+            let mut bits: SmallVec<[u64; 4]> = smallvec::smallvec![0u64; n.div_ceil(64)];
             for k in 0..n {
                 if self.legal(q, k, &board.words) {
                     bits[k / 64] |= 1 << (k % 64);
@@ -451,7 +451,8 @@ impl GridPlay {
             bits
         });
         let mut succ: Vec<usize> = Vec::new();
-        let mut scratch = [board.words.clone(), board.words.clone()];
+        // Boards to compare moves on, made when a player's moves may lead to one board.
+        let mut scratch: Option<[Vec<(u64, u64)>; 2]> = None;
         // As a playout through the rules: a position is looked at only before the
         // `limit`-th move; a game still going then is stopped, whoever won by that move.
         for ply in 0..limit {
@@ -481,7 +482,9 @@ impl GridPlay {
             } else {
                 succ.clear();
                 succ.extend((0..acts.len()).filter(|&k| moves[mover][k / 64] >> (k % 64) & 1 == 1));
-                self.pick(&board.words, mover, &succ, below, &mut scratch)
+                let scratch =
+                    scratch.get_or_insert_with(|| [board.words.clone(), board.words.clone()]);
+                self.pick(&board.words, mover, &succ, below, scratch)
             };
             let chosen = &acts[m];
             chosen.apply(&mut board.words);
