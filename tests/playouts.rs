@@ -8,7 +8,7 @@
 mod support;
 
 use gamelang_agents::{EngineRules, Node, Pos, Rng, Rules};
-use gamelang_game::Side;
+use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_runtime::grid::Board;
 use gamelang_runtime::{Engine, TermId};
@@ -23,14 +23,36 @@ fn rules<'g>(g: &support::Loaded, game: &'g Game) -> EngineRules<'g> {
     EngineRules::new(Engine::new(program), game).unwrap()
 }
 
-/// `playouts` native random games of the grid game `g`, each replayed through the engine:
-/// every board played is one of `next-config`'s, play is not over before the end, and it
-/// ends as the engine says (with the same winner).
-fn follow(g: &support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usize>>) {
+/// A position by the game's equations alone (`halted`, `next-config`, `won`/`lost`
+/// reduced by `g`'s engine through the game crate's driver, as a solver sees it): the
+/// winners where play is over, else the moves as shown.
+fn by_equations(g: &mut support::Loaded, side: Side, c: TermId) -> Result<Vec<String>, Vec<usize>> {
+    let game = g.game.clone();
+    let driver = GameDriver::new(&mut g.engine, &game).unwrap();
+    let index = |s: Side| if s == Side::B { 0 } else { 1 };
+    if driver.halted(&mut g.engine, side, c).unwrap() {
+        return Err(match driver.verdict(&mut g.engine, side, c).unwrap() {
+            Verdict::Win(s) => vec![index(s)],
+            Verdict::Draw => Vec::new(),
+        });
+    }
+    let moves = driver.moves(&mut g.engine, side, c).unwrap();
+    if moves.is_empty() {
+        return Err(vec![index(side.opponent())]);
+    }
+    Ok(moves.into_iter().map(|m| g.engine.show(m)).collect())
+}
+
+/// `playouts` native random games of the grid game `g`, each replayed through the game's
+/// equations: every board played is one of `next-config`'s, play is not over before the
+/// end, and it ends as the equations say (with the same winner). At every position the
+/// agents' `Rules::node` (native too) gives the equations' moves in the same order.
+fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usize>>) {
     let game = g.game.clone();
     let mut rules = rules(g, &game);
     let start = rules.start().unwrap();
     let board0 = rules.engine.grid_board(start.config).unwrap();
+    let start_eq = g.value("start");
     let mut plies = 0;
     let mut winners = BTreeSet::new();
     for seed in 0..playouts {
@@ -45,38 +67,40 @@ fn follow(g: &support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usize>>
             &mut |b| trace.push(b.clone()),
         );
         assert!(!end.stopped);
-        let mut p = start;
-        for (k, b) in trace.iter().enumerate() {
-            let Node::Turn(t) = rules.node(p).unwrap() else {
-                panic!("seed {seed}: play is over after {k} plies by the engine, not natively")
+        let (mut p, mut c) = (start, start_eq);
+        let mut k = 0;
+        let over = loop {
+            let eq = by_equations(g, p.to_move, c);
+            let native = match rules.node(p).unwrap() {
+                Node::Turn(t) => Ok(t.moves.iter().map(|m| rules.show(m.label)).collect()),
+                Node::Over { winners } => Err(winners),
             };
-            let next: Vec<TermId> = t
-                .moves
-                .iter()
-                .map(|m| m.outcomes[0].1.config)
-                .filter(|&c| rules.engine.grid_board(c).as_ref() == Some(b))
-                .collect();
-            assert_eq!(next.len(), 1, "seed {seed}, ply {k}: {}", b.compact());
-            p = p.after(next[0]);
-        }
-        if end.plies == trace.len() + 1 {
-            // The last player could not move: the engine's one move is `stuck(p, b)`.
-            let Node::Turn(t) = rules.node(p).unwrap() else {
-                panic!("seed {seed}: over by the engine, stuck natively")
+            assert_eq!(native, eq, "seed {seed}, ply {k}: the agents' node");
+            let Ok(moves) = eq else { break eq.unwrap_err() };
+            // The board played natively, or `stuck(p, b)` when the player gave up.
+            let want = match trace.get(k) {
+                Some(b) => format!("board(\"{}\")", b.compact()),
+                None => {
+                    assert_eq!(end.plies, k + 1, "seed {seed}: moves left after the end");
+                    assert_eq!(moves.len(), 1, "seed {seed}: stuck natively");
+                    moves[0].clone()
+                }
             };
-            assert_eq!(t.moves.len(), 1);
-            assert!(rules.engine.grid_board(t.moves[0].label).is_none());
-            p = p.after(t.moves[0].label);
-        } else {
-            assert_eq!(end.plies, trace.len());
-        }
-        let Node::Over { winners: w } = rules.node(p).unwrap() else {
-            panic!(
-                "seed {seed}: play goes on by the engine after {} plies",
-                end.plies
-            )
+            let i = moves.iter().position(|m| *m == want);
+            let i = i.unwrap_or_else(|| panic!("seed {seed}, ply {k}: {want} not in {moves:?}"));
+            let Node::Turn(t) = rules.node(p).unwrap() else {
+                unreachable!()
+            };
+            p = p.after(t.moves[i].label);
+            c = g.config(&moves[i]);
+            k += 1;
         };
-        assert_eq!(w, end.winner.into_iter().collect::<Vec<_>>(), "seed {seed}");
+        assert_eq!(k, end.plies, "seed {seed}: plies");
+        assert_eq!(
+            over,
+            end.winner.into_iter().collect::<Vec<_>>(),
+            "seed {seed}"
+        );
         plies += end.plies;
         winners.insert(end.winner);
     }
@@ -109,7 +133,7 @@ fn native_grid_playouts_follow_the_games_equations() {
         for (name, v) in set {
             g.set(name, v);
         }
-        let (plies, winners) = follow(&g, playouts);
+        let (plies, winners) = follow(&mut g, playouts);
         assert!(plies > playouts as usize, "{file}: {plies} plies");
         // The games ended in more than one way (both players won at least once).
         assert!(

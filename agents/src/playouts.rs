@@ -18,12 +18,12 @@
 //!   `next-config` (a pass, a player without a move).
 
 use crate::rng::Rng;
-use crate::rules::{index, EngineRules, Node, Pos, Rules};
-use gamelang_board::play::{Ending, GridPlay};
+use crate::rules::{index, EngineRules, Node, Pos, Rules, Turn};
+use gamelang_board::play::{Ending, GridNode, GridPlay};
 use gamelang_game::{Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{OpId, Pat};
-use gamelang_runtime::grid::{Compiled, CompiledGoals};
+use gamelang_runtime::grid::{BoardTerm, Compiled, CompiledGoals};
 use gamelang_runtime::{Engine, TermId};
 use std::borrow::BorrowMut;
 
@@ -164,6 +164,32 @@ fn grid<E: BorrowMut<Engine>>(
 }
 
 impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
+    /// [`Rules::node`] of a grid game's board by [`GridPlay`]: the successors built as
+    /// terms and joined in one set as the engine's `moves` built-in joins them, so that
+    /// the moves come in the order of `next-config`'s set. `None` where the engine is to
+    /// say (not a board, or a player without a move, whose one move is `stuck(p, b)`).
+    pub(crate) fn grid_node(&mut self, play: &GridPlay, p: Pos) -> Option<Node> {
+        let engine = self.engine.borrow_mut();
+        let board = engine.grid_board(p.config)?;
+        match play.node(&board, index(p.to_move)) {
+            GridNode::Over(w) => Some(Node::Over {
+                winners: w.into_iter().collect(),
+            }),
+            GridNode::Stuck => None,
+            GridNode::Moves(boards) => {
+                let packed = engine.grid_ops()?.packed;
+                let terms: Vec<TermId> = boards
+                    .iter()
+                    .map(|b| b.to_term(engine.store_mut(), packed))
+                    .collect();
+                let union = self.game.set_union;
+                let set = engine.mk_app(union, &terms);
+                let moves = engine.elements(set, union);
+                Some(Node::Turn(Turn::without_chance(p, &moves)))
+            }
+        }
+    }
+
     /// A random game by [`GridPlay`], from a board (else by the moves).
     pub(crate) fn grid_playout(
         &mut self,

@@ -355,7 +355,17 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         vec!["B".into(), "R".into()]
     }
 
+    /// A grid game's boards natively ([`crate::playouts`]), else by the game's operators.
     fn node(&mut self, p: Pos) -> Result<Node, SolveError> {
+        let playouts = self.playouts();
+        let native = match &playouts {
+            Playouts::Grid(play) => self.grid_node(play, p),
+            _ => None,
+        };
+        self.put_playouts(playouts);
+        if let Some(node) = native {
+            return Ok(node);
+        }
         let moves = if self.halted(p)? {
             Vec::new()
         } else {

@@ -232,6 +232,17 @@ pub struct Ending {
     pub stopped: bool,
 }
 
+/// A position of a grid game ([`GridPlay::node`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridNode {
+    /// Play is over: the winner (0 Black, 1 White), `None` for a draw.
+    Over(Option<usize>),
+    /// The distinct boards the player to move can go to.
+    Moves(Vec<Board>),
+    /// The player to move has no move (and gives up).
+    Stuck,
+}
+
 /// One player's rules at every position of the board: the action instances in the order
 /// of [`Compiled::successors`] (action, row, column), the goal instances, and for each
 /// cell the goal instances that look at it.
@@ -412,6 +423,31 @@ impl GridPlay {
             if same == 1 || below(same) == 0 {
                 return m;
             }
+        }
+    }
+
+    /// What a position is, by `GRID{X}`: over (with the winner), the distinct boards
+    /// `mover` can go to (in the order of [`Compiled::successors`], each once), or none
+    /// (`mover` gives up: the position `stuck(p, b)` is the one move).
+    pub fn node(&self, board: &Board, mover: usize) -> GridNode {
+        let last = 1 - mover;
+        if self.holds(last, &board.words) {
+            return GridNode::Over(Some(last));
+        }
+        let mut out: Vec<Board> = Vec::new();
+        for (k, a) in self.sides[mover].actions.iter().enumerate() {
+            if self.legal(mover, k, &board.words) {
+                let mut b = board.clone();
+                a.apply(&mut b.words);
+                if self.sides[mover].distinct || !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+        }
+        if out.is_empty() {
+            GridNode::Stuck
+        } else {
+            GridNode::Moves(out)
         }
     }
 
