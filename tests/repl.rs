@@ -756,3 +756,41 @@ fn play_a_chance_game_against_an_agent() {
     // After the end, moves and `hint` are refused.
     assert!(stderr(&o).contains("the game is over"));
 }
+
+#[test]
+fn play_a_four_player_chance_game_as_the_third_player() {
+    // Ludo with 4 players on the real ring (`set players 4`, `set track 52`): the user is
+    // p3, the agent plays p1, p2 and p4;
+    // the throws come round in the order p1, p2, p3, p4 (the game gives no extra throw
+    // after a 6), and the user is asked to move exactly at p3's turns.
+    let mut script =
+        String::from("set players 4\nset track 52\nplay --agent random --as p3 --seed 2\n");
+    for _ in 0..30 {
+        script.push_str("1\n");
+    }
+    script.push_str("stop\n");
+    let o = repl(&["examples/ludo.game"], &script);
+    let out = stdout(&o);
+    assert!(
+        out.contains("game ludo: you play p3, random plays p1, p2, p4;"),
+        "{out}"
+    );
+    let mut throws = Vec::new();
+    for line in out.lines() {
+        if let Some(rest) = line.strip_prefix("random (") {
+            let (who, what) = rest.split_once(") plays ").unwrap();
+            assert_ne!(who, "p3", "{line}");
+            if what == "throw" {
+                throws.push(who.to_string());
+            }
+        } else if line.starts_with("you (p3) play throw") {
+            throws.push("p3".to_string());
+        } else if let Some(who) = line.strip_prefix("your move (") {
+            assert_eq!(who, "p3):", "{line}");
+        }
+    }
+    assert!(throws.len() >= 12, "{throws:?}");
+    for (i, who) in throws.iter().enumerate() {
+        assert_eq!(*who, format!("p{}", i % 4 + 1), "throw {i}: {throws:?}");
+    }
+}

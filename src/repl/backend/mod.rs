@@ -662,6 +662,23 @@ impl Backend {
                 r.out(format!("{name} = {value}\n"));
                 Ok(())
             }
+            [name, value]
+                if self.game_named(None).is_none()
+                    && self
+                        .session
+                        .chance_games
+                        .last()
+                        .is_some_and(|g| g.params.iter().any(|(p, _)| p == name)) =>
+            {
+                // The same for the chance game `play` would play (the last one loaded).
+                let game = self.session.chance_games.last().expect("checked").clone();
+                self.session
+                    .set_chance_parameter(&game, &format!("{name}={value}"))?;
+                self.engine
+                    .set_program(std::sync::Arc::new(self.session.program.clone()));
+                r.out(format!("{name} = {value}\n"));
+                Ok(())
+            }
             _ => {
                 let params: Vec<String> = self
                     .game_named(None)
