@@ -609,3 +609,44 @@ fn exact_on_a_chance_game_too_large_to_solve_says_so() {
         other => panic!("{:?}", other.map(|_| ())),
     }
 }
+
+#[test]
+fn a_long_chance_game_collects_garbage_and_plays_the_same_games() {
+    // Pig to 60, mcts:10 against alphabeta:2, three games on one engine: with the model's
+    // garbage collection forced often (from 2,000 terms on) the games are move for move
+    // those played without any collection, and collections did happen.
+    let play = |min_terms: usize| -> (Vec<String>, u64) {
+        let (session, game) = pig_game(60);
+        let mut engine = Engine::new(Arc::new(session.program.clone()));
+        let mut states = Vec::new();
+        {
+            let mut model = EngineModel::new(&mut engine, &game, None).unwrap();
+            model.collect_min_terms = min_terms;
+            let mut rules = ChanceRules::new(&mut model).unwrap();
+            for g in 0..3u64 {
+                let mut agents = [agent("mcts:10", 1 + g), agent("alphabeta:2", 7 + g)];
+                let start = rules.start().unwrap();
+                play_game(
+                    &mut rules,
+                    start,
+                    &mut agents,
+                    g as usize % 2,
+                    2000,
+                    &mut Rng::new(g),
+                    &mut |r, _, _, i, next| {
+                        states.push(format!("{i} {}", r.show(next.config)));
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            }
+        }
+        (states, engine.collections())
+    };
+    let (forced, collections) = play(2_000);
+    let (free, none) = play(usize::MAX);
+    assert!(collections > 0, "no collection");
+    assert_eq!(none, 0);
+    assert!(forced.len() > 60, "{} plies", forced.len());
+    assert_eq!(forced, free);
+}

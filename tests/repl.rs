@@ -636,3 +636,161 @@ fn load_runs_the_files_reduce_commands() {
     );
     assert!(err.contains("fact.maude:10:1"), "{err}");
 }
+
+/// A Pig state as printed: `pig(a, b, k, pN)` (p1's score, p2's, the turn total, the
+/// player to move) or `won(pN)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pig {
+    At(u32, u32, u32, u32),
+    Won(u32),
+}
+
+fn pig_state(text: &str) -> Pig {
+    if let Some(p) = text.strip_prefix("won(p") {
+        return Pig::Won(p.trim_end_matches(')').parse().unwrap());
+    }
+    let inner = text.strip_prefix("pig(").unwrap().trim_end_matches(')');
+    let f: Vec<&str> = inner.split(", ").collect();
+    Pig::At(
+        f[0].parse().unwrap(),
+        f[1].parse().unwrap(),
+        f[2].parse().unwrap(),
+        f[3].trim_start_matches('p').parse().unwrap(),
+    )
+}
+
+/// Pig's rules (goal 100): the state after the player to move rolls `face`, or holds.
+fn pig_after(s: Pig, roll: Option<u32>) -> Pig {
+    let Pig::At(a, b, k, p) = s else {
+        panic!("play goes on after {s:?}")
+    };
+    let other = 3 - p;
+    let mine = if p == 1 { a } else { b };
+    let bank = |k: u32| {
+        if p == 1 {
+            Pig::At(a + k, b, 0, other)
+        } else {
+            Pig::At(a, b + k, 0, other)
+        }
+    };
+    match roll {
+        Some(1) => Pig::At(a, b, 0, other),
+        Some(f) if mine + k + f >= 100 => Pig::Won(p),
+        Some(f) => Pig::At(a, b, k + f, p),
+        None if mine + k >= 100 => Pig::Won(p),
+        None => bank(k),
+    }
+}
+
+#[test]
+fn play_a_chance_game_against_an_agent() {
+    // Pig (goal 100) against `random`: the user rolls once and holds each turn. Every
+    // outcome printed (face, probability, state) and every state shown follow Pig's rules
+    // written above, from the start to the end announced.
+    let mut script = String::from("play --agent random --seed 5\n");
+    for _ in 0..200 {
+        script.push_str("1\n2\n");
+    }
+    script.push_str("hint\nstop\n");
+    let o = repl(&["examples/pig.game"], &script);
+    let out = stdout(&o);
+    let mut lines = out.lines().peekable();
+    assert_eq!(
+        lines.next(),
+        Some(
+            "game pig: you play p1, random plays p2; type a move's number, `hint`, `undo` to \
+             take a move back, `stop` to leave"
+        )
+    );
+    let mut cur = Pig::At(0, 0, 0, 1);
+    let (mut rolls, mut holds, mut ended) = (0, 0, None);
+    while let Some(line) = lines.next() {
+        if line.starts_with("pig(") {
+            assert_eq!(pig_state(line), cur, "{line}");
+        } else if line.ends_with(" roll") && (line.starts_with("you") || line.starts_with("random"))
+        {
+            let chance = lines.next().expect("a chance line after a roll");
+            // The faces leading to one state are printed together, with their
+            // probability: `2 or 3 (probability 1/3): won(p2)`.
+            let rest = chance.strip_prefix("chance: ").expect(chance);
+            let (faces, rest) = rest.split_once(" (probability ").expect(chance);
+            let (prob, state) = rest.split_once("): ").expect(chance);
+            let faces: Vec<u32> = faces.split(" or ").map(|f| f.parse().unwrap()).collect();
+            let after: Vec<Pig> = faces.iter().map(|&f| pig_after(cur, Some(f))).collect();
+            assert!(after.iter().all(|&s| s == after[0]), "{chance}");
+            // Every face leading to that state is listed, and the probability is their
+            // number over 6, reduced.
+            let all = (1..=6)
+                .filter(|&f| pig_after(cur, Some(f)) == after[0])
+                .count() as u32;
+            assert_eq!(faces.len() as u32, all, "{chance}");
+            let g = (1..=all)
+                .rev()
+                .find(|d| all.is_multiple_of(*d) && 6 % d == 0)
+                .unwrap();
+            assert_eq!(prob, format!("{}/{}", all / g, 6 / g), "{chance}");
+            cur = after[0];
+            assert_eq!(pig_state(state), cur, "{chance}");
+            rolls += 1;
+        } else if line.ends_with(" hold") && (line.starts_with("you") || line.starts_with("random"))
+        {
+            cur = pig_after(cur, None);
+            holds += 1;
+        } else if let Some(rest) = line.strip_prefix("play has ended at ") {
+            let (state, _) = rest.split_once(": ").unwrap();
+            assert_eq!(pig_state(state), cur, "{line}");
+            ended = Some(line.to_string());
+        } else {
+            assert!(
+                line.starts_with("your move (p1):")
+                    || line.starts_with("  ")
+                    || (ended.is_some() && line == "no game is being played"),
+                "unexpected line {line}"
+            );
+        }
+    }
+    let ended = ended.expect("the game ended");
+    let Pig::Won(w) = cur else { unreachable!() };
+    assert!(ended.contains(&format!("p{w} won")), "{ended}");
+    assert!(rolls > 20 && holds > 10, "{rolls} rolls, {holds} holds");
+    // After the end, moves and `hint` are refused.
+    assert!(stderr(&o).contains("the game is over"));
+}
+
+#[test]
+fn play_a_four_player_chance_game_as_the_third_player() {
+    // Ludo with 4 players on the real ring (`set players 4`, `set track 52`): the user is
+    // p3, the agent plays p1, p2 and p4;
+    // the throws come round in the order p1, p2, p3, p4 (the game gives no extra throw
+    // after a 6), and the user is asked to move exactly at p3's turns.
+    let mut script =
+        String::from("set players 4\nset track 52\nplay --agent random --as p3 --seed 2\n");
+    for _ in 0..30 {
+        script.push_str("1\n");
+    }
+    script.push_str("stop\n");
+    let o = repl(&["examples/ludo.game"], &script);
+    let out = stdout(&o);
+    assert!(
+        out.contains("game ludo: you play p3, random plays p1, p2, p4;"),
+        "{out}"
+    );
+    let mut throws = Vec::new();
+    for line in out.lines() {
+        if let Some(rest) = line.strip_prefix("random (") {
+            let (who, what) = rest.split_once(") plays ").unwrap();
+            assert_ne!(who, "p3", "{line}");
+            if what == "throw" {
+                throws.push(who.to_string());
+            }
+        } else if line.starts_with("you (p3) play throw") {
+            throws.push("p3".to_string());
+        } else if let Some(who) = line.strip_prefix("your move (") {
+            assert_eq!(who, "p3):", "{line}");
+        }
+    }
+    assert!(throws.len() >= 12, "{throws:?}");
+    for (i, who) in throws.iter().enumerate() {
+        assert_eq!(*who, format!("p{}", i % 4 + 1), "throw {i}: {throws:?}");
+    }
+}

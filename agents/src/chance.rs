@@ -302,6 +302,18 @@ impl<M: ChanceModel<State = TermId, Choice = TermId> + Backing> Rules for Chance
         Ok(self.values[&p.config].clone())
     }
 
+    /// The model's garbage collection ([`ChanceModel::collect`]: once the store has grown
+    /// enough), keeping `keep`; the expansions and values remembered are forgotten when it
+    /// collects, as the ids of the states they hold may be reused.
+    fn tidy(&mut self, keep: &[TermId]) {
+        let before = self.model.engine().map(|e| e.collections());
+        self.model.collect(keep, &mut std::iter::empty());
+        if self.model.engine().map(|e| e.collections()) != before {
+            self.nodes.clear();
+            self.values.clear();
+        }
+    }
+
     fn show(&self, t: TermId) -> String {
         self.model.show_state(t)
     }

@@ -12,6 +12,7 @@ pub mod alphabeta;
 pub mod arena;
 pub mod chance;
 pub mod mcts;
+pub mod playouts;
 pub mod rng;
 pub mod rules;
 pub mod simple;

@@ -17,6 +17,7 @@ use crate::agent::Agent;
 use crate::rng::Rng;
 use crate::rules::{Move, Node, Pos, Rules, Turn};
 use gamelang_game::SolveError;
+use smallvec::SmallVec;
 
 /// UCT's exploration constant (about sqrt 2, the classical choice for rewards in [0, 1]).
 pub const EXPLORATION: f64 = 1.4;
@@ -55,31 +56,24 @@ pub fn rewards(n: usize, winners: &[usize]) -> Vec<f64> {
 }
 
 /// How a random game from `p` ended: the winners (none when stopped at the limit) and
-/// the number of moves played.
+/// the number of moves played ([`Rules::playout`], at most [`PLAYOUT_LIMIT`] moves).
 pub fn playout(
     rng: &mut Rng,
     rules: &mut dyn Rules,
-    mut p: Pos,
+    p: Pos,
 ) -> Result<(Vec<usize>, usize), SolveError> {
-    for ply in 0..PLAYOUT_LIMIT {
-        match rules.node(p)? {
-            Node::Over { winners } => return Ok((winners, ply)),
-            Node::Turn(t) => {
-                let i = rng.below(t.moves.len());
-                p = draw(rng, &t.moves[i]);
-            }
-        }
-    }
-    Ok((Vec::new(), PLAYOUT_LIMIT))
+    rules.playout(rng, p, PLAYOUT_LIMIT)
 }
 
 /// The statistics of one move at a tree node.
+/// Inline for two players and for a move with one outcome (no allocation per move of a
+/// node in a two-player game without chance).
 struct Arm {
     visits: u32,
     /// Total reward of each player over the simulations through this move.
-    reward: Vec<f64>,
+    reward: SmallVec<[f64; 2]>,
     /// The positions reached after this move so far, with their tree nodes.
-    children: Vec<(Pos, usize)>,
+    children: SmallVec<[(Pos, usize); 1]>,
 }
 
 struct TreeNode {
@@ -108,6 +102,8 @@ impl Mcts {
 struct Search {
     players: usize,
     nodes: Vec<TreeNode>,
+    /// The (node, move) pairs of the current simulation (kept to reuse its allocation).
+    path: Vec<(usize, usize)>,
 }
 
 impl Search {
@@ -126,8 +122,8 @@ impl Search {
                 arms: (0..turn.moves.len())
                     .map(|_| Arm {
                         visits: 0,
-                        reward: vec![0.0; n],
-                        children: Vec::new(),
+                        reward: smallvec::smallvec![0.0; n],
+                        children: SmallVec::new(),
                     })
                     .collect(),
                 untried: (0..turn.moves.len()).collect(),
@@ -163,7 +159,8 @@ impl Search {
 
     /// One simulation from the root.
     fn simulate(&mut self, rules: &mut dyn Rules, rng: &mut Rng) -> Result<(), SolveError> {
-        let mut path: Vec<(usize, usize)> = Vec::new();
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
         let mut n = 0;
         let result = loop {
             let Some(turn) = &self.nodes[n].turn else {
@@ -205,7 +202,7 @@ impl Search {
                 }
             }
         };
-        for (node, arm) in path {
+        for &(node, arm) in &path {
             let t = &mut self.nodes[node];
             t.visits += 1;
             if arm != usize::MAX {
@@ -216,6 +213,7 @@ impl Search {
                 }
             }
         }
+        self.path = path;
         Ok(())
     }
 }
@@ -228,6 +226,7 @@ impl Agent for Mcts {
         let mut search = Search {
             players: rules.players().len(),
             nodes: Vec::new(),
+            path: Vec::new(),
         };
         search.add(Node::Turn(turn.clone()));
         for _ in 0..self.simulations {

@@ -10,6 +10,8 @@
 //! `goal-distance`, `randomizable` of the game's module); [`crate::chance::ChanceRules`]
 //! for chance games (`instance CHANCE{…}`) with any number of players.
 
+use crate::playouts::Playouts;
+use crate::rng::Rng;
 use gamelang_game::search::OutcomeSearch;
 use gamelang_game::{GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
@@ -134,6 +136,41 @@ pub trait Rules {
         let _ = (p, label, next);
         Ok(Vec::new())
     }
+    /// A random game from `p`: at each position a move drawn uniformly among the moves
+    /// (and its outcome by its probabilities), until play is over or `limit` moves were
+    /// made. Returns the winners (none when nobody won or the game was stopped) and the
+    /// moves made. The default asks [`Rules::node`] at every position
+    /// ([`playout_by_moves`]); a game may do it faster, building only the positions it
+    /// plays, as long as every move keeps its chance of being played.
+    fn playout(
+        &mut self,
+        rng: &mut Rng,
+        p: Pos,
+        limit: usize,
+    ) -> Result<(Vec<usize>, usize), SolveError> {
+        playout_by_moves(self, rng, p, limit)
+    }
+}
+
+/// [`Rules::playout`] by [`Rules::node`]: every move of every position is built, one is
+/// drawn uniformly ([`Rng::below`]) and its outcome by its probabilities
+/// ([`crate::mcts::draw`]).
+pub fn playout_by_moves<R: Rules + ?Sized>(
+    rules: &mut R,
+    rng: &mut Rng,
+    mut p: Pos,
+    limit: usize,
+) -> Result<(Vec<usize>, usize), SolveError> {
+    for ply in 0..limit {
+        match rules.node(p)? {
+            Node::Over { winners } => return Ok((winners, ply)),
+            Node::Turn(t) => {
+                let i = rng.below(t.moves.len());
+                p = crate::mcts::draw(rng, &t.moves[i]);
+            }
+        }
+    }
+    Ok((Vec::new(), limit))
 }
 
 impl Turn {
@@ -152,11 +189,13 @@ impl Turn {
 pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
     pub engine: E,
     pub driver: GameDriver<'g>,
-    game: &'g Game,
+    pub(crate) game: &'g Game,
     /// The solver's table for `exact`, kept across decisions until a garbage collection
     /// (which may reuse the ids of the configurations it holds).
     outcomes: OutcomeSearch<TermId>,
     collections: u64,
+    /// How random playouts are played, found at the first one.
+    playouts: Option<Playouts>,
 }
 
 impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
@@ -171,6 +210,7 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
             game,
             outcomes: OutcomeSearch::new(),
             collections,
+            playouts: None,
         })
     }
 
@@ -218,6 +258,36 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
                 self.engine.borrow().show(v)
             ))
         })
+    }
+
+    /// How this game's random playouts are played ([`crate::playouts`]), found once;
+    /// taken out of `self` (put back by the caller).
+    pub(crate) fn playouts(&mut self) -> Playouts {
+        match self.playouts.take() {
+            Some(known) => known,
+            None => match self.start() {
+                Ok(start) => {
+                    let game = self.game;
+                    Playouts::find(self, game, start.config)
+                }
+                Err(_) => Playouts::ByMoves,
+            },
+        }
+    }
+
+    pub(crate) fn put_playouts(&mut self, p: Playouts) {
+        self.playouts = Some(p);
+    }
+
+    /// The native rules of random playouts, when the game is a grid game
+    /// ([`crate::playouts`]).
+    pub fn grid_play(&mut self) -> Option<&gamelang_board::play::GridPlay> {
+        let p = self.playouts();
+        self.put_playouts(p);
+        match self.playouts.as_ref() {
+            Some(Playouts::Grid(g)) => Some(g),
+            _ => None,
+        }
     }
 
     /// A configuration as the game draws it (its `display` when it has one).
@@ -285,7 +355,17 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         vec!["B".into(), "R".into()]
     }
 
+    /// A grid game's boards natively ([`crate::playouts`]), else by the game's operators.
     fn node(&mut self, p: Pos) -> Result<Node, SolveError> {
+        let playouts = self.playouts();
+        let native = match &playouts {
+            Playouts::Grid(play) => self.grid_node(play, p),
+            _ => None,
+        };
+        self.put_playouts(playouts);
+        if let Some(node) = native {
+            return Ok(node);
+        }
         let moves = if self.halted(p)? {
             Vec::new()
         } else {
@@ -348,6 +428,27 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
 
     fn engine(&mut self) -> Option<&mut Engine> {
         Some(self.engine.borrow_mut())
+    }
+
+    /// Without building every move where the game allows it ([`crate::playouts`]).
+    fn playout(
+        &mut self,
+        rng: &mut Rng,
+        p: Pos,
+        limit: usize,
+    ) -> Result<(Vec<usize>, usize), SolveError> {
+        let playouts = self.playouts();
+        let ended = match &playouts {
+            Playouts::ByMoves => playout_by_moves(self, rng, p, limit),
+            Playouts::Grid(play) => self.grid_playout(play, rng, p, limit),
+            &Playouts::Candidates {
+                candidates,
+                attempt,
+                union,
+            } => self.candidate_playout([candidates, attempt, union], rng, p, limit),
+        };
+        self.put_playouts(playouts);
+        ended
     }
 
     fn tidy(&mut self, keep: &[TermId]) {

@@ -11,6 +11,8 @@
 
 /// Largest board side accepted (the board of a position is copied per move: a bound keeps
 /// a mistyped size from exhausting memory, and 64 is far beyond what search can solve).
+pub mod play;
+
 pub const MAX_SIDE: i64 = 64;
 
 /// What a cell holds.

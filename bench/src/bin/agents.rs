@@ -39,7 +39,7 @@ const GAMES: &[Game] = &[
         file: "examples/grid/connect4.game",
         set: &["width=7", "height=6"],
         openspiel: "connect_four",
-        sims: 8000,
+        sims: 100000,
         openspiel_sims: 50000,
     },
     Game {
@@ -47,7 +47,7 @@ const GAMES: &[Game] = &[
         file: "examples/grid/breakthrough.game",
         set: &["width=8", "height=8"],
         openspiel: "breakthrough",
-        sims: 1000,
+        sims: 25000,
         openspiel_sims: 10000,
     },
     Game {
@@ -63,7 +63,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=5"],
         openspiel: "quoridor(board_size=5)",
-        sims: 40,
+        sims: 1000,
         openspiel_sims: 20000,
     },
     Game {
@@ -71,7 +71,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=9"],
         openspiel: "quoridor",
-        sims: 4,
+        sims: 200,
         openspiel_sims: 3000,
     },
 ];

@@ -11,6 +11,7 @@
 mod games;
 mod load;
 mod play;
+mod play_chance;
 mod show;
 
 use super::commands::{self, ArgError, Args, Cmd, CommandInfo};
@@ -21,6 +22,7 @@ use gamelang_lang::span::{FileId, Span};
 use gamelang_runtime::error::RuntimeError;
 use gamelang_runtime::{Engine, Limits, TermId};
 use play::Play;
+use play_chance::ChancePlay;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -117,6 +119,8 @@ pub struct Backend {
     /// The current game, by name.
     game: Option<String>,
     play: Option<Play>,
+    /// A chance game being played (`play` on an `instance CHANCE{…}` game).
+    chance_play: Option<ChancePlay>,
     interrupt: Arc<AtomicBool>,
     limits: Limits,
     /// Render diagnostics with ANSI colours.
@@ -140,6 +144,7 @@ impl Backend {
             module: DEFAULT_MODULE.to_string(),
             game: None,
             play: None,
+            chance_play: None,
             interrupt,
             limits,
             color: false,
@@ -151,8 +156,9 @@ impl Backend {
 
     /// The prompt for a new input.
     pub fn prompt(&self) -> String {
-        match &self.play {
-            Some(p) if !p.over => format!("play {}> ", p.game.name),
+        match (&self.play, &self.chance_play) {
+            (Some(p), _) if !p.over => format!("play {}> ", p.game.name),
+            (_, Some(p)) if !p.over => format!("play {}> ", p.game.name),
             _ => format!("{}> ", self.module),
         }
     }
@@ -221,9 +227,11 @@ impl Backend {
         let start = text.len() - text.trim_start().len();
         let args_at = start + first.len();
         let number = first == trimmed && first.parse::<usize>().is_ok();
-        let result = if number && self.playing() {
+        let result = if number && self.chance_play.as_ref().is_some_and(|p| !p.over) {
+            self.chance_pick(text, &mut r)
+        } else if number && self.playing() {
             self.pick(text, &mut r)
-        } else if number && self.play.is_some() {
+        } else if number && (self.play.is_some() || self.chance_play.is_some()) {
             Err(Diag::error("the game is over").note(
                 "`undo` takes back your last move, `play` starts a new game, `stop` leaves it",
             ))
@@ -418,14 +426,26 @@ impl Backend {
             }
             Cmd::Undo => {
                 no_args(c)?;
+                if self.chance_play.is_some() {
+                    return self.chance_undo(r);
+                }
                 self.undo(r)
             }
             Cmd::Hint => {
                 no_args(c)?;
+                if self.chance_play.is_some() {
+                    return self.chance_hint(r);
+                }
                 self.hint(r)
             }
             Cmd::Stop => {
                 no_args(c)?;
+                if let Some(p) = self.chance_play.take() {
+                    if !p.over {
+                        r.out(format!("left the game {}\n", p.game.name));
+                        return Ok(());
+                    }
+                }
                 match self.play.take() {
                     Some(p) if !p.over => r.out(format!("left the game {}\n", p.game.name)),
                     _ => r.out("no game is being played\n"),
@@ -637,6 +657,23 @@ impl Backend {
                 let game = self.game_named(None).expect("checked").clone();
                 self.session
                     .set_parameter(&game, &format!("{name}={value}"))?;
+                self.engine
+                    .set_program(std::sync::Arc::new(self.session.program.clone()));
+                r.out(format!("{name} = {value}\n"));
+                Ok(())
+            }
+            [name, value]
+                if self.game_named(None).is_none()
+                    && self
+                        .session
+                        .chance_games
+                        .last()
+                        .is_some_and(|g| g.params.iter().any(|(p, _)| p == name)) =>
+            {
+                // The same for the chance game `play` would play (the last one loaded).
+                let game = self.session.chance_games.last().expect("checked").clone();
+                self.session
+                    .set_chance_parameter(&game, &format!("{name}={value}"))?;
                 self.engine
                     .set_program(std::sync::Arc::new(self.session.program.clone()));
                 r.out(format!("{name} = {value}\n"));

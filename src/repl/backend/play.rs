@@ -60,6 +60,9 @@ impl Backend {
         r: &mut Reply,
     ) -> Result<(), Diag> {
         let text = self.session.sources.text(file).to_string();
+        if let Some(game) = self.chance_game_for(args, &text) {
+            return self.start_chance_play(game, file, args, r);
+        }
         let game = self.pick_game(file, args, &text)?;
         let (_, _, c, p) = self.position(&game, file, args)?;
         let human = match args.get("--as") {
@@ -90,6 +93,7 @@ impl Backend {
             human.opponent().name(),
             human.opponent().full_name()
         ));
+        self.chance_play = None;
         let previous = self.play.replace(Play {
             game,
             human,

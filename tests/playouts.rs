@@ -1,0 +1,310 @@
+//! Random playouts that build only the positions they play (agents/src/playouts.rs)
+//! against the games' rules: grid games played on native boards follow, move by move, the
+//! successor sets and the end of play of the game's own equations (`next-config`, `halted`,
+//! `won`/`lost` reduced by the engine), and draw among distinct boards uniformly; Quoridor's
+//! candidates give exactly the successor sets of the move generator of
+//! tests/support/quoridor.rs, and a random move by them is uniform among those.
+
+mod support;
+
+use gamelang_agents::{EngineRules, Node, Pos, Rng, Rules};
+use gamelang_game::{GameDriver, Side, Verdict};
+use gamelang_lang::elab::Game;
+use gamelang_runtime::grid::Board;
+use gamelang_runtime::{Engine, TermId};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use support::quoridor::{Pos as QPos, Rules as QRules, Seen};
+
+/// The rules of `game` (a copy of `g`'s, so that `g` can still parse terms) on an engine
+/// of their own.
+fn rules<'g>(g: &support::Loaded, game: &'g Game) -> EngineRules<'g> {
+    let program = Arc::new(g.session.program.clone());
+    EngineRules::new(Engine::new(program), game).unwrap()
+}
+
+/// A position by the game's equations alone (`halted`, `next-config`, `won`/`lost`
+/// reduced by `g`'s engine through the game crate's driver, as a solver sees it): the
+/// winners where play is over, else the moves as shown.
+fn by_equations(g: &mut support::Loaded, side: Side, c: TermId) -> Result<Vec<String>, Vec<usize>> {
+    let game = g.game.clone();
+    let driver = GameDriver::new(&mut g.engine, &game).unwrap();
+    let index = |s: Side| if s == Side::B { 0 } else { 1 };
+    if driver.halted(&mut g.engine, side, c).unwrap() {
+        return Err(match driver.verdict(&mut g.engine, side, c).unwrap() {
+            Verdict::Win(s) => vec![index(s)],
+            Verdict::Draw => Vec::new(),
+        });
+    }
+    let moves = driver.moves(&mut g.engine, side, c).unwrap();
+    if moves.is_empty() {
+        return Err(vec![index(side.opponent())]);
+    }
+    Ok(moves.into_iter().map(|m| g.engine.show(m)).collect())
+}
+
+/// `playouts` native random games of the grid game `g`, each replayed through the game's
+/// equations: every board played is one of `next-config`'s, play is not over before the
+/// end, and it ends as the equations say (with the same winner). At every position the
+/// agents' `Rules::node` (native too) gives the equations' moves in the same order.
+fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usize>>) {
+    let game = g.game.clone();
+    let mut rules = rules(g, &game);
+    let start = rules.start().unwrap();
+    let board0 = rules.engine.grid_board(start.config).unwrap();
+    let start_eq = g.value("start");
+    let mut plies = 0;
+    let mut winners = BTreeSet::new();
+    for seed in 0..playouts {
+        let mut trace: Vec<Board> = Vec::new();
+        let mut rng = Rng::new(seed);
+        let play = rules.grid_play().expect("a grid game is played natively");
+        let end = play.playout(
+            &board0,
+            if start.to_move == Side::B { 0 } else { 1 },
+            &mut |n| rng.below(n),
+            1000,
+            &mut |b| trace.push(b.clone()),
+        );
+        assert!(!end.stopped);
+        let (mut p, mut c) = (start, start_eq);
+        let mut k = 0;
+        let over = loop {
+            let eq = by_equations(g, p.to_move, c);
+            let native = match rules.node(p).unwrap() {
+                Node::Turn(t) => Ok(t.moves.iter().map(|m| rules.show(m.label)).collect()),
+                Node::Over { winners } => Err(winners),
+            };
+            assert_eq!(native, eq, "seed {seed}, ply {k}: the agents' node");
+            let Ok(moves) = eq else { break eq.unwrap_err() };
+            // The board played natively, or `stuck(p, b)` when the player gave up.
+            let want = match trace.get(k) {
+                Some(b) => format!("board(\"{}\")", b.compact()),
+                None => {
+                    assert_eq!(end.plies, k + 1, "seed {seed}: moves left after the end");
+                    assert_eq!(moves.len(), 1, "seed {seed}: stuck natively");
+                    moves[0].clone()
+                }
+            };
+            let i = moves.iter().position(|m| *m == want);
+            let i = i.unwrap_or_else(|| panic!("seed {seed}, ply {k}: {want} not in {moves:?}"));
+            let Node::Turn(t) = rules.node(p).unwrap() else {
+                unreachable!()
+            };
+            p = p.after(t.moves[i].label);
+            c = g.config(&moves[i]);
+            k += 1;
+        };
+        assert_eq!(k, end.plies, "seed {seed}: plies");
+        assert_eq!(
+            over,
+            end.winner.into_iter().collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        plies += end.plies;
+        winners.insert(end.winner);
+    }
+    (plies, winners)
+}
+
+/// A game file, its parameters, and how many playouts to check.
+type Case = (&'static str, &'static [(&'static str, u32)], u64);
+
+#[test]
+fn native_grid_playouts_follow_the_games_equations() {
+    // Connect-4 (draws possible), Breakthrough (captures), Domineering (no goals: the
+    // player who cannot move loses), tic-tac-toe on a grid (a full board is a draw).
+    let cases: [Case; 4] = [
+        (
+            "examples/grid/connect4.game",
+            &[("width", 5), ("height", 4)],
+            60,
+        ),
+        (
+            "examples/grid/breakthrough.game",
+            &[("width", 5), ("height", 5)],
+            30,
+        ),
+        ("examples/grid/domineering.game", &[], 40),
+        ("examples/grid/tictactoe.game", &[], 60),
+    ];
+    for (file, set, playouts) in cases {
+        let mut g = support::load(file);
+        for (name, v) in set {
+            g.set(name, v);
+        }
+        let (plies, winners) = follow(&mut g, playouts);
+        assert!(plies > playouts as usize, "{file}: {plies} plies");
+        // The games ended in more than one way (both players won at least once).
+        assert!(
+            winners.contains(&Some(0)) && winners.contains(&Some(1)),
+            "{file}: {winners:?}"
+        );
+    }
+}
+
+#[test]
+fn native_grid_playouts_draw_among_distinct_boards() {
+    // Black's actions reach the board `x..` two ways (action "a" at column 1 and action
+    // "b"): the set of successors holds it once, so each of the three boards must come
+    // first a third of the time, not `x..` half of it.
+    let g = support::load_source(
+        "dup.game",
+        "fmod DUP is
+           protecting GRID-SYNTAX .
+           ops width height : -> Nat .
+           eq width = 3 .
+           eq height = 1 .
+           op init : -> Cond .
+           eq init = no-cells .
+           ops black-actions white-actions : -> Actions .
+           eq black-actions = action \"a\" : open(?x, ?y) => black(?x, ?y)
+                            ; action \"b\" : open(1, 1) => black(1, 1) .
+           eq white-actions = action \"a\" : open(?x, ?y) => white(?x, ?y) .
+           ops black-goals white-goals : -> Goals .
+           eq black-goals = no-goal .
+           eq white-goals = no-goal .
+           op no-move-loses : -> Bool .
+           eq no-move-loses = true .
+         endfm
+         view Dup from DRAW-GAME to GRID{DUP} is
+           sort Config to Position .
+           sort SetConfig to Set{Position} .
+         endv
+         game dup is
+           instance SOLVE{Dup} .
+           start start .
+           first B .
+         endgame",
+    );
+    let game = g.game.clone();
+    let mut rules = rules(&g, &game);
+    let start = rules.start().unwrap();
+    let board0 = rules.engine.grid_board(start.config).unwrap();
+    let play = rules.grid_play().expect("a grid game");
+    let mut rng = Rng::new(5);
+    let mut first: BTreeMap<String, u32> = BTreeMap::new();
+    let n = 3000;
+    for _ in 0..n {
+        let mut boards = Vec::new();
+        play.playout(&board0, 0, &mut |k| rng.below(k), 10, &mut |b| {
+            boards.push(b.compact())
+        });
+        *first.entry(boards[0].clone()).or_default() += 1;
+    }
+    assert_eq!(first.len(), 3, "{first:?}");
+    // 1000 each; the standard deviation is sqrt(3000 * 1/3 * 2/3) = 25.8: within 5 of them.
+    for (b, k) in &first {
+        assert!((870..=1130).contains(k), "{b}: {k} of {n}: {first:?}");
+    }
+}
+
+/// Random Quoridor games on n x n with `walls` each, checking at every position that the
+/// union of `try-candidate` over `candidates` is the generator's successor set, and that
+/// a random move by them is one of its positions.
+fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
+    let mut g = support::load("examples/quoridor.game");
+    g.set("n", n);
+    g.set("walls", walls);
+    let q = QRules { n };
+    let game = g.game.clone();
+    let mut rules = rules(&g, &game);
+    let mut rng = support::quoridor::Rng(seed);
+    let mut agent_rng = Rng::new(seed);
+    let mut seen = Seen::default();
+    let start = rules.start().unwrap();
+    let config_sort = Some(game.config_sort);
+    for game in 0..games {
+        let mut pos = q.parse(&rules.show(start.config));
+        let mut mover = Side::B;
+        for ply in 0..60 {
+            if q.halted(&pos) {
+                break;
+            }
+            let want = q.successors(&pos, mover, &mut seen);
+            let pat = g.term_of(&q.term(&pos), config_sort);
+            let c = rules.engine.build(&pat, &[]);
+            let c = rules.engine.reduce(c).unwrap();
+            let p = Pos {
+                to_move: mover,
+                config: c,
+            };
+            let who = if mover == Side::B { "B" } else { "R" };
+            let union = reduce(
+                &mut g,
+                &mut rules,
+                &format!("candidates({who}, {})", q.term(&pos)),
+            );
+            let mut got = BTreeSet::new();
+            for x in elements(&rules, union) {
+                let x = rules.show(x);
+                let t = reduce(
+                    &mut g,
+                    &mut rules,
+                    &format!("try-candidate({who}, {}, {x})", q.term(&pos)),
+                );
+                let t = rules.show(t);
+                if t != "empty" {
+                    assert!(got.insert(q.parse(&t)), "two candidates lead to {t}");
+                }
+            }
+            assert_eq!(got, want, "game {game}, ply {ply} at {}", q.term(&pos));
+            let next = rules.random_move(&mut agent_rng, p).unwrap().unwrap();
+            assert_eq!(next.to_move, mover.opponent());
+            let next = q.parse(&rules.show(next.config));
+            assert!(want.contains(&next), "a random move to {}", q.term(&next));
+            let list: Vec<&QPos> = want.iter().collect();
+            pos = list[rng.below(list.len())].clone();
+            mover = mover.opponent();
+        }
+    }
+    seen
+}
+
+/// `text` reduced by the rules' engine.
+fn reduce(g: &mut support::Loaded, rules: &mut EngineRules<'_>, text: &str) -> TermId {
+    let pat = g.term(text);
+    let t = rules.engine.build(&pat, &[]);
+    rules.engine.reduce(t).unwrap()
+}
+
+/// The elements of a set term (`_,_` of its elements, or one element, or `empty`).
+fn elements(rules: &EngineRules<'_>, set: TermId) -> Vec<TermId> {
+    let (store, sig) = (rules.engine.store(), &rules.engine.program().sig);
+    match store.app(set) {
+        Some((op, args)) if sig.op(op).name == "_,_" => args.to_vec(),
+        Some((op, _)) if sig.op(op).name == "empty" => Vec::new(),
+        _ => vec![set],
+    }
+}
+
+#[test]
+fn quoridor_candidates_give_the_successor_sets_on_5x5() {
+    let seen = candidates_agree(5, 3, 6, 3);
+    assert!(seen.walls_cutting_a_path > 0, "{seen:?}");
+}
+
+#[test]
+fn a_random_quoridor_move_by_candidates_is_uniform() {
+    // The start of 5 x 5: 3 pawn moves and 32 walls; 3,500 moves drawn, 100 expected of
+    // each (standard deviation 9.9): every one within 5 of them.
+    let mut g = support::load("examples/quoridor.game");
+    g.set("n", 5);
+    let q = QRules { n: 5 };
+    let game = g.game.clone();
+    let mut rules = rules(&g, &game);
+    let start = rules.start().unwrap();
+    let mut seen = Seen::default();
+    let want = q.successors(&q.parse(&rules.show(start.config)), Side::B, &mut seen);
+    assert_eq!(want.len(), 35);
+    let mut rng = Rng::new(11);
+    let mut count: BTreeMap<QPos, u32> = BTreeMap::new();
+    for _ in 0..3500 {
+        let next = rules.random_move(&mut rng, start).unwrap().unwrap();
+        *count.entry(q.parse(&rules.show(next.config))).or_default() += 1;
+    }
+    assert_eq!(count.keys().cloned().collect::<BTreeSet<_>>(), want);
+    for (p, k) in &count {
+        assert!((50..=150).contains(k), "{}: {k}", q.term(p));
+    }
+}
