@@ -1,11 +1,15 @@
 //! `gamelang bddl solve DOMAIN PROBLEM` and `gamelang bddl convert DOMAIN PROBLEM`: BDDL files
 //! (seed 001) read by the `gamelang-bddl` crate, turned into a gamelang grid game
-//! (stdlib/grid.game) and solved by the rewriting engine through GRID and SOLVE's
-//! `b-within` — Definition 10's "Black has a winning strategy within d plies".
+//! (stdlib/grid.game) and solved through GRID's rules by the depth-limited search of
+//! `gamelang solve --max-depth` (`BoundedSearch`, which answers SOLVE's `b-within`) —
+//! Definition 10's "Black has a winning strategy within d plies". One search serves every
+//! depth asked (the critical depth's odd depths, the principal line's least depths): a win
+//! within d stays a win deeper, and what is not won within d is not won shallower.
 
 use crate::failure::Failure;
 use gamelang_bddl::Model;
-use gamelang_game::{self as driver, GameDriver, Side, SolveError};
+use gamelang_game::search::{BoundedSearch, Leaf};
+use gamelang_game::{self as driver, EngineRules, GameDriver, Rules, Side, SolveError};
 use gamelang_lang::elab::{Game, Session};
 use gamelang_lang::span::Sources;
 use gamelang_runtime::{Engine, TermId};
@@ -185,17 +189,20 @@ struct Answer {
     line: Vec<TermId>,
 }
 
+/// The depth-limited search of one `bddl solve`, kept across the depths it asks about.
+type Search = BoundedSearch<TermId>;
+
 /// The least number of plies within which Black wins from `c` with `p` to move, if at most
 /// `upto`.
 fn least_depth(
-    d: &GameDriver,
-    engine: &mut Engine,
+    rules: &mut EngineRules,
+    search: &mut Search,
     p: Side,
     c: TermId,
     upto: u64,
 ) -> Result<Option<u64>, SolveError> {
     for k in 0..=upto {
-        if d.wins_within(engine, Side::B, p, c, k)? {
+        if search.wins_within(rules, Side::B, p, c, k)? {
             return Ok(Some(k));
         }
     }
@@ -205,22 +212,22 @@ fn least_depth(
 /// A principal line of a Black win within `plies`: Black wins as fast as possible, White
 /// holds out as long as possible.
 fn principal_line(
-    d: &GameDriver,
-    engine: &mut Engine,
+    rules: &mut EngineRules,
+    search: &mut Search,
     first: Side,
     start: TermId,
     plies: u64,
 ) -> Result<Vec<TermId>, SolveError> {
     let mut line = vec![start];
     let (mut c, mut p) = (start, first);
-    let Some(mut left) = least_depth(d, engine, p, c, plies)? else {
+    let Some(mut left) = least_depth(rules, search, p, c, plies)? else {
         return Ok(line);
     };
-    while left > 0 && !d.halted(engine, p, c)? {
-        let moves = d.moves(engine, p, c)?;
+    while left > 0 && !rules.halted(p, c)? {
+        let moves = rules.moves(p, c)?;
         let mut best: Option<(TermId, u64)> = None;
         for m in moves {
-            let Some(k) = least_depth(d, engine, p.opponent(), m, left - 1)? else {
+            let Some(k) = least_depth(rules, search, p.opponent(), m, left - 1)? else {
                 continue;
             };
             let better = match (p, best) {
@@ -241,18 +248,38 @@ fn principal_line(
     Ok(line)
 }
 
-fn answer(l: &mut Loaded, plies: u64, want_line: bool) -> Result<Answer, SolveError> {
+/// Run `f` on the game's rules, with the engine's step budget (`--max-steps`) counting for
+/// all the reductions `f` asks for, as it did for the one reduction of `b-within`.
+fn with_rules<T>(
+    l: &mut Loaded,
+    f: impl FnOnce(&mut EngineRules) -> Result<T, SolveError>,
+) -> Result<T, SolveError> {
     let d = GameDriver::new(&mut l.engine, &l.game)?;
-    let black_wins = d.wins_within(&mut l.engine, Side::B, l.first, l.start, plies)?;
-    let line = if black_wins && want_line {
-        principal_line(&d, &mut l.engine, l.first, l.start, plies)?
-    } else {
-        vec![l.start]
-    };
-    Ok(Answer {
-        depth: plies,
-        black_wins,
-        line,
+    l.engine.begin_step_budget();
+    let r = f(&mut EngineRules::new(&d, &mut l.engine));
+    l.engine.end_step_budget();
+    r
+}
+
+fn answer(
+    l: &mut Loaded,
+    search: &mut Search,
+    plies: u64,
+    want_line: bool,
+) -> Result<Answer, SolveError> {
+    let (first, start) = (l.first, l.start);
+    with_rules(l, |rules| {
+        let black_wins = search.wins_within(rules, Side::B, first, start, plies)?;
+        let line = if black_wins && want_line {
+            principal_line(rules, search, first, start, plies)?
+        } else {
+            vec![start]
+        };
+        Ok(Answer {
+            depth: plies,
+            black_wins,
+            line,
+        })
     })
 }
 
@@ -336,7 +363,7 @@ fn solve(args: SolveArgs) -> ExitCode {
     };
     let began = Instant::now();
     let steps_before = l.engine.steps();
-    let positions = |l: &Loaded| l.engine.memo_len(l.game.b_within);
+    let mut search = Search::new(Leaf::Outcome);
     // With `auto`: odd depths 1, 3, … up to --max-depth; Black wins at depth d + 2 when at d.
     let result = if auto {
         // No depth beyond the longest play can change the answer.
@@ -346,7 +373,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         let mut d = 1;
         let mut err = None;
         while d <= max {
-            match answer(&mut l, d, false) {
+            match answer(&mut l, &mut search, d, false) {
                 Ok(a) if a.black_wins => {
                     found = Some(d);
                     break;
@@ -361,7 +388,7 @@ fn solve(args: SolveArgs) -> ExitCode {
         }
         match (err, found) {
             (Some(e), _) => Err(e),
-            (None, Some(d)) => answer(&mut l, d, true).map(|a| (a, Some(d))),
+            (None, Some(d)) => answer(&mut l, &mut search, d, true).map(|a| (a, Some(d))),
             (None, None) => Ok((
                 last.unwrap_or(Answer {
                     depth: max,
@@ -372,7 +399,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             )),
         }
     } else {
-        answer(&mut l, depth, true).map(|a| (a, None))
+        answer(&mut l, &mut search, depth, true).map(|a| (a, None))
     };
     let (a, critical) = match result {
         Ok(r) => r,
@@ -389,15 +416,12 @@ fn solve(args: SolveArgs) -> ExitCode {
     // The least depth of any parity (seed 001's Table 2 counts White's failed attempt to
     // move as a ply, so Domineering's critical depths there are even).
     let least = if a.black_wins {
-        let d = match GameDriver::new(&mut l.engine, &l.game) {
-            Ok(d) => d,
-            Err(e) => {
-                return crate::failure::diag(&l.session.sources, &driver::diagnose(&l.engine, &e))
-            }
-        };
-        least_depth(&d, &mut l.engine, l.first, l.start, a.depth)
-            .ok()
-            .flatten()
+        let (first, start) = (l.first, l.start);
+        with_rules(&mut l, |rules| {
+            least_depth(rules, &mut search, first, start, a.depth)
+        })
+        .ok()
+        .flatten()
     } else {
         None
     };
@@ -428,7 +452,7 @@ fn solve(args: SolveArgs) -> ExitCode {
             "depth": a.depth,
             "least_depth": least,
             "principal_line": moves,
-            "positions": positions(&l),
+            "positions": search.positions(),
             "rewrites": steps,
             "millis": millis,
         });
@@ -475,7 +499,7 @@ fn solve(args: SolveArgs) -> ExitCode {
     }
     println!(
         "positions: {}   rewrites: {steps}   time: {millis:.3} ms",
-        positions(&l)
+        search.positions()
     );
     if a.black_wins {
         let d = match GameDriver::new(&mut l.engine, &l.game) {

@@ -621,6 +621,46 @@ fn connect_matches_brute_force() {
     }
 }
 
+/// Connect's `eval` (move ordering): each stone is worth the lines of c through its cell,
+/// B's minus R's; the lines counted here cell by cell.
+#[test]
+fn connect_eval_counts_the_lines_through_each_stone() {
+    for (w, h, c) in [(7i64, 6i64, 4i64), (5, 4, 3), (4, 4, 4)] {
+        let mut g = load("examples/connect.game");
+        for (name, v) in [("width", w), ("height", h), ("c", c)] {
+            g.set(name, v);
+        }
+        let lines_through = |i: i64| {
+            let (x, y) = (i % w, i / w);
+            let on = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
+            let mut n = 0;
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                // Lines starting k steps back from (x, y).
+                n += (0..c)
+                    .filter(|&k| (0..c).all(|j| on(x + (j - k) * dx, y + (j - k) * dy)))
+                    .count() as i64;
+            }
+            n
+        };
+        // B holds the even cells of the lower half, R the odd ones.
+        let (xs, os): (Vec<i64>, Vec<i64>) = (0..w * h / 2).partition(|i| i % 2 == 0);
+        let expected: i64 = xs.iter().map(|&i| lines_through(i)).sum::<i64>()
+            - os.iter().map(|&i| lines_through(i)).sum::<i64>();
+        let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let t = g.value(&format!("eval(B, ({} | {}))", list(&xs), list(&os)));
+        assert_eq!(
+            g.engine.store().int(t),
+            Some(expected),
+            "{w} x {h}, c = {c}"
+        );
+        if w == 7 && c == 4 {
+            // The classic table's bottom row.
+            let row: Vec<i64> = (0..7).map(lines_through).collect();
+            assert_eq!(row, [3, 4, 5, 7, 5, 4, 3]);
+        }
+    }
+}
+
 #[test]
 fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
     let src = std::fs::read_to_string(concat!(

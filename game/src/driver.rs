@@ -330,11 +330,62 @@ fn elide(mut trace: Vec<TermId>, elided: usize) -> (Vec<TermId>, usize) {
 pub struct EngineRules<'a, 'g> {
     pub driver: &'a GameDriver<'g>,
     pub engine: &'a mut Engine,
+    /// Rewrites spent in each rule, and how often it was asked (for `GAMELANG_SOLVE_STATS`).
+    pub spent: RuleCosts,
+}
+
+/// Per rule of a `.game` game, (times asked, rewrites spent): where a solve's rewrites go.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuleCosts {
+    pub halted: (u64, u64),
+    pub result: (u64, u64),
+    pub moves: (u64, u64),
+    pub score: (u64, u64),
+    pub eval: (u64, u64),
+}
+
+impl std::fmt::Display for RuleCosts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rules = [
+            ("halted", self.halted),
+            ("won/lost", self.result),
+            ("moves", self.moves),
+            ("score", self.score),
+            ("eval", self.eval),
+        ];
+        let mut first = true;
+        // A rule that cost nothing (an `eval` the game does not declare) is left out.
+        for (name, (n, steps)) in rules.into_iter().filter(|r| r.1 .1 > 0) {
+            let sep = if first { "" } else { "; " };
+            write!(f, "{sep}{name} {n} times, {steps} rewrites")?;
+            first = false;
+        }
+        Ok(())
+    }
 }
 
 impl<'a, 'g> EngineRules<'a, 'g> {
     pub fn new(driver: &'a GameDriver<'g>, engine: &'a mut Engine) -> Self {
-        EngineRules { driver, engine }
+        EngineRules {
+            driver,
+            engine,
+            spent: RuleCosts::default(),
+        }
+    }
+
+    /// Run one rule, adding what it cost to `which` of [`EngineRules::spent`].
+    fn counted<T>(
+        &mut self,
+        which: fn(&mut RuleCosts) -> &mut (u64, u64),
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        let before = self.engine.steps();
+        let r = f(self);
+        let spent = self.engine.steps() - before;
+        let entry = which(&mut self.spent);
+        entry.0 += 1;
+        entry.1 += spent;
+        r
     }
 }
 
@@ -346,50 +397,23 @@ impl Rules for EngineRules<'_, '_> {
     }
 
     fn halted(&mut self, p: Side, c: TermId) -> Result<bool, SolveError> {
-        self.driver.halted(self.engine, p, c)
+        self.counted(|s| &mut s.halted, |r| r.driver.halted(r.engine, p, c))
     }
 
     fn result(&mut self, p: Side, c: TermId) -> Result<Verdict, SolveError> {
-        let game = self.driver.game;
-        if self
-            .driver
-            .boolean_of(self.engine, &game.won, p, c, "`won`")?
-        {
-            return Ok(Verdict::Win(Side::R));
-        }
-        match &game.lost {
-            None => Ok(Verdict::Win(Side::B)),
-            Some(lost) => Ok(
-                if self.driver.boolean_of(self.engine, lost, p, c, "`lost`")? {
-                    Verdict::Win(Side::B)
-                } else {
-                    Verdict::Draw
-                },
-            ),
-        }
+        self.counted(|s| &mut s.result, |r| r.result_of(p, c))
     }
 
     fn moves(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
-        self.driver.moves(self.engine, p, c)
+        self.counted(|s| &mut s.moves, |r| r.driver.moves(r.engine, p, c))
     }
 
     fn search_moves(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
-        self.driver.solver_moves(self.engine, p, c)
+        self.counted(|s| &mut s.moves, |r| r.driver.solver_moves(r.engine, p, c))
     }
 
     fn score(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
-        let game = self.driver.game;
-        let Some(score) = &game.score else {
-            return Err(no_score(game));
-        };
-        let t = self.engine.build(score, &[self.driver.player(p), c]);
-        let v = self.driver.reduce(self.engine, t)?;
-        self.engine.store().int(v).ok_or_else(|| {
-            SolveError::Game(format!(
-                "`score` reduced to `{}`, not an integer",
-                self.engine.show(v)
-            ))
-        })
+        self.counted(|s| &mut s.score, |r| r.score_of(p, c))
     }
 
     fn interrupted(&self) -> bool {
@@ -412,21 +436,7 @@ impl Rules for EngineRules<'_, '_> {
     }
 
     fn eval(&mut self, p: Side, c: TermId) -> Result<Option<i64>, SolveError> {
-        let Some(op) = self.driver.game.eval else {
-            return Ok(None);
-        };
-        let t = self.engine.build(
-            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
-            &[self.driver.player(p), c],
-        );
-        let v = self.driver.reduce(self.engine, t)?;
-        match self.engine.store().int(v) {
-            Some(v) => Ok(Some(v)),
-            None => Err(SolveError::Game(format!(
-                "`eval` reduced to `{}`, not an integer",
-                self.engine.show(v)
-            ))),
-        }
+        self.counted(|s| &mut s.eval, |r| r.eval_of(p, c))
     }
 
     /// What the move changed in the configuration's term ([`crate::movekey`]).
@@ -465,6 +475,61 @@ impl Rules for EngineRules<'_, '_> {
             trace,
             elided,
         })
+    }
+}
+
+impl EngineRules<'_, '_> {
+    fn result_of(&mut self, p: Side, c: TermId) -> Result<Verdict, SolveError> {
+        let game = self.driver.game;
+        if self
+            .driver
+            .boolean_of(self.engine, &game.won, p, c, "`won`")?
+        {
+            return Ok(Verdict::Win(Side::R));
+        }
+        match &game.lost {
+            None => Ok(Verdict::Win(Side::B)),
+            Some(lost) => Ok(
+                if self.driver.boolean_of(self.engine, lost, p, c, "`lost`")? {
+                    Verdict::Win(Side::B)
+                } else {
+                    Verdict::Draw
+                },
+            ),
+        }
+    }
+
+    fn score_of(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
+        let game = self.driver.game;
+        let Some(score) = &game.score else {
+            return Err(no_score(game));
+        };
+        let t = self.engine.build(score, &[self.driver.player(p), c]);
+        let v = self.driver.reduce(self.engine, t)?;
+        self.engine.store().int(v).ok_or_else(|| {
+            SolveError::Game(format!(
+                "`score` reduced to `{}`, not an integer",
+                self.engine.show(v)
+            ))
+        })
+    }
+
+    fn eval_of(&mut self, p: Side, c: TermId) -> Result<Option<i64>, SolveError> {
+        let Some(op) = self.driver.game.eval else {
+            return Ok(None);
+        };
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(p), c],
+        );
+        let v = self.driver.reduce(self.engine, t)?;
+        match self.engine.store().int(v) {
+            Some(v) => Ok(Some(v)),
+            None => Err(SolveError::Game(format!(
+                "`eval` reduced to `{}`, not an integer",
+                self.engine.show(v)
+            ))),
+        }
     }
 }
 

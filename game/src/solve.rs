@@ -45,6 +45,13 @@ fn stats(phase: &str, positions: usize, steps: u64) {
     }
 }
 
+/// With `GAMELANG_SOLVE_STATS` set, say which rules the rewrites went to.
+fn rule_stats(rules: &EngineRules<'_, '_>) {
+    if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+        eprintln!("  rules: {}", rules.spent);
+    }
+}
+
 /// Solve `game` from configuration `start` with `first` to move.
 pub fn solve(
     engine: &mut Engine,
@@ -73,6 +80,7 @@ pub fn solve_with_budget(
         let verdict = search.verdict(&mut rules, to_move, start)?;
         let positions = search.positions();
         stats("outcome", positions, rules.engine.steps() - steps_before);
+        rule_stats(&rules);
         let line = principal_line(
             &mut rules,
             &mut search,
@@ -132,6 +140,7 @@ pub fn solve_within(
         let wins = search.wins_within(&mut rules, to_move, to_move, start, plies)?;
         let steps = rules.engine.steps() - steps_before;
         stats("within", search.positions(), steps);
+        rule_stats(&rules);
         Ok(Bounded {
             start,
             to_move,

@@ -236,11 +236,13 @@ fn main() -> ExitCode {
     list.push(instance("othello", &[("n", 4)], false));
     list.push(instance("othello", &[("n", 4)], true));
     list.push(instance("othello", &[("n", 6)], false));
-    list.push(instance(
-        "connect",
-        &[("width", 6), ("height", 6), ("c", 4)],
-        false,
-    ));
+    for (width, height) in [(5, 4), (5, 5), (6, 6)] {
+        list.push(instance(
+            "connect",
+            &[("width", width), ("height", height), ("c", 4)],
+            false,
+        ));
+    }
     list.retain(|i| wanted(i.game));
 
     println!(

@@ -19,6 +19,11 @@ pub trait Game {
     fn children(&self, p: &Self::Pos, out: &mut Vec<Self::Pos>);
     /// The final score of a finished position, for the player to move.
     fn final_score(&self, p: &Self::Pos) -> i32;
+    /// One position of the class of positions equivalent under the game's symmetry (they
+    /// share one table entry); by default, the position itself.
+    fn canon(&self, p: Self::Pos) -> Self::Pos {
+        p
+    }
 }
 
 /// Larger than any score.
@@ -77,10 +82,11 @@ impl<G: Game> Search<G> {
 
     fn search(&mut self, p: G::Pos, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         self.nodes += 1;
-        let slot = self.slot(&p);
+        let key = self.game.canon(p);
+        let slot = self.slot(&key);
         let mut first = 0usize;
         let (mut lower, mut upper) = (-INF, INF);
-        if let Some(e) = self.table[slot].filter(|e| e.pos == p) {
+        if let Some(e) = self.table[slot].filter(|e| e.pos == key) {
             if e.lower >= beta || e.lower == e.upper {
                 return e.lower;
             }
@@ -101,7 +107,7 @@ impl<G: Game> Search<G> {
             let v = self.game.final_score(&p);
             self.buffers[ply] = kids;
             self.table[slot] = Some(Entry {
-                pos: p,
+                pos: key,
                 lower: v,
                 upper: v,
                 best: 0,
@@ -141,7 +147,7 @@ impl<G: Game> Search<G> {
             (lower, upper) = (best, best);
         }
         self.table[slot] = Some(Entry {
-            pos: p,
+            pos: key,
             lower,
             upper,
             best: best_index as u8,
@@ -194,6 +200,72 @@ mod tests {
         }
         for (w, h, c) in [(3, 3, 3), (4, 3, 3), (4, 4, 3)] {
             agree(connect::Connect::new(w, h, c), connect::Connect::start());
+        }
+    }
+
+    /// Connect-c by brute force over every move (the solver's `children` leaves moves out),
+    /// cells indexed y * w + x: the outcome for the player to move, who holds `mine`.
+    fn connect_brute(
+        (w, h, c): (i32, i32, i32),
+        mine: u64,
+        theirs: u64,
+        memo: &mut HashMap<(u64, u64), i32>,
+    ) -> i32 {
+        if let Some(&v) = memo.get(&(mine, theirs)) {
+            return v;
+        }
+        let line = |s: u64| {
+            (0..w * h).any(|i| {
+                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                    (0..c).all(|k| {
+                        let (x, y) = (i % w + k * dx, i / w + k * dy);
+                        (0..w).contains(&x) && (0..h).contains(&y) && s >> (y * w + x) & 1 == 1
+                    })
+                })
+            })
+        };
+        let v = if line(theirs) {
+            -1
+        } else {
+            let free = (0..w).filter_map(|x| {
+                (0..h)
+                    .map(|y| y * w + x)
+                    .find(|&i| (mine | theirs) >> i & 1 == 0)
+            });
+            let moves: Vec<i32> = free.collect();
+            match moves.is_empty() {
+                true => 0,
+                false => moves
+                    .into_iter()
+                    .map(|i| -connect_brute((w, h, c), theirs, mine | 1 << i, memo))
+                    .max()
+                    .unwrap(),
+            }
+        };
+        memo.insert((mine, theirs), v);
+        v
+    }
+
+    #[test]
+    fn connect_solver_agrees_with_brute_force_over_every_move() {
+        for (w, h, c) in [
+            (3, 3, 3),
+            (4, 3, 3),
+            (4, 4, 3),
+            (5, 3, 3),
+            (3, 5, 3),
+            (4, 4, 4),
+            (5, 4, 4),
+            (4, 5, 4),
+            (2, 4, 2),
+        ] {
+            let expected = connect_brute((w, h, c), 0, 0, &mut HashMap::new());
+            let g = connect::Connect::new(w as u32, h as u32, c as u32);
+            // A tiny table, so that replacements happen, and a large one.
+            for log in [6, 16] {
+                let mut s = Search::new(g.clone(), log);
+                assert_eq!(s.outcome((0, 0)), expected, "{w} x {h}, c = {c}");
+            }
         }
     }
 }
