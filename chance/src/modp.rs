@@ -17,7 +17,10 @@ pub struct Modp {
 
 impl Modp {
     pub fn new(p: u64) -> Modp {
-        assert!(!p.is_multiple_of(2) && p < 1 << 62, "an odd modulus below 2^62");
+        assert!(
+            !p.is_multiple_of(2) && p < 1 << 62,
+            "an odd modulus below 2^62"
+        );
         // Newton's iteration for p⁻¹ mod 2^64 (each step doubles the correct low bits).
         let mut inv = p;
         for _ in 0..6 {
@@ -46,8 +49,9 @@ impl Modp {
     }
 
     /// The Montgomery-form value of a sum of products of Montgomery-form values (each
-    /// product `< p²`), accumulated without reduction: `t·2^-64 mod p`. Needs `p < 2^51`
-    /// when up to 2^25 products are added (the high word is folded below `p` first).
+    /// product `< p²`), accumulated without reduction: `t·2^-64 mod p`. With `p < 2^56`,
+    /// up to 2^15 products (and one value shifted by 64 bits) fit 128 bits (the high word
+    /// is folded below `p` first).
     #[inline(always)]
     pub fn reduce_wide(&self, t: u128) -> u64 {
         let hi = ((t >> 64) as u64) % self.p;
@@ -158,10 +162,10 @@ pub fn is_prime(n: u64) -> bool {
     true
 }
 
-/// The `k`-th prime below 2^51 counting down (0: the largest): small enough that sums of
-/// millions of products fit 128 bits ([`Modp::reduce_wide`]).
+/// The `k`-th prime below 2^56 counting down (0: the largest): small enough that sums of
+/// 2^15 products fit 128 bits ([`Modp::reduce_wide`]).
 pub fn prime(k: usize) -> u64 {
-    let mut n = (1u64 << 51) - 1;
+    let mut n = (1u64 << 56) - 1;
     let mut found = 0;
     loop {
         if is_prime(n) {
@@ -181,7 +185,7 @@ mod tests {
     #[test]
     fn montgomery_arithmetic_agrees_with_u128_arithmetic() {
         let p = prime(0);
-        assert!(is_prime(p) && p < 1 << 51 && p > 1 << 50);
+        assert!(is_prime(p) && p < 1 << 56 && p > 1 << 55);
         assert!(!is_prime(p - 2) || prime(1) == p - 2);
         let f = Modp::new(p);
         let vals: [i128; 6] = [0, 1, -1, 123_456_789_012_345, -(p as i128) - 5, 1 << 100];
