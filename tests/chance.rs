@@ -366,6 +366,171 @@ fn snakes_two_seats_match_the_throw_count_distributions() {
     assert!(j.get("win_probability_exact").is_none());
 }
 
+/// Two-seat Snakes and Ladders exactly (`--exact`: p-adic lifting over the whole chain, an
+/// 11,552-state cycle, the answer about 4,300 digits over 4,300): the two seats' exact
+/// probabilities add up to exactly 1 (nobody is stuck for ever), and agree with the
+/// throw-count distributions (computed here in floating point) to 1e-12. Ignored by
+/// default: seconds with a release build, many minutes with a debug one
+/// (`cargo test --release --test chance -- --ignored snakes_two_seats_exactly`).
+#[test]
+#[ignore]
+fn snakes_two_seats_exactly() {
+    let f = throws_distribution(4000);
+    let mut survive = 1.0;
+    let mut p1 = 0.0;
+    for &ft in f.iter().skip(1) {
+        p1 += ft * survive;
+        survive -= ft;
+    }
+    let j = json(&[
+        "solve",
+        &example("snakes-ladders.game"),
+        "--exact",
+        "--json",
+    ]);
+    assert_eq!(j["method"], "exact", "method");
+    let parse = |s: &serde_json::Value| -> Q {
+        let (a, b) = s.as_str().unwrap().split_once('/').unwrap();
+        Q::new(a.parse().unwrap(), b.parse().unwrap())
+    };
+    let e1 = parse(&j["win_probability_exact"]["p1"]);
+    let e2 = parse(&j["win_probability_exact"]["p2"]);
+    assert_eq!(&e1 + &e2, Q::one());
+    assert!(e1.denom().bits() > 10_000, "{} bits", e1.denom().bits());
+    let x = e1.to_f64().unwrap();
+    assert!((x - p1).abs() < 1e-12, "{x} vs {p1}");
+}
+
+/// A small two-seat board (goal 15, a die of three faces, a ladder and two snakes): 288
+/// states in cycles, enough for the lifting route by default; its exact answer against
+/// the chain solved here by sparse Gaussian elimination over the rationals.
+#[test]
+fn small_snakes_board_exactly_by_lifting_matches_rational_elimination() {
+    const GOAL: usize = 15;
+    let jump = |n: usize| match n {
+        3 => 8,
+        14 => 2,
+        11 => 5,
+        n => n,
+    };
+    let advance = |n: usize, e: usize| if n + e > GOAL { n } else { jump(n + e) };
+    // Unknowns: (a, b, whose turn) off the goal and not on a ladder's foot or a snake's head.
+    let squares: Vec<usize> = (0..GOAL).filter(|&n| jump(n) == n).collect();
+    let mut index = HashMap::new();
+    for &a in &squares {
+        for &b in &squares {
+            for t in 0..2 {
+                let k = index.len();
+                index.insert((a, b, t), k);
+            }
+        }
+    }
+    let m = index.len();
+    let mut rows: Vec<std::collections::BTreeMap<usize, Q>> = vec![Default::default(); m];
+    let mut rhs = vec![Q::zero(); m];
+    for (&(a, b, t), &k) in &index {
+        rows[k].insert(k, Q::one());
+        for e in 1..=3 {
+            let (a2, b2) = if t == 0 {
+                (advance(a, e), b)
+            } else {
+                (a, advance(b, e))
+            };
+            if a2 == GOAL {
+                rhs[k] += q(1, 3); // p1 wins
+            } else if b2 != GOAL {
+                let j = index[&(a2, b2, 1 - t)];
+                *rows[k].entry(j).or_insert_with(Q::zero) -= q(1, 3);
+            }
+        }
+    }
+    // Elimination in the order of the unknowns (no pivoting: an M-matrix), then back
+    // substitution.
+    for k in 0..m {
+        let pivot = rows[k][&k].clone();
+        let row_k: Vec<(usize, Q)> = rows[k].iter().map(|(&c, v)| (c, v / &pivot)).collect();
+        let r_k = &rhs[k] / &pivot;
+        rows[k] = row_k.iter().cloned().collect();
+        rhs[k] = r_k.clone();
+        for j in k + 1..m {
+            let Some(f) = rows[j].remove(&k) else {
+                continue;
+            };
+            for (c, a) in &row_k {
+                if *c != k {
+                    *rows[j].entry(*c).or_insert_with(Q::zero) -= &f * a;
+                }
+            }
+            rhs[j] = &rhs[j] - &f * &r_k;
+        }
+    }
+    let mut x = vec![Q::zero(); m];
+    for k in (0..m).rev() {
+        let mut v = rhs[k].clone();
+        for (&c, a) in &rows[k] {
+            if c > k {
+                v -= a * &x[c];
+            }
+        }
+        x[k] = v;
+    }
+    let want = &x[index[&(0, 0, 0)]];
+    let game = r#"
+fmod MINI-SNAKES is
+  sorts Player Choice State .
+  ops p1 p2 : -> Player [ctor] .
+  op throw : -> Choice [ctor] .
+  protecting SET{Player} .
+  protecting SET{Choice} .
+  protecting DIST{Nat} .
+  op sl : Nat Nat Player -> State [ctor] .
+  op participants : -> Set{Player} .
+  op final : State -> Bool .
+  op winner : State -> Set{Player} .
+  op turn : State -> Player .
+  op choices : State -> Set{Choice} .
+  op events : Choice State -> Dist{Nat} .
+  op move : Nat Choice State -> State .
+  op jump : Nat -> Nat .
+  op advance : Nat Nat -> Nat .
+  vars a b e n : Nat .
+  var p : Player .
+  var s : State .
+  var x : Choice .
+  eq participants = p1, p2 .
+  eq final(sl(a, b, p)) = a == 15 or b == 15 .
+  eq winner(sl(a, b, p)) = if a == 15 then p1 else p2 fi .
+  eq turn(sl(a, b, p)) = p .
+  eq choices(s) = throw .
+  eq events(x, s) = 1 / 3 @ 1 ; 1 / 3 @ 2 ; 1 / 3 @ 3 .
+  eq jump(3) = 8 .  eq jump(14) = 2 .  eq jump(11) = 5 .
+  eq jump(n) = n [owise] .
+  eq advance(n, e) = if n + e > 15 then n else jump(n + e) fi .
+  eq move(e, x, sl(a, b, p1)) = sl(advance(a, e), b, p2) .
+  eq move(e, x, sl(a, b, p2)) = sl(a, advance(b, e), p1) .
+endfm
+
+view MiniSnakes from CHANCE-GAME to MINI-SNAKES is
+  sort SetPlayer to Set{Player} .
+  sort Event to Nat .
+  sort SetChoice to Set{Choice} .
+  sort Dist to Dist{Nat} .
+endv
+
+game mini-snakes is
+  instance CHANCE{MiniSnakes} .
+  start sl(0, 0, p1) .
+endgame
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mini-snakes.game");
+    std::fs::write(&path, game).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(j["method"], "exact", "{j}");
+    assert_eq!(j["win_probability_exact"]["p1"], ratio(want), "{j}");
+    assert!(j["states"].as_u64().unwrap() >= 200, "{j}");
+}
+
 // ----- pig --------------------------------------------------------------------------------------
 
 /// P(the player to move wins) at (own score i, other's score j, turn total k), by value

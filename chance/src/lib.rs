@@ -17,10 +17,13 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod block;
+pub mod dixon;
 pub mod engine;
 pub mod graph;
 pub mod linear;
+pub mod lu;
 pub mod model;
+pub mod modp;
 pub mod prob;
 pub mod retro;
 pub mod simulate;

@@ -23,10 +23,11 @@
 //!   for exact arithmetic; the tolerance and what was achieved are reported.
 
 use crate::block::{Block, OUTSIDE};
+use crate::dixon;
 use crate::graph::{sccs, Graph, Kind};
 use crate::linear::{Stop, System};
 use crate::model::ChanceError;
-use crate::Q;
+use crate::{BigInt, Q};
 use num_traits::{ToPrimitive, Zero};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +63,11 @@ pub struct Options {
     /// multiplications, added up (rationals grow as they are combined, so the work is not
     /// just the number of operations).
     pub work_budget: u64,
+    /// Cyclic components of at least this many states are solved exactly by p-adic
+    /// lifting ([`crate::dixon`]) instead of rational elimination…
+    pub lifting_component: usize,
+    /// …within this many multiplications modulo a prime (Auto).
+    pub lifting_budget: u64,
 }
 
 impl Default for Options {
@@ -75,6 +81,8 @@ impl Default for Options {
             exact_component: 2_000,
             fill_budget: 2_000_000,
             work_budget: 50_000_000,
+            lifting_component: 200,
+            lifting_budget: 2_000_000_000,
         }
     }
 }
@@ -169,13 +177,16 @@ pub fn solve<S, C>(g: &Graph<S, C>, opts: &Options) -> Result<Solution, ChanceEr
     };
     if try_exact {
         match exact(g, &comps, &cyclic, opts) {
-            Ok((values, rounds)) => {
-                sol.all = values
-                    .iter()
-                    .flat_map(|v| v.iter().map(|q| q.to_f64().unwrap_or(f64::NAN)))
-                    .collect();
+            Ok((values, floats, rounds)) => {
+                sol.all = floats;
                 sol.value = sol.all[0..n].to_vec();
-                sol.best_option = best_exact(g, 0, &values, opts.goal);
+                // (With one option there is nothing to compare, and the successors' exact
+                // values may not have been kept: see `whole_chain`.)
+                sol.best_option = if g.options(0).len() == 1 {
+                    Some(g.options(0).start)
+                } else {
+                    best_exact(g, 0, &values, opts.goal)
+                };
                 sol.exact = Some(values.into_iter().next().expect("the start"));
                 sol.method = Method::Exact {
                     cyclic: cyclic_components,
@@ -633,14 +644,38 @@ fn best_exact<S, C>(g: &Graph<S, C>, s: usize, vals: &[Vec<Q>], goal: Goal) -> O
     best_q(g, s, goal, vals).0
 }
 
+/// The exact values (every state a predecessor or the start needs; the others of large
+/// Markov chains solved by lifting are left empty), every state's value in floating point,
+/// and the rounds of policy iteration.
+type ExactResult = (Vec<Vec<Q>>, Vec<f64>, usize);
+
 fn exact<S, C>(
     g: &Graph<S, C>,
     comps: &[Vec<u32>],
     cyclic: &[bool],
     opts: &Options,
-) -> Result<(Vec<Vec<Q>>, usize), Fallback> {
+) -> Result<ExactResult, Fallback> {
     let n = g.n_players();
     let mut vals: Vec<Vec<Q>> = vec![Vec::new(); g.len()];
+    // Which states' exact values are read later: the start and the states entered from
+    // another component (a component is solved after every component it leads to).
+    let mut comp_of = vec![0u32; g.len()];
+    for (c, comp) in comps.iter().enumerate() {
+        for &s in comp {
+            comp_of[s as usize] = c as u32;
+        }
+    }
+    let mut read_later = vec![false; g.len()];
+    read_later[0] = true;
+    for s in 0..g.len() {
+        for o in g.options(s) {
+            for &(t, _) in g.outcomes(o) {
+                if comp_of[t as usize] != comp_of[s] {
+                    read_later[t as usize] = true;
+                }
+            }
+        }
+    }
     let mut rounds = 0;
     let mut fill = 0usize;
     let mut work = 0u64;
@@ -653,6 +688,39 @@ fn exact<S, C>(
             fv[s * n + i] = q.to_f64().unwrap_or(0.0);
         }
     };
+    // A Markov chain (nobody ever chooses) large enough for lifting is solved as one
+    // system over all its states at once (the final states' values on the right): then
+    // only the start's value is a rational. Component by component, every state entered
+    // from another component would need its exact value, a rational of thousands of digits
+    // on Snakes and Ladders, and the backward induction over them would be gcds of such
+    // numbers (most of the time, measured).
+    let chain = (0..g.len()).all(|s| g.options(s).len() <= 1);
+    let live: Vec<u32> = (0..g.len() as u32)
+        .filter(|&s| !g.options(s as usize).is_empty())
+        .collect();
+    if chain && cyclic.iter().any(|&c| c) && live.len() >= opts.lifting_component {
+        for s in 0..g.len() {
+            if g.options(s).is_empty() {
+                vals[s] = reward_q(g, s, opts.goal);
+                to_f(&mut fv, s, &vals[s]);
+            }
+        }
+        let policy: Vec<usize> = live.iter().map(|&s| g.options(s as usize).start).collect();
+        let wanted: Vec<bool> = live.iter().map(|&s| s == 0).collect();
+        let (x, xf) = evaluate(
+            g, &live, &policy, &vals, &wanted, opts, &mut fill, &mut work,
+        )?;
+        for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
+            let s = live[k] as usize;
+            vals[s] = v;
+            fv[s * n..s * n + n].copy_from_slice(&f);
+        }
+        if !vals[0].is_empty() {
+            return Ok((vals, fv, 1));
+        }
+        // (Not solved by lifting: component by component below.)
+        vals.iter_mut().for_each(Vec::clear);
+    }
     for (comp, &cyc) in comps.iter().zip(cyclic) {
         if !cyc {
             let s = comp[0] as usize;
@@ -668,7 +736,8 @@ fn exact<S, C>(
         }
         // A first policy: value iteration on this component (its exits are known exactly).
         let mut policy: Vec<usize> = comp.iter().map(|&s| g.options(s as usize).start).collect();
-        if comp.iter().any(|&s| g.options(s as usize).len() > 1) {
+        let has_choices = comp.iter().any(|&s| g.options(s as usize).len() > 1);
+        if has_choices {
             let (mut best, mut scratch, mut base) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
             for _ in 0..10_000 {
                 let mut delta = 0.0f64;
@@ -696,9 +765,18 @@ fn exact<S, C>(
             if rounds > 50 * comps.len().max(1) {
                 return Err(Fallback::TooBig("policy iteration did not settle".into()));
             }
-            let x = evaluate(g, comp, &policy, &vals, opts, &mut fill, &mut work)?;
-            for (k, &s) in comp.iter().enumerate() {
-                vals[s as usize] = x[k].clone();
+            // Policy improvement reads every state's value; a Markov chain only those read
+            // later.
+            let wanted: Vec<bool> = if has_choices {
+                vec![true; comp.len()]
+            } else {
+                comp.iter().map(|&s| read_later[s as usize]).collect()
+            };
+            let (x, xf) = evaluate(g, comp, &policy, &vals, &wanted, opts, &mut fill, &mut work)?;
+            for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
+                let s = comp[k] as usize;
+                vals[s] = v;
+                fv[s * n..s * n + n].copy_from_slice(&f);
             }
             let mut changed = false;
             for (k, &s) in comp.iter().enumerate() {
@@ -727,24 +805,28 @@ fn exact<S, C>(
                 break;
             }
         }
-        for &s in comp {
-            to_f(&mut fv, s as usize, &vals[s as usize]);
-        }
     }
-    Ok((vals, rounds))
+    Ok((vals, fv, rounds))
 }
 
+/// Exact values of a component's states (empty where not wanted) and their floating-point
+/// values.
+type Evaluated = (Vec<Vec<Q>>, Vec<Vec<f64>>);
+
 /// The exact values of the states of a cyclic component under a fixed policy (the option
-/// `policy[k]` at `comp[k]`), the states after it already solved in `vals`.
+/// `policy[k]` at `comp[k]`), the states after it already solved in `vals`: at least those
+/// `wanted` exactly, all in floating point.
+#[allow(clippy::too_many_arguments)]
 fn evaluate<S, C>(
     g: &Graph<S, C>,
     comp: &[u32],
     policy: &[usize],
     vals: &[Vec<Q>],
+    wanted: &[bool],
     opts: &Options,
     fill: &mut usize,
     work: &mut u64,
-) -> Result<Vec<Vec<Q>>, Fallback> {
+) -> Result<Evaluated, Fallback> {
     let n = g.n_players();
     let m = comp.len();
     let local: rustc_hash::FxHashMap<u32, usize> =
@@ -781,6 +863,51 @@ fn evaluate<S, C>(
                 "the expected score is infinite: play can loop for ever through state #{} collecting points",
                 comp[k]
             ))));
+        }
+    }
+    if m >= opts.lifting_component {
+        if let Some(sys) = integer_system(g, comp, policy, vals, &local, &reaches, opts.goal) {
+            let budget = if opts.exactness == Exactness::Auto {
+                opts.lifting_budget
+            } else {
+                u64::MAX
+            };
+            match dixon::solve(&sys.system, wanted, budget) {
+                Ok(sol) => {
+                    let one = sys.scale == BigInt::from(1);
+                    let scale = Q::from_integer(sys.scale.clone());
+                    let e = sys.scale.to_f64().unwrap_or(f64::INFINITY);
+                    let exact = (0..m)
+                        .map(|k| {
+                            sol.exact(k)
+                                .map(|v| {
+                                    v.into_iter()
+                                        .map(|q| if one { q } else { q / &scale })
+                                        .collect()
+                                })
+                                .unwrap_or_default()
+                        })
+                        .collect();
+                    let floats = (0..m)
+                        .map(|k| {
+                            (0..n)
+                                .map(|i| {
+                                    if e.is_finite() {
+                                        sol.float[k * n + i] / e
+                                    } else {
+                                        f64::NAN
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect();
+                    *work += sol.ops;
+                    return Ok((exact, floats));
+                }
+                Err(dixon::Stop::Budget(why)) => return Err(Fallback::TooBig(why)),
+                // Not for this method: rational elimination below.
+                Err(dixon::Stop::Unsuitable(_)) | Err(dixon::Stop::Failed(_)) => {}
+            }
         }
     }
     // (I - P) x = r + (exits), over the states that reach an exit.
@@ -829,5 +956,85 @@ fn evaluate<S, C>(
         })?;
     *fill += sys.fill;
     *work += sys.work;
-    Ok(x)
+    let floats = x
+        .iter()
+        .map(|v| v.iter().map(|q| q.to_f64().unwrap_or(f64::NAN)).collect())
+        .collect();
+    Ok((x, floats))
+}
+
+/// The system of [`evaluate`] with integer coefficients, for [`dixon::solve`]: each row
+/// `(I − P)ₖ x = bₖ` multiplied by the least common denominator of its probabilities, and
+/// every right-hand side by `scale`, one integer; the solution is the lifted one divided
+/// by `scale`. `None` when a coefficient does not fit a machine word.
+struct Scaled {
+    system: dixon::IntSystem,
+    scale: BigInt,
+}
+
+fn integer_system<S, C>(
+    g: &Graph<S, C>,
+    comp: &[u32],
+    policy: &[usize],
+    vals: &[Vec<Q>],
+    local: &rustc_hash::FxHashMap<u32, usize>,
+    reaches: &[bool],
+    goal: Goal,
+) -> Option<Scaled> {
+    use num_integer::Integer;
+    let n = g.n_players();
+    let m = comp.len();
+    let mut rows = Vec::with_capacity(m);
+    let mut rhs: Vec<Vec<Q>> = Vec::with_capacity(m);
+    for k in 0..m {
+        if !reaches[k] {
+            rows.push(vec![(k as u32, 1i64)]);
+            rhs.push(vec![Q::zero(); n]);
+            continue;
+        }
+        let s = comp[k] as usize;
+        let mut coef: Vec<(u32, Q)> = vec![(k as u32, Q::from_integer(1.into()))];
+        let mut b = reward_q(g, s, goal);
+        for &(t, p) in g.outcomes(policy[k]) {
+            let q = &g.probs[p as usize];
+            match local.get(&t) {
+                Some(&j) if reaches[j] => match coef.iter_mut().find(|(c, _)| *c == j as u32) {
+                    Some((_, a)) => *a -= q,
+                    None => coef.push((j as u32, -q)),
+                },
+                Some(_) => {}
+                None => {
+                    for (i, x) in b.iter_mut().enumerate() {
+                        *x += q * &vals[t as usize][i];
+                    }
+                }
+            }
+        }
+        let den = coef
+            .iter()
+            .fold(BigInt::from(1), |d, (_, a)| d.lcm(a.denom()));
+        let mut row = Vec::with_capacity(coef.len());
+        for (j, a) in coef {
+            let v = (a * Q::from_integer(den.clone())).to_integer().to_i64()?;
+            if v != 0 {
+                row.push((j, v));
+            }
+        }
+        rows.push(row);
+        let dq = Q::from_integer(den);
+        rhs.push(b.into_iter().map(|x| x * &dq).collect());
+    }
+    let scale = rhs
+        .iter()
+        .flatten()
+        .fold(BigInt::from(1), |d, x| d.lcm(x.denom()));
+    let sq = Q::from_integer(scale.clone());
+    let rhs = rhs
+        .into_iter()
+        .map(|r| r.into_iter().map(|x| (x * &sq).to_integer()).collect())
+        .collect();
+    Some(Scaled {
+        system: dixon::IntSystem { rows, rhs, n },
+        scale,
+    })
 }

@@ -12,7 +12,7 @@
 //! that table is skipped with a message.
 //!
 //! ```text
-//! cargo run --release -p gamelang-bench --bin chance                 # Pig 20, 50, 100; Snakes 1-3
+//! cargo run --release -p gamelang-bench --bin chance                 # Pig 20, 50, 100; Snakes 1-3, 2 exactly
 //! cargo run --release -p gamelang-bench --bin chance -- --goals 20,30 --seats 1,2 --limit 120
 //! cargo run --release -p gamelang-bench --bin chance -- --goals 20 --seats 1 --openspiel-goals 10,20
 //! ```
@@ -156,6 +156,7 @@ fn main() -> ExitCode {
     let mut goals = vec![20, 50, 100];
     let mut seats = vec![1, 2, 3];
     let mut openspiel_goals = vec![20];
+    let mut exact_seats = vec![2];
     let mut limit = 600.0;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -163,9 +164,10 @@ fn main() -> ExitCode {
             "--goals" => goals = list(&args.next().unwrap_or_default()),
             "--seats" => seats = list(&args.next().unwrap_or_default()),
             "--openspiel-goals" => openspiel_goals = list(&args.next().unwrap_or_default()),
+            "--exact-seats" => exact_seats = list(&args.next().unwrap_or_default()),
             "--limit" => limit = args.next().and_then(|x| x.parse().ok()).unwrap_or(limit),
             _ => {
-                eprintln!("usage: chance [--goals 20,50,100] [--seats 1,2,3] [--openspiel-goals 20] [--limit SECS]");
+                eprintln!("usage: chance [--goals 20,50,100] [--seats 1,2,3] [--exact-seats 2] [--openspiel-goals 20] [--limit SECS]");
                 return ExitCode::from(2);
             }
         }
@@ -180,12 +182,14 @@ fn main() -> ExitCode {
     };
     println!("| instance | states (gamelang) | method | gamelang wall s | gamelang CPU s | MiB | native s | answer (p1) | agree |");
     println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
-    let run = |file: &str, set: String| {
+    let run_with = |file: &str, set: String, extra: &[&str]| {
         let mut cmd = Command::new(&bin);
         cmd.current_dir(&root)
-            .args(["solve", file, "--set", &set, "--json"]);
+            .args(["solve", file, "--set", &set, "--json"])
+            .args(extra);
         timed(&mut cmd, Duration::from_secs_f64(limit))
     };
+    let run = |file: &str, set: String| run_with(file, set, &[]);
     for &g in &goals {
         let began = Instant::now();
         let (want, native_states) = pig(g);
@@ -232,6 +236,38 @@ fn main() -> ExitCode {
                 r.secs
             ),
             Err(e) => println!("| Snakes and Ladders, {n} | error: {e} |"),
+        }
+    }
+    // The same seats exactly (`--exact`: p-adic lifting, chance/src/dixon.rs), the answer's
+    // size in digits beside the float check.
+    for &n in &exact_seats {
+        let began = Instant::now();
+        let want = snakes(n);
+        let native = began.elapsed().as_secs_f64();
+        match run_with("examples/snakes-ladders.game", format!("players={n}"), &["--exact"]) {
+            Ok(r) if !r.stopped => {
+                let got: f64 = field(&r.stdout, "p1").parse().unwrap_or(f64::NAN);
+                let digits = r
+                    .stdout
+                    .split("\"win_probability_exact\":{\"p1\":\"")
+                    .nth(1)
+                    .and_then(|t| t.split('/').next())
+                    .map_or(0, str::len);
+                println!(
+                    "| Snakes and Ladders, {n} player(s), --exact ({digits}-digit numerator) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    field(&r.stdout, "states"),
+                    field(&r.stdout, "method"),
+                    r.secs,
+                    r.cpu,
+                    r.mib,
+                    (got - want[0]).abs() < 1e-9
+                );
+            }
+            Ok(r) => println!(
+                "| Snakes and Ladders, {n} player(s), --exact | | | > {:.0} (stopped) | | {native:.2} | | |",
+                r.secs
+            ),
+            Err(e) => println!("| Snakes and Ladders, {n}, --exact | error: {e} |"),
         }
     }
     openspiel(&bin, &root, &openspiel_goals, limit);

@@ -1,0 +1,603 @@
+//! Exact solution of large sparse linear systems with integer coefficients, by p-adic
+//! lifting (Dixon 1982) over one LU factorisation modulo a word-size prime.
+//!
+//! Elimination over the rationals is hopeless on a system of ten thousand unknowns whose
+//! solution has thousands of digits: every fill-in coefficient becomes a rational of that
+//! size. Modulo a prime nothing grows, so the system is factored once, modulo `p`
+//! ([`crate::lu`], in a minimum-degree order), and the solution is built digit by digit in
+//! base `p`: with `r₀ = b`, each step solves `A·yₖ ≡ rₖ (mod p)` with the factors (digits
+//! `yₖ` in `(−p/2, p/2]`) and sets `rₖ₊₁ = (rₖ − A·yₖ) / p`, an exact division of
+//! integers. By induction, exactly over the integers,
+//!
+//! ```text
+//!     b = A·(y₀ + y₁·p + … + yₖ₋₁·pᵏ⁻¹) + pᵏ·rₖ ,
+//! ```
+//!
+//! and the residuals `rₖ` stay small (|rₖ| ≤ |rₖ₋₁|/p + Σ|A_row|/2). Two passes:
+//!
+//! 1. **The denominator.** The rational solution is `x = A⁻¹·b`; its digits, read as a
+//!    p-adic number, determine `x` once `pᵏ` exceeds twice the product of the sizes of a
+//!    numerator and the denominator (rational reconstruction: the half-way extended Euclid
+//!    on `pᵏ` and the p-adic value). Sizes are not known in advance, so reconstruction is
+//!    tried as `k` grows (by an eighth each time) on one number mixing every entry and
+//!    every right-hand side with pseudo-random weights (so that no entry's denominator is
+//!    missed); the first success gives a candidate common denominator `D`.
+//! 2. **The certificate.** The same lifting on `D·b`. If `D` is a common denominator, the
+//!    solution `D·x` is an integer vector, and once `pᵏ` is past twice its size the
+//!    signed digits *are* its base-`p` expansion and the residual is exactly **zero**: then
+//!    the identity above says `A·Y = D·b` over the integers, so `x = Y / D` is the
+//!    solution — proved by exact integer arithmetic, whatever happened in pass 1. If the
+//!    residual does not vanish within a generous number of steps, the candidate was wrong
+//!    and the solver says so (the caller falls back to another method).
+//!
+//! The work is one factorisation plus, per digit, two triangular solves and a product by
+//! the integer matrix: linear in the size of the answer, where rational elimination is
+//! quadratic in it per coefficient.
+
+use crate::lu::{Factors, Symbolic};
+use crate::modp::{prime, Modp};
+use crate::Q;
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+/// A square system `A x = B` with `n` right-hand sides: `A` sparse with small integer
+/// coefficients, `B` integers of any size.
+pub struct IntSystem {
+    /// Row `k` of `A`: (column, coefficient), the diagonal included.
+    pub rows: Vec<Vec<(u32, i64)>>,
+    /// Row `k` of `B`: `n` integers.
+    pub rhs: Vec<Vec<BigInt>>,
+    pub n: usize,
+}
+
+/// The solution: `num[k][i] / den` for the wanted rows, every row in floating point.
+pub struct Solved {
+    pub den: BigInt,
+    /// The numerators of the rows asked for (`None` for the others).
+    pub num: Vec<Option<Vec<BigInt>>>,
+    /// Every row, `n` values each, as `f64` (each correct to the last bit but one).
+    pub float: Vec<f64>,
+    /// Digits (lifting steps) of the two passes.
+    pub steps: (usize, usize),
+    /// Machine multiplications done (the factorisation and the lifting).
+    pub ops: u64,
+}
+
+impl Solved {
+    /// Row `k` as rationals (in lowest terms), when it was asked for.
+    pub fn exact(&self, k: usize) -> Option<Vec<Q>> {
+        self.num[k].as_ref().map(|v| {
+            v.iter()
+                .map(|a| Q::new(a.clone(), self.den.clone()))
+                .collect()
+        })
+    }
+}
+
+/// Why a system was not solved.
+#[derive(Debug)]
+pub enum Stop {
+    /// The coefficients do not suit this method (too large, too many unknowns).
+    Unsuitable(String),
+    /// The work passed the budget (machine multiplications).
+    Budget(String),
+    /// The matrix is singular (a zero pivot modulo several primes), or the certificate
+    /// never came.
+    Failed(String),
+}
+
+/// The residual vector `r` of the lifting: integers, in 128 bits where they fit (after a
+/// few divisions by `p`, all of them; at the start, every entry whose right-hand side is
+/// small, e.g. zero), the few others as big integers.
+struct Residual {
+    small: Vec<i128>,
+    /// (entry, value) for the entries too big for `small` (whose slot there is unused).
+    big: Vec<(usize, BigInt)>,
+    /// Is the entry in `big`?
+    is_big: Vec<bool>,
+}
+
+struct Lifting<'a> {
+    sys: &'a IntSystem,
+    sym: &'a Symbolic,
+    fac: &'a Factors,
+    /// Right-hand sides lifted together.
+    n: usize,
+    r: Residual,
+    /// Scratch: one digit vector, in the order of the factorisation, n per position.
+    work: Vec<u64>,
+}
+
+/// Beyond this a residual entry is kept as a big integer (so that a row's sum of
+/// coefficient × digit cannot overflow `i128`).
+const SMALL: i128 = 1 << 100;
+
+impl<'a> Lifting<'a> {
+    fn new(
+        sys: &'a IntSystem,
+        sym: &'a Symbolic,
+        fac: &'a Factors,
+        b: Vec<BigInt>,
+        n: usize,
+    ) -> Self {
+        let mut r = Residual {
+            small: vec![0; b.len()],
+            big: Vec::new(),
+            is_big: vec![false; b.len()],
+        };
+        for (e, x) in b.into_iter().enumerate() {
+            match x.to_i128().filter(|v| v.abs() < SMALL) {
+                Some(v) => r.small[e] = v,
+                None => {
+                    r.is_big[e] = true;
+                    r.big.push((e, x));
+                }
+            }
+        }
+        Lifting {
+            sys,
+            sym,
+            fac,
+            n,
+            r,
+            work: vec![0; sys.rows.len() * n],
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.r.big.is_empty() && self.r.small.iter().all(|&x| x == 0)
+    }
+
+    /// `(A·y)` of entry `e` = (row, column).
+    fn ay(&self, e: usize, y: &[i64]) -> i128 {
+        let n = self.n;
+        let (v, i) = (e / n, e % n);
+        self.sys.rows[v]
+            .iter()
+            .map(|&(j, a)| a as i128 * y[j as usize * n + i] as i128)
+            .sum()
+    }
+
+    /// One digit: `y` (signed, per unknown, n each) with `A·y ≡ r (mod p)`, and
+    /// `r ← (r − A·y) / p`.
+    fn step(&mut self, y: &mut [i64]) -> Result<(), Stop> {
+        let f = &self.fac.f;
+        let n = self.n;
+        let m = self.sys.rows.len();
+        let pb = BigInt::from(f.p);
+        for v in 0..m {
+            let k = self.sym.pos[v] as usize;
+            for i in 0..n {
+                self.work[k * n + i] = f.from_i128(self.r.small[v * n + i]);
+            }
+        }
+        for (e, x) in &self.r.big {
+            let rem = x.mod_floor(&pb).to_i128().expect("below p");
+            let (v, i) = (e / n, e % n);
+            self.work[self.sym.pos[v] as usize * n + i] = f.from_i128(rem);
+        }
+        self.fac.solve(self.sym, n, &mut self.work);
+        for v in 0..m {
+            let k = self.sym.pos[v] as usize;
+            for i in 0..n {
+                y[v * n + i] = f.to_signed(self.work[k * n + i]);
+            }
+        }
+        let p = f.p as i128;
+        let not_divisible = || Stop::Failed("a residual not divisible by p".into());
+        for e in 0..m * n {
+            if self.r.is_big[e] {
+                continue;
+            }
+            let d = self.r.small[e] - self.ay(e, y);
+            if d % p != 0 {
+                return Err(not_divisible());
+            }
+            self.r.small[e] = d / p;
+            if self.r.small[e].abs() >= SMALL {
+                return Err(Stop::Failed("the residual grew".into()));
+            }
+        }
+        let big = std::mem::take(&mut self.r.big);
+        for (e, x) in big {
+            let d = x - BigInt::from(self.ay(e, y));
+            let (q, rem) = d.div_rem(&pb);
+            if !rem.is_zero() {
+                return Err(not_divisible());
+            }
+            match q.to_i128().filter(|v| v.abs() < SMALL) {
+                Some(v) => {
+                    self.r.small[e] = v;
+                    self.r.is_big[e] = false;
+                }
+                None => self.r.big.push((e, q)),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `Σ digits[j]·p^j` for the digits of one entry (signed digits), by Horner's rule.
+fn assemble<D: Into<BigInt>>(digits: impl DoubleEndedIterator<Item = D>, p: u64) -> BigInt {
+    let pb = BigInt::from(p);
+    let mut x = BigInt::zero();
+    for d in digits.rev() {
+        x *= &pb;
+        x += d.into();
+    }
+    x
+}
+
+/// The fraction `a / b` with `a ≡ b·x (mod m)`, |a| and b below `√(m/2)` and |a|·b below
+/// `m / 2^64`, if there is one (Wang's rational reconstruction: the extended Euclidean
+/// algorithm stopped half-way).
+pub fn reconstruct(x: &BigInt, m: &BigInt) -> Option<(BigInt, BigInt)> {
+    let bound = (m / 2u32).sqrt();
+    let (mut r0, mut r1) = (m.clone(), x.mod_floor(m));
+    let (mut t0, mut t1) = (BigInt::zero(), BigInt::one());
+    while r1 > bound {
+        let (q, r2) = r0.div_rem(&r1);
+        let t2 = &t0 - &q * &t1;
+        (r0, r1, t0, t1) = (r1, r2, t1, t2);
+    }
+    if t1.is_zero() || t1.abs() > bound {
+        return None;
+    }
+    let (a, b) = if t1.is_negative() {
+        (-r1, -t1)
+    } else {
+        (r1, t1)
+    };
+    // Half of all residues have *some* fraction within Wang's bounds; a true answer leaves
+    // room to spare, so ask for 64 bits of it (a spurious fraction passes with
+    // probability about 2^-64; and a wrong one is caught by the certificate anyway).
+    if a.bits() + b.bits() + 64 < m.bits() && a.gcd(&b).is_one() {
+        Some((a, b))
+    } else {
+        None
+    }
+}
+
+/// Solve `sys` exactly: the rows `wanted` as rationals, every row as floating point.
+/// `max_ops` bounds the machine multiplications (the factorisation's and the lifting's).
+pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, Stop> {
+    let m = sys.rows.len();
+    let n = sys.n;
+    if m > crate::lu::MAX_ORDER {
+        return Err(Stop::Unsuitable(format!("{m} unknowns")));
+    }
+    let row_weight = sys
+        .rows
+        .iter()
+        .map(|r| r.iter().map(|&(_, a)| a.unsigned_abs()).sum::<u64>())
+        .max()
+        .unwrap_or(0);
+    if row_weight >= 1 << 30 {
+        return Err(Stop::Unsuitable("coefficients too large".into()));
+    }
+    let sym = Symbolic::new(
+        m,
+        sys.rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.iter().map(move |&(j, _)| (i as u32, j))),
+    );
+    let fill = sym.fill() as u64 + m as u64;
+    let trace = std::env::var_os("GAMELANG_TRACE_LIFTING").is_some();
+    let t0 = std::time::Instant::now();
+    if trace {
+        eprintln!(
+            "lifting: {m} unknowns, L+U {} coefficients, factorisation {} multiplications",
+            sym.fill(),
+            sym.factor_ops
+        );
+    }
+    let nnz: u64 = sys.rows.iter().map(|r| r.len() as u64).sum();
+    let mut ops = sym.factor_ops;
+    let budget = |ops: u64| -> Result<(), Stop> {
+        if ops > max_ops {
+            Err(Stop::Budget(format!(
+                "the exact solution passed its budget of {max_ops:e} multiplications modulo p"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    budget(ops)?;
+    // A prime at which no pivot vanishes (over the rationals none does).
+    let mut fac = None;
+    for k in 0..4 {
+        if let Some(f) = Factors::new(&sym, &sys.rows, Modp::new(prime(k))) {
+            fac = Some(f);
+            break;
+        }
+    }
+    let Some(fac) = fac else {
+        return Err(Stop::Failed("a zero pivot modulo four primes".into()));
+    };
+    let p = fac.f.p;
+    let pb = BigInt::from(p);
+    if trace {
+        eprintln!("lifting: factored in {:?}", t0.elapsed());
+    }
+
+    // Pass 1: a candidate denominator, from one number that mixes every unknown of every
+    // column: the right-hand sides are combined with weights 1, 2, 3…, and the solution's
+    // entries with pseudo-random weights below 2^20, so that (barring a coincidence, which
+    // pass 2 would catch) its denominator is the least common one of all entries. Its
+    // p-adic digits are the weighted sums of the digits (carries are left to the
+    // assembly).
+    let combined: Vec<BigInt> = sys
+        .rhs
+        .iter()
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .map(|(i, x)| x * BigInt::from(i as u64 + 1))
+                .sum()
+        })
+        .collect();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let weights: Vec<i128> = (0..m)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 44) as i128 + 1
+        })
+        .collect();
+    let mut lift = Lifting::new(sys, &sym, &fac, combined, 1);
+    let mut y = vec![0i64; m];
+    let mut digits: Vec<i128> = Vec::new();
+    let mut next_try = 4usize;
+    let mut modulus = BigInt::one();
+    let den = loop {
+        lift.step(&mut y)?;
+        ops += fill + nnz;
+        budget(ops)?;
+        modulus *= &pb;
+        digits.push(y.iter().zip(&weights).map(|(&d, &w)| d as i128 * w).sum());
+        let k = digits.len();
+        if lift.is_zero() {
+            // The combination's solution is an integer vector (denominator 1 so far).
+            break BigInt::one();
+        }
+        if k < next_try {
+            continue;
+        }
+        next_try = k + (k / 8).max(2);
+        if let Some((_, b)) = reconstruct(&assemble(digits.iter().copied(), p), &modulus) {
+            break b;
+        }
+    };
+    let steps1 = digits.len();
+    if trace {
+        eprintln!(
+            "lifting: pass 1, {steps1} digits, denominator {} bits, {:?}",
+            den.bits(),
+            t0.elapsed()
+        );
+    }
+
+    // Pass 2: lift D·B until the residual is exactly zero. The entries whose digits have
+    // not stopped by the limit are not integers: D misses a factor of their denominators
+    // (rows with smaller denominators than others, e.g. parts of the chain that cannot
+    // reach the probes). Their fractions are reconstructed from these digits, D is
+    // multiplied by their denominators, and the pass starts again (up to four times).
+    let mut den = den;
+    let mut rounds = 0;
+    let all = loop {
+        let scaled: Vec<BigInt> = sys
+            .rhs
+            .iter()
+            .flat_map(|r| r.iter().map(|x| x * &den))
+            .collect();
+        let mut lift = Lifting::new(sys, &sym, &fac, scaled, n);
+        let mut all: Vec<Vec<i64>> = Vec::new();
+        let limit = 2 * steps1 + 8;
+        while !lift.is_zero() && all.len() < limit {
+            let mut y = vec![0i64; m * n];
+            lift.step(&mut y)?;
+            ops += (fill + nnz) * n as u64;
+            budget(ops)?;
+            all.push(y);
+        }
+        if lift.is_zero() {
+            break all;
+        }
+        rounds += 1;
+        if rounds > 4 {
+            return Err(Stop::Failed(format!(
+                "no exact certificate after {limit} digits"
+            )));
+        }
+        let modulus = pb.pow(all.len() as u32);
+        let last = all.last().expect("at least one digit");
+        let mut extra = BigInt::one();
+        for e in 0..m * n {
+            if last[e] != 0 {
+                let x = assemble(all.iter().map(|y| y[e]), p);
+                let Some((_, b)) = reconstruct(&x, &modulus) else {
+                    return Err(Stop::Failed(format!(
+                        "no exact certificate after {limit} digits"
+                    )));
+                };
+                extra = extra.lcm(&b);
+            }
+        }
+        if extra.is_one() {
+            return Err(Stop::Failed(format!(
+                "no exact certificate after {limit} digits"
+            )));
+        }
+        den *= extra;
+    };
+    // Y = Σ digits·p^j exactly; the wanted rows as integers, every row as f64 from its
+    // three leading digits (|the rest| < p^(t−2), so the relative error is below p^-2).
+    let steps2 = all.len();
+    if trace {
+        eprintln!("lifting: pass 2, {steps2} digits, {:?}", t0.elapsed());
+    }
+    let mut num = vec![None; m];
+    for k in 0..m {
+        if wanted[k] {
+            num[k] = Some(
+                (0..n)
+                    .map(|i| assemble(all.iter().map(|y| y[k * n + i]), p))
+                    .collect(),
+            );
+        }
+    }
+    let den_shift = den.bits().saturating_sub(60);
+    let den_top = (&den >> den_shift).to_f64().expect("60 bits");
+    let mut powers: Vec<Option<BigInt>> = vec![None; steps2 + 1];
+    let mut float = vec![0.0f64; m * n];
+    for k in 0..m {
+        for i in 0..n {
+            let Some(t) = (0..steps2).rev().find(|&j| all[j][k * n + i] != 0) else {
+                continue;
+            };
+            let lo = t.saturating_sub(2);
+            let top = assemble((lo..=t).map(|j| all[j][k * n + i]), p);
+            let scale = powers[lo].get_or_insert_with(|| pb.pow(lo as u32));
+            let y = top * &*scale;
+            float[k * n + i] = ratio(&y, den_shift, den_top);
+        }
+    }
+    Ok(Solved {
+        den,
+        num,
+        float,
+        steps: (steps1, steps2),
+        ops,
+    })
+}
+
+/// `y / d` in floating point, `d = den_top · 2^den_shift`.
+fn ratio(y: &BigInt, den_shift: u64, den_top: f64) -> f64 {
+    let neg = y.sign() == Sign::Minus;
+    let a = y.abs();
+    let bits = a.bits();
+    let shift = bits.saturating_sub(60);
+    let top = (&a >> shift).to_f64().expect("60 bits");
+    let e = shift as i64 - den_shift as i64;
+    let v = top / den_top * 2f64.powi(e.clamp(-1100, 1100) as i32);
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linear::System;
+
+    /// A small xorshift generator (the tests must not depend on a crate's sequence).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// Random Markov chains with exits, scaled to integers (`6·(I − P)`, die-like
+    /// transitions), solved by p-adic lifting and by rational elimination
+    /// ([`crate::linear`]): the same rationals, every row.
+    #[test]
+    fn lifting_agrees_with_rational_elimination() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for round in 0..30 {
+            let m = 2 + round * 3;
+            let n = 1 + round % 3;
+            let mut rows: Vec<Vec<(u32, i64)>> = Vec::new();
+            let mut rhs: Vec<Vec<BigInt>> = Vec::new();
+            let mut sys: System<Q> = System::new(m, n);
+            for k in 0..m {
+                // Six throws of a die: each to a random unknown, or out (an exit paying a
+                // random amount to each right-hand side).
+                let mut row = vec![0i64; m];
+                row[k] += 6;
+                let mut b = vec![BigInt::zero(); n];
+                for _ in 0..6 {
+                    if rng.below(3) == 0 {
+                        // Every fourth system has right-hand sides of 40 digits and more
+                        // (the residual's big-integer entries).
+                        let big = BigInt::from(10u32).pow(if round % 4 == 0 { 40 } else { 0 });
+                        for bi in b.iter_mut() {
+                            *bi += (BigInt::from(rng.below(1000)) - 300) * &big;
+                        }
+                    } else {
+                        row[rng.below(m as u64) as usize] -= 1;
+                    }
+                }
+                // Make sure every unknown can leave: the last row always exits.
+                if k == m - 1 && row[k] == 0 {
+                    row[k] = 6;
+                }
+                let entries: Vec<(u32, i64)> = row
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &a)| a != 0)
+                    .map(|(j, &a)| (j as u32, a))
+                    .collect();
+                for &(j, a) in &entries {
+                    sys.set(k, j as usize, Q::from_integer(a.into()));
+                }
+                for (i, bi) in b.iter().enumerate() {
+                    sys.rhs_mut(k)[i] = Q::from_integer(bi.clone());
+                }
+                rows.push(entries);
+                rhs.push(b);
+            }
+            let Ok(want) = sys.solve(|_, _| Ok(())) else {
+                continue; // a chain that cannot leave: singular, not a test case
+            };
+            let int = IntSystem { rows, rhs, n };
+            let wanted = vec![true; m];
+            let got = solve(&int, &wanted, u64::MAX).expect("solved");
+            for k in 0..m {
+                let e = got.exact(k).unwrap();
+                assert_eq!(e, want[k], "round {round}, row {k}");
+                for i in 0..n {
+                    let w = want[k][i].to_f64().unwrap();
+                    assert!(
+                        (got.float[k * n + i] - w).abs() <= 1e-14 * w.abs().max(1e-300),
+                        "round {round}, row {k}: {} vs {w}",
+                        got.float[k * n + i]
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reconstruction_finds_small_fractions() {
+        let m = BigInt::from(prime(0)) * BigInt::from(prime(1));
+        for (a, b) in [(3i64, 7i64), (-5, 11), (0, 1), (12345, 678)] {
+            let inv = BigInt::from(b).modinv(&m).unwrap();
+            let x = (BigInt::from(a) * inv).mod_floor(&m);
+            let (ra, rb) = reconstruct(&x, &m).unwrap();
+            let g = BigInt::from(a).gcd(&BigInt::from(b));
+            assert_eq!((ra, rb), (BigInt::from(a) / &g, BigInt::from(b) / &g));
+        }
+        // A fraction with too little room to spare is not trusted: of residues taken at
+        // random, (almost) none is accepted.
+        let mut rng = Rng(12345);
+        let accepted = (0..1000)
+            .filter(|_| {
+                let x = BigInt::from(rng.next()) * BigInt::from(rng.next());
+                reconstruct(&x, &m).is_some()
+            })
+            .count();
+        assert!(accepted < 5, "{accepted}");
+    }
+}
