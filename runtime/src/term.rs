@@ -244,6 +244,8 @@ pub struct TermStore {
     map_families: Vec<MapFamily>,
     /// For each operator, the map family whose `nomap` or `_|->_` it is (`u32::MAX`: none).
     map_family_of_op: Vec<u32>,
+    /// The constants built so far (see [`TermStore::constants`]).
+    constants: Vec<TermId>,
     /// The ids of the literals `SMALL_LO..SMALL_HI` (`NO_TERM` until built): no hashing.
     small_ints: Vec<TermId>,
     ops: Vec<OpMeta>,
@@ -308,6 +310,7 @@ impl TermStore {
             map_families: Vec::new(),
             map_family_of_op: Vec::new(),
             small_ints: Vec::new(),
+            constants: Vec::new(),
             ops: Vec::new(),
             nat_sort: NO_SORT,
             int_sort: NO_SORT,
@@ -928,14 +931,24 @@ impl TermStore {
             }
             i = (i + 1) & mask;
         }
-        self.insert_at(
+        let id = self.insert_at(
             i,
             h,
             TermData::App {
                 op,
                 args: SmallVec::from_slice(args),
             },
-        )
+        );
+        if args.is_empty() {
+            self.constants.push(id);
+        }
+        id
+    }
+
+    /// Every constant (application of no arguments) built so far. Garbage collection
+    /// keeps them all, and reads them here rather than walking every term to find them.
+    pub(crate) fn constants(&self) -> &[TermId] {
+        &self.constants
     }
 
     fn desc_sum_len(&self, d: Desc<'_>) -> (u64, usize) {

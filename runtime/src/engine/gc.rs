@@ -70,12 +70,7 @@ impl Engine {
         all.extend(self.true_t);
         all.extend(self.false_t);
         all.extend(self.trace.iter().copied());
-        for i in 0..cap {
-            let t = TermId(i as u32);
-            if self.store.op(t).is_some() && self.store.args(t).is_empty() {
-                all.push(t);
-            }
-        }
+        all.extend_from_slice(self.store.constants());
         self.store.mark(all, &mut marks);
         // Weak: the call cache keeps the entries whose terms are alive anyway.
         self.calls.retain(|t| bit(&marks, t));
