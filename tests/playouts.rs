@@ -348,7 +348,12 @@ fn a_candidate_with_two_configurations_is_a_clear_error() {
     let mut rules = rules(&g, &game);
     let start = rules.start().unwrap();
     let err = rules.playout(&mut Rng::new(1), start, 100).unwrap_err();
-    let text = format!("{err:?}");
+    // Located at the declaration of `try-candidate`.
+    let gamelang_game::SolveError::Diagnosed(d) = &err else {
+        panic!("not located: {err:?}")
+    };
+    let text = d.render(&g.session.sources, false);
+    assert!(text.contains("op try-candidate"), "{text}");
     assert!(
         text.contains("`try-candidate` gave 2 configurations for the candidate `7`"),
         "{text}"
