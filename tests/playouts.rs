@@ -308,3 +308,54 @@ fn a_random_quoridor_move_by_candidates_is_uniform() {
         assert!((50..=150).contains(k), "{}: {k}", q.term(p));
     }
 }
+
+#[test]
+fn a_candidate_with_two_configurations_is_a_clear_error() {
+    // `try-candidate` must give one configuration or none: a game giving two is told so,
+    // with the candidate, instead of a playout drawing among them unevenly.
+    let g = support::load_source(
+        "two.game",
+        "fmod TWO is
+           protecting PLAYERS .
+           protecting INT .
+           sort Config .
+           op c : Nat -> Config [ctor] .
+           protecting SET{Config} .
+           protecting SET{Nat} .
+           ops halted won : Players Config -> Bool .
+           op next-config : Players Config -> Set{Config} .
+           op candidates : Players Config -> Set{Nat} .
+           op try-candidate : Players Config Nat -> Set{Config} .
+           var p : Players .
+           vars n k : Nat .
+           eq halted(p, c(n)) = n == 0 .
+           eq won(p, c(n)) = true .
+           eq next-config(p, c(n)) = c(n - 1), c(n quo 2) .
+           eq candidates(p, c(n)) = 7 .
+           eq try-candidate(p, c(n), k) = c(n - 1), c(n quo 2) .
+         endfm
+         view Two from GAME-TREE to TWO is
+           sort Config to Config .
+           sort SetConfig to Set{Config} .
+         endv
+         game two is
+           instance WINS{Two} .
+           start c(6) .
+           first B .
+         endgame",
+    );
+    let game = g.game.clone();
+    let mut rules = rules(&g, &game);
+    let start = rules.start().unwrap();
+    let err = rules.playout(&mut Rng::new(1), start, 100).unwrap_err();
+    // Located at the declaration of `try-candidate`.
+    let gamelang_game::SolveError::Diagnosed(d) = &err else {
+        panic!("not located: {err:?}")
+    };
+    let text = d.render(&g.session.sources, false);
+    assert!(text.contains("op try-candidate"), "{text}");
+    assert!(
+        text.contains("`try-candidate` gave 2 configurations for the candidate `7`"),
+        "{text}"
+    );
+}

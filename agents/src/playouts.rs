@@ -21,6 +21,7 @@ use crate::rng::Rng;
 use crate::rules::{index, EngineRules, Node, Pos, Rules, Turn};
 use gamelang_board::play::{Ending, GridNode, GridPlay};
 use gamelang_game::{Side, SolveError, Verdict};
+use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::grid::{BoardTerm, Compiled, CompiledGoals};
@@ -250,12 +251,20 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
                 [] => continue,
                 [c] => return Ok(Some(p.after(c))),
                 ref more => {
-                    return Err(SolveError::Game(format!(
+                    let text = format!(
                         "`try-candidate` gave {} configurations for the candidate `{}`: \
                          a candidate is one move, legal or not (at most one configuration)",
                         more.len(),
                         self.show(x)
-                    )))
+                    );
+                    // Located at the operator's declaration, where the game says it.
+                    let span = self.engine.borrow().program().sig.op(attempt).span;
+                    return Err(match span {
+                        Some(span) => {
+                            SolveError::Diagnosed(Box::new(Diag::at(span, text, "declared here")))
+                        }
+                        None => SolveError::Game(text),
+                    });
                 }
             }
         }

@@ -1,11 +1,15 @@
 //! Random play of a grid game on boards alone, for agents' random playouts: the game of
 //! stdlib/grid.game's `GRID{X}` (Definitions 7-10 of seed 001) without terms. A playout
 //! through the rewriting engine builds every successor of every position as a term to use
-//! one; here a ply computes the successors as board words in one buffer, picks one, and
-//! checks only the goals that the cells it changed can have made true.
+//! one. Here every action and goal is compiled once, at every position of the board, to
+//! masks on the board's words (an `Instance`); each player's moves are a set of bits,
+//! one per action instance, tested again after a move only where the move wrote a cell
+//! the instance looks at; a move is drawn among them with one random number (when no two
+//! instances can lead to one board), and only the goal instances that look at a written
+//! cell are tested.
 //!
 //! The semantics is `GRID{X}`'s, which the caller checks against the game's own
-//! operators (the agents crate compares both on every example grid game in its tests):
+//! operators (tests/playouts.rs replays playouts through the equations, move by move):
 //! at a board with player `p` to move, play has stopped when the goals of the other
 //! player (who has just moved) hold, and that player has won; otherwise `p` moves to one of
 //! the distinct boards its actions lead to, chosen uniformly; a player without a move
