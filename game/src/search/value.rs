@@ -24,6 +24,15 @@
 //! cut-off).
 //!
 //! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
+//!
+//! A position met again while it is on the stack (play can repeat it) has no value the
+//! search can compute. Its parent goes on without that move: if another move cuts the
+//! search off, the bound it gives holds whatever an endless play would be worth, and is
+//! stored as usual. A position whose value does depend on the repeat is not stored and is
+//! unknown to its own parent in turn; at the root that is the cycle error. So a repeat no
+//! longer stops the search merely because its move was tried first: only when the bound
+//! asked for depends on it (which positions are on the stack, and so which repeat is met
+//! and named, still follows the order).
 
 use super::order::{order, History};
 use crate::error::SolveError;
@@ -96,6 +105,18 @@ struct Frame<C> {
     /// The best value so far, and the successor that gave it.
     g: i64,
     best: Option<C>,
+    /// The line to the first successor that was on the stack (a repeated position),
+    /// left out of the search: the frame's value is then known only if another successor
+    /// cuts the search off.
+    repeat: Option<Vec<(Side, C)>>,
+}
+
+/// What opening a position gave: its value, its frame to search, or (a position already
+/// on the stack) the line from the root to it.
+enum Opened<C> {
+    Value(i64),
+    Frame(Frame<C>),
+    Repeat(Vec<(Side, C)>),
 }
 
 /// The transposition table and the search. It lives as long as the caller keeps it, so
@@ -258,13 +279,16 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         let mut result: Option<i64> = None;
         loop {
             if let Some((p, c, alpha, beta)) = open.take() {
-                match self.open(rules, &stack, &on_stack, p, c, alpha, beta) {
-                    Ok(Ok(v)) => result = Some(v),
-                    Ok(Err(frame)) => {
+                match self.open(rules, &stack, &on_stack, p, c, alpha, beta)? {
+                    Opened::Value(v) => result = Some(v),
+                    Opened::Frame(frame) => {
                         on_stack.insert((p, c));
                         stack.push(frame);
                     }
-                    Err(e) => return Err(e),
+                    Opened::Repeat(path) => {
+                        let top = stack.last_mut().expect("a repeat has a parent");
+                        top.repeat.get_or_insert(path);
+                    }
                 }
             }
             let ply = stack.len().saturating_sub(1);
@@ -304,6 +328,18 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             }
             let f = stack.pop().expect("non-empty");
             on_stack.remove(&(f.p, f.c));
+            if let (Some(path), false) = (f.repeat, cut) {
+                // The value depends on the repeated position's, so it is not known: the
+                // parent goes on without it (another move may still cut it off), and at
+                // the root it is a cycle in the game. Nothing is stored for it.
+                match stack.last_mut() {
+                    Some(parent) => {
+                        parent.repeat.get_or_insert(path);
+                        continue;
+                    }
+                    None => return Err(rules.cycle(&path)),
+                }
+            }
             self.store(f.p, f.c, f.alpha, f.beta, f.g, f.best);
             result = Some(f.g);
         }
@@ -321,9 +357,9 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         c: C,
         alpha: i64,
         beta: i64,
-    ) -> Result<Result<i64, Frame<C>>, SolveError> {
+    ) -> Result<Opened<C>, SolveError> {
         let (alpha, beta, hint) = match self.probe(p, c, alpha, beta) {
-            Ok(v) => return Ok(Ok(v)),
+            Ok(v) => return Ok(Opened::Value(v)),
             Err(narrowed) => narrowed,
         };
         let path = |p: Side, c: C| -> Vec<(Side, C)> {
@@ -332,7 +368,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             path
         };
         if on_stack.contains(&(p, c)) {
-            return Err(rules.cycle(&path(p, c)));
+            return Ok(Opened::Repeat(path(p, c)));
         }
         if self.table.len() >= self.limit {
             return Err(SolveError::OverLimit);
@@ -345,7 +381,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             Ok(Ok(v)) => {
                 // Halted: its value is exact whatever the window.
                 self.store(p, c, i64::MIN, i64::MAX, v, None);
-                return Ok(Ok(v));
+                return Ok(Opened::Value(v));
             }
             Ok(Err(moves)) => moves,
             Err(e) => return Err(rules.in_context(e, &path(p, c))),
@@ -358,11 +394,11 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 let (lo, hi) = (self.lift(b.lo), self.lift(b.hi));
                 if p == Side::B && lo >= beta {
                     self.store(p, c, alpha, beta, lo, Some(m));
-                    return Ok(Ok(lo));
+                    return Ok(Opened::Value(lo));
                 }
                 if p == Side::R && hi <= alpha {
                     self.store(p, c, alpha, beta, hi, Some(m));
-                    return Ok(Ok(hi));
+                    return Ok(Opened::Value(hi));
                 }
             }
         }
@@ -381,7 +417,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             Ok(keys) => keys,
             Err(e) => return Err(rules.in_context(e, &path(p, c))),
         };
-        Ok(Err(Frame {
+        Ok(Opened::Frame(Frame {
             p,
             c,
             keys,
@@ -394,6 +430,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             next: 0,
             g: if p == Side::B { i64::MIN } else { i64::MAX },
             best: None,
+            repeat: None,
         }))
     }
 }
