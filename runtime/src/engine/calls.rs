@@ -9,8 +9,8 @@
 //! moves `take-second((a b), m)` shared by the positions of a heaps game) cost one
 //! computation per distinct call, as if every function were `memo`, without the memory of
 //! a memo table: the cache is a fixed-size table (lossy: a new entry replaces the one in
-//! its slot), and grows only while entries are being lost at a high rate, up to
-//! [`MAX_SLOTS`].
+//! its slot), and grows only while entries are being lost at a high rate and lookups
+//! hit often, up to [`MAX_SLOTS`].
 //!
 //! It is *weak*: its entries keep no term alive. A garbage collection drops the entries
 //! whose arguments or value were freed ([`CallCache::retain`]), since their ids may be
@@ -68,6 +68,8 @@ pub(super) struct CallCache {
     slots: Vec<Entry>,
     /// Entries replaced by another since the cache last grew.
     lost: usize,
+    /// Lookups that hit since the cache last grew.
+    hits: usize,
     /// Per operator (by id; grown on demand): its current window or rest.
     ops: Vec<OpStat>,
 }
@@ -85,6 +87,7 @@ impl Default for CallCache {
         CallCache {
             slots: vec![FREE; FIRST_SLOTS],
             lost: 0,
+            hits: 0,
             ops: Vec::new(),
         }
     }
@@ -145,6 +148,7 @@ impl CallCache {
         let hit = e.op == op.0 && e.args == *args;
         if hit {
             self.ops[op.0 as usize].hits += 1;
+            self.hits += 1;
         }
         hit.then_some(TermId(e.value))
     }
@@ -162,8 +166,11 @@ impl CallCache {
             args: *args,
             value: value.0,
         };
-        // Losing entries at a high rate: the calls a program repeats may not fit.
-        if self.lost > self.slots.len() && self.slots.len() < MAX_SLOTS {
+        // Losing entries at a high rate while hitting often: the calls a program repeats
+        // may not fit. (Calls that never repeat lose entries too; for them a table that
+        // stays small stays in the processor's cache.)
+        if self.lost > self.slots.len() && 4 * self.hits > self.lost && self.slots.len() < MAX_SLOTS
+        {
             self.grow();
         }
     }
@@ -172,6 +179,7 @@ impl CallCache {
         let size = 2 * self.slots.len();
         let old = std::mem::replace(&mut self.slots, vec![FREE; size]);
         self.lost = 0;
+        self.hits = 0;
         let mask = self.slots.len() - 1;
         for e in old.into_iter().filter(|e| e.op != EMPTY) {
             self.slots[hash(e.op, &e.args) & mask] = e;
