@@ -35,8 +35,10 @@ pub(super) const MAX_ARGS: usize = 4;
 /// Slots of a new cache.
 const FIRST_SLOTS: usize = 1 << 12;
 
-/// The cache grows no further than this many slots (24 bytes each: 24 MiB).
-const MAX_SLOTS: usize = 1 << 20;
+/// The cache grows no further than this many slots (24 bytes each: 6 MiB; a larger
+/// table misses the processor's cache on every lookup, which costs more than the short
+/// calls it saves in a game's rules).
+const MAX_SLOTS: usize = 1 << 18;
 
 /// Calls of an operator counted before deciding whether caching it pays.
 const WINDOW: u32 = 4096;
