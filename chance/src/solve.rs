@@ -66,7 +66,7 @@ pub struct Options {
     /// Cyclic components of at least this many states are solved exactly by p-adic
     /// lifting ([`crate::dixon`]) instead of rational elimination…
     pub lifting_component: usize,
-    /// …within this many multiplications modulo a prime (Auto).
+    /// …within this many multiplications modulo a prime in all (Auto).
     pub lifting_budget: u64,
 }
 
@@ -81,7 +81,7 @@ impl Default for Options {
             exact_component: 2_000,
             fill_budget: 2_000_000,
             work_budget: 50_000_000,
-            lifting_component: 200,
+            lifting_component: 16,
             lifting_budget: 2_000_000_000,
         }
     }
@@ -679,6 +679,8 @@ fn exact<S, C>(
     let mut rounds = 0;
     let mut fill = 0usize;
     let mut work = 0u64;
+    // Multiplications modulo p done by the lifting (its own budget).
+    let mut lifted = 0u64;
     // The values in floating point, for the value iteration that finds a first policy: each
     // state's converted once, when it is solved (converting every solved state again for
     // every component took a third of the time of Pig with goal 20).
@@ -708,7 +710,15 @@ fn exact<S, C>(
         let policy: Vec<usize> = live.iter().map(|&s| g.options(s as usize).start).collect();
         let wanted: Vec<bool> = live.iter().map(|&s| s == 0).collect();
         let (x, xf) = evaluate(
-            g, &live, &policy, &vals, &wanted, opts, &mut fill, &mut work,
+            g,
+            &live,
+            &policy,
+            &vals,
+            &wanted,
+            opts,
+            &mut fill,
+            &mut work,
+            &mut lifted,
         )?;
         for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
             let s = live[k] as usize;
@@ -772,7 +782,17 @@ fn exact<S, C>(
             } else {
                 comp.iter().map(|&s| read_later[s as usize]).collect()
             };
-            let (x, xf) = evaluate(g, comp, &policy, &vals, &wanted, opts, &mut fill, &mut work)?;
+            let (x, xf) = evaluate(
+                g,
+                comp,
+                &policy,
+                &vals,
+                &wanted,
+                opts,
+                &mut fill,
+                &mut work,
+                &mut lifted,
+            )?;
             for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
                 let s = comp[k] as usize;
                 vals[s] = v;
@@ -826,6 +846,7 @@ fn evaluate<S, C>(
     opts: &Options,
     fill: &mut usize,
     work: &mut u64,
+    lifted: &mut u64,
 ) -> Result<Evaluated, Fallback> {
     let n = g.n_players();
     let m = comp.len();
@@ -868,7 +889,7 @@ fn evaluate<S, C>(
     if m >= opts.lifting_component {
         if let Some(sys) = integer_system(g, comp, policy, vals, &local, &reaches, opts.goal) {
             let budget = if opts.exactness == Exactness::Auto {
-                opts.lifting_budget
+                opts.lifting_budget.saturating_sub(*lifted)
             } else {
                 u64::MAX
             };
@@ -901,7 +922,7 @@ fn evaluate<S, C>(
                                 .collect()
                         })
                         .collect();
-                    *work += sol.ops;
+                    *lifted += sol.ops;
                     return Ok((exact, floats));
                 }
                 Err(dixon::Stop::Budget(why)) => return Err(Fallback::TooBig(why)),
