@@ -13,8 +13,10 @@
 //! - *exact* (rationals): a component of one state without a loop is solved by backward
 //!   induction; a component with cycles by policy iteration: a policy (from value iteration
 //!   when players have choices) is evaluated by solving its linear system exactly (sparse
-//!   Gaussian elimination over the rationals), then improved until no player gains by
-//!   changing one choice;
+//!   Gaussian elimination over the rationals for small components, p-adic lifting modulo a
+//!   prime with an exact certificate from [`Options::lifting_component`] states,
+//!   [`crate::dixon`]), then improved until no player gains by changing one choice; a game
+//!   without choices is solved as one system when lifting applies;
 //! - *value iteration* (floating point): Gauss-Seidel sweeps over each cyclic component
 //!   (in compact arrays, [`crate::block`], in a depth-first post-order) until the largest
 //!   change in a sweep is below the tolerance; small components jump to the solution of
