@@ -721,6 +721,7 @@ fn exact<S, C>(
             &mut fill,
             &mut work,
             &mut lifted,
+            true,
         )?;
         for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
             let s = live[k] as usize;
@@ -730,7 +731,8 @@ fn exact<S, C>(
         if !vals[0].is_empty() {
             return Ok((vals, fv, 1));
         }
-        // (Not solved by lifting: component by component below.)
+        // (Lifting did not apply, e.g. a coefficient too large for a machine word, or more
+        // than `lu::MAX_ORDER` states: component by component below.)
         vals.iter_mut().for_each(Vec::clear);
     }
     for (comp, &cyc) in comps.iter().zip(cyclic) {
@@ -794,6 +796,7 @@ fn exact<S, C>(
                 &mut fill,
                 &mut work,
                 &mut lifted,
+                false,
             )?;
             for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
                 let s = comp[k] as usize;
@@ -849,6 +852,7 @@ fn evaluate<S, C>(
     fill: &mut usize,
     work: &mut u64,
     lifted: &mut u64,
+    lifting_only: bool,
 ) -> Result<Evaluated, Fallback> {
     let n = g.n_players();
     let m = comp.len();
@@ -932,6 +936,10 @@ fn evaluate<S, C>(
                 Err(dixon::Stop::Unsuitable(_)) | Err(dixon::Stop::Failed(_)) => {}
             }
         }
+    }
+    if lifting_only {
+        // (The caller solves component by component instead: no exact values here.)
+        return Ok((vec![Vec::new(); m], vec![vec![0.0; n]; m]));
     }
     // (I - P) x = r + (exits), over the states that reach an exit.
     let mut sys: System<Q> = System::new(m, n);
