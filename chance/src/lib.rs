@@ -9,7 +9,8 @@
 //!
 //! - [`solve`]: each player's optimal probability of winning (max-n) or expected score,
 //!   exactly over the rationals (backward induction on acyclic parts, linear systems on
-//!   cycles) or by value iteration to a stated tolerance;
+//!   cycles: rational elimination, or p-adic lifting for large ones, [`dixon`]) or by
+//!   value iteration to a stated tolerance;
 //! - [`retro`]: retrograde analysis of deterministic two-player games with cycles (draws);
 //! - [`simulate`]: random play-outs with empirical win rates.
 

@@ -258,7 +258,7 @@ impl Factors {
     /// the order, its `n` values (Montgomery form), and is overwritten by the solution.
     pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64]) {
         match n {
-            1 => self.solve_n::<1>(sym, b),
+            1 => self.solve_one(sym, b),
             _ => {
                 // One column at a time: on Snakes and Ladders with two players, two columns
                 // interleaved took 2.9 times as long as one (measured with perf), one after
@@ -269,7 +269,7 @@ impl Factors {
                     for k in 0..m {
                         col[k] = b[k * n + i];
                     }
-                    self.solve_n::<1>(sym, &mut col);
+                    self.solve_one(sym, &mut col);
                     for k in 0..m {
                         b[k * n + i] = col[k];
                     }
@@ -278,37 +278,37 @@ impl Factors {
         }
     }
 
-    /// The triangular solves for `N` interleaved right-hand sides: per row, `N` dot
-    /// products of unreduced sums, each reduced once.
-    fn solve_n<const N: usize>(&self, sym: &Symbolic, b: &mut [u64]) {
+    /// The triangular solves for one right-hand side.
+    fn solve_one(&self, sym: &Symbolic, b: &mut [u64]) {
         let f = &self.f;
         let m = self.uinv.len();
         for k in 0..m {
-            let mut acc = [0u128; N];
             let r = sym.lower.range(k);
-            for (&j, &x) in sym.lower.idx[r.clone()].iter().zip(&self.l[r]) {
-                let j = j as usize * N;
-                for i in 0..N {
-                    acc[i] += x as u128 * b[j + i] as u128;
-                }
-            }
-            for i in 0..N {
-                b[k * N + i] = f.sub(b[k * N + i], f.reduce_wide(acc[i]));
-            }
+            let acc = dot(&sym.lower.idx[r.clone()], &self.l[r], b);
+            b[k] = f.sub(b[k], f.reduce_wide(acc));
         }
         for k in (0..m).rev() {
-            let mut acc = [0u128; N];
             let r = sym.upper.range(k);
-            for (&j, &x) in sym.upper.idx[r.clone()].iter().zip(&self.u[r]) {
-                let j = j as usize * N;
-                for i in 0..N {
-                    acc[i] += x as u128 * b[j + i] as u128;
-                }
-            }
-            for i in 0..N {
-                let v = f.sub(b[k * N + i], f.reduce_wide(acc[i]));
-                b[k * N + i] = f.mul(v, self.uinv[k]);
-            }
+            let acc = dot(&sym.upper.idx[r.clone()], &self.u[r], b);
+            b[k] = f.mul(f.sub(b[k], f.reduce_wide(acc)), self.uinv[k]);
         }
     }
+}
+
+/// `Σ vals[i]·b[idx[i]]`, unreduced, with four independent sums (one 128-bit sum is a chain
+/// of dependent additions; four let the multiplications overlap).
+#[inline(always)]
+fn dot(idx: &[u32], vals: &[u64], b: &[u64]) -> u128 {
+    let mut acc = [0u128; 4];
+    let (ic, vc) = (idx.chunks_exact(4), vals.chunks_exact(4));
+    let (ir, vr) = (ic.remainder(), vc.remainder());
+    for (i, v) in ic.zip(vc) {
+        for t in 0..4 {
+            acc[t] += v[t] as u128 * b[i[t] as usize] as u128;
+        }
+    }
+    for (&i, &v) in ir.iter().zip(vr) {
+        acc[0] += v as u128 * b[i as usize] as u128;
+    }
+    acc[0] + acc[1] + acc[2] + acc[3]
 }

@@ -13,8 +13,10 @@
 //! - *exact* (rationals): a component of one state without a loop is solved by backward
 //!   induction; a component with cycles by policy iteration: a policy (from value iteration
 //!   when players have choices) is evaluated by solving its linear system exactly (sparse
-//!   Gaussian elimination over the rationals), then improved until no player gains by
-//!   changing one choice;
+//!   Gaussian elimination over the rationals for small components, p-adic lifting modulo a
+//!   prime with an exact certificate from [`Options::lifting_component`] states,
+//!   [`crate::dixon`]), then improved until no player gains by changing one choice; a game
+//!   without choices is solved as one system when lifting applies;
 //! - *value iteration* (floating point): Gauss-Seidel sweeps over each cyclic component
 //!   (in compact arrays, [`crate::block`], in a depth-first post-order) until the largest
 //!   change in a sweep is below the tolerance; small components jump to the solution of
@@ -66,7 +68,7 @@ pub struct Options {
     /// Cyclic components of at least this many states are solved exactly by p-adic
     /// lifting ([`crate::dixon`]) instead of rational elimination…
     pub lifting_component: usize,
-    /// …within this many multiplications modulo a prime (Auto).
+    /// …within this many multiplications modulo a prime in all (Auto).
     pub lifting_budget: u64,
 }
 
@@ -81,7 +83,7 @@ impl Default for Options {
             exact_component: 2_000,
             fill_budget: 2_000_000,
             work_budget: 50_000_000,
-            lifting_component: 200,
+            lifting_component: 16,
             lifting_budget: 2_000_000_000,
         }
     }
@@ -679,6 +681,8 @@ fn exact<S, C>(
     let mut rounds = 0;
     let mut fill = 0usize;
     let mut work = 0u64;
+    // Multiplications modulo p done by the lifting (its own budget).
+    let mut lifted = 0u64;
     // The values in floating point, for the value iteration that finds a first policy: each
     // state's converted once, when it is solved (converting every solved state again for
     // every component took a third of the time of Pig with goal 20).
@@ -708,7 +712,16 @@ fn exact<S, C>(
         let policy: Vec<usize> = live.iter().map(|&s| g.options(s as usize).start).collect();
         let wanted: Vec<bool> = live.iter().map(|&s| s == 0).collect();
         let (x, xf) = evaluate(
-            g, &live, &policy, &vals, &wanted, opts, &mut fill, &mut work,
+            g,
+            &live,
+            &policy,
+            &vals,
+            &wanted,
+            opts,
+            &mut fill,
+            &mut work,
+            &mut lifted,
+            true,
         )?;
         for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
             let s = live[k] as usize;
@@ -718,7 +731,8 @@ fn exact<S, C>(
         if !vals[0].is_empty() {
             return Ok((vals, fv, 1));
         }
-        // (Not solved by lifting: component by component below.)
+        // (Lifting did not apply, e.g. a coefficient too large for a machine word, or more
+        // than `lu::MAX_ORDER` states: component by component below.)
         vals.iter_mut().for_each(Vec::clear);
     }
     for (comp, &cyc) in comps.iter().zip(cyclic) {
@@ -772,7 +786,18 @@ fn exact<S, C>(
             } else {
                 comp.iter().map(|&s| read_later[s as usize]).collect()
             };
-            let (x, xf) = evaluate(g, comp, &policy, &vals, &wanted, opts, &mut fill, &mut work)?;
+            let (x, xf) = evaluate(
+                g,
+                comp,
+                &policy,
+                &vals,
+                &wanted,
+                opts,
+                &mut fill,
+                &mut work,
+                &mut lifted,
+                false,
+            )?;
             for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
                 let s = comp[k] as usize;
                 vals[s] = v;
@@ -826,6 +851,8 @@ fn evaluate<S, C>(
     opts: &Options,
     fill: &mut usize,
     work: &mut u64,
+    lifted: &mut u64,
+    lifting_only: bool,
 ) -> Result<Evaluated, Fallback> {
     let n = g.n_players();
     let m = comp.len();
@@ -868,7 +895,7 @@ fn evaluate<S, C>(
     if m >= opts.lifting_component {
         if let Some(sys) = integer_system(g, comp, policy, vals, &local, &reaches, opts.goal) {
             let budget = if opts.exactness == Exactness::Auto {
-                opts.lifting_budget
+                opts.lifting_budget.saturating_sub(*lifted)
             } else {
                 u64::MAX
             };
@@ -901,7 +928,7 @@ fn evaluate<S, C>(
                                 .collect()
                         })
                         .collect();
-                    *work += sol.ops;
+                    *lifted += sol.ops;
                     return Ok((exact, floats));
                 }
                 Err(dixon::Stop::Budget(why)) => return Err(Fallback::TooBig(why)),
@@ -909,6 +936,10 @@ fn evaluate<S, C>(
                 Err(dixon::Stop::Unsuitable(_)) | Err(dixon::Stop::Failed(_)) => {}
             }
         }
+    }
+    if lifting_only {
+        // (The caller solves component by component instead: no exact values here.)
+        return Ok((vec![Vec::new(); m], vec![vec![0.0; n]; m]));
     }
     // (I - P) x = r + (exits), over the states that reach an exit.
     let mut sys: System<Q> = System::new(m, n);
