@@ -171,9 +171,9 @@ struct OpRt {
     /// equation's left-hand side simple with a free top (see `direct`): its applications
     /// are rewritten by native recursion when the direct evaluator runs.
     direct: bool,
-    /// A direct function with equations and no built-in evaluation: the direct evaluator
-    /// remembers its calls' values in the call cache (`calls`). (A built-in is cheaper to
-    /// evaluate than to look up.)
+    /// A function with equations, rewritten as an open call (free, not memo, not lazy)
+    /// and not built in: the direct evaluator and the machine remember its calls' values
+    /// in the call cache (`calls`). (A built-in is cheaper to evaluate than to look up.)
     cached: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
@@ -591,7 +591,12 @@ impl Engine {
                     let lhs = &self.eqs[e as usize].lhs;
                     lhs.is_simple() && lhs.free_top().is_some()
                 });
-            rt.cached = rt.direct && !rt.eqs.is_empty() && rt.builtin.is_none();
+            rt.cached = !rt.plain
+                && !rt.memo
+                && !rt.norm
+                && !rt.lazy
+                && !rt.eqs.is_empty()
+                && rt.builtin.is_none();
         }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));

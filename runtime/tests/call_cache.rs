@@ -251,3 +251,33 @@ fn the_machine_uses_the_cache_and_keeps_tail_calls_in_constant_stack() {
     assert!(!loop_direct && !fib_direct, "the machine alone ran");
     assert!(fib_steps < 27 * 10, "{fib_steps} rewrites");
 }
+
+/// Functions whose equations match modulo AC (not direct functions: the machine rewrites
+/// them) are cached too: `h` of a set of n numbers asks `h` and `k` of the rest, and `k`
+/// asks `h` again, 2^n calls without the cache.
+#[test]
+fn functions_matched_modulo_ac_are_cached_by_the_machine() {
+    let mut s = Spec::new();
+    s.set_of("Nat", "NSet");
+    s.op("h", &["NSet"], "Nat", "");
+    s.op("k", &["NSet"], "Nat", "");
+    s.op("upto", &["Nat"], "NSet", "");
+    s.eq("", "[h empty]", "1");
+    s.eq("n:Nat r:NSet", "[h [_,_ n r]]", "[_+_ [h r] [k r]]");
+    s.eq("", "[k empty]", "1");
+    s.eq("n:Nat r:NSet", "[k [_,_ n r]]", "[h [_,_ n r]]");
+    s.eq("", "[upto 0]", "empty");
+    s.owise("n:Nat", "[upto n]", "[_,_ n [upto [_-_ n 1]]]");
+    for n in [0u32, 1, 5, 9] {
+        let src = format!("[h [upto {n}]]");
+        let mut cached = s.engine();
+        let mut plain = s.engine();
+        plain.call_cache = false;
+        assert_eq!(red(&s, &mut cached, &src), (1u64 << n).to_string(), "{src}");
+        assert_eq!(red(&s, &mut plain, &src), (1u64 << n).to_string(), "{src}");
+        assert!(cached.steps() <= plain.steps(), "{src}");
+    }
+    let mut e = s.engine();
+    assert_eq!(red(&s, &mut e, "[h [upto 16]]"), (1u64 << 16).to_string());
+    assert!(e.steps() < 16 * 10, "{} rewrites", e.steps());
+}

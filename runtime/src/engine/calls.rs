@@ -1,11 +1,12 @@
-//! The call cache: the normal forms of calls of direct functions, remembered by operator
-//! and argument ids.
+//! The call cache: the normal forms of calls of defined functions (open calls: free, not
+//! `memo`), remembered by operator and argument ids.
 //!
 //! Terms are hash-consed, so two calls `f(a, b)` with the same argument ids are the same
 //! redex, and — the engine being deterministic and its built-ins pure — have the same
-//! normal form. The direct evaluator looks each call up here before rewriting it and
-//! records its value after, which makes a program that asks the same question many times
-//! (`fib(N - 1) + fib(N - 2)`, `tak`, Ackermann, a list reversed back and forth, the
+//! normal form. The direct evaluator (and the machine, for the calls it rewrites, through
+//! a `Frame::Cache`) looks each call up here before rewriting it and records its value
+//! after, which makes a program that asks the same question many times
+//! (`fib(N - 1) + fib(N - 2)`, `tak`, Ackermann, the
 //! moves `take-second((a b), m)` shared by the positions of a heaps game) cost one
 //! computation per distinct call, as if every function were `memo`, without the memory of
 //! a memo table: the cache is a fixed-size table (lossy: a new entry replaces the one in
