@@ -46,9 +46,9 @@
 //!   (`Engine::nf`); met again while it is being reduced, it is a loop, reported at once.
 //! * Before the matcher runs, an equation's *guards* (the operator or value required at
 //!   each argument) rule out the equations that cannot match.
-//! * The direct evaluator remembers the values of calls of direct functions by operator
-//!   and argument ids (`calls`): a call met again, in this reduction or a later one, is a
-//!   lookup.
+//! * The values of open calls of defined functions are remembered by operator and
+//!   argument ids (`calls`, by the direct evaluator and the machine): a call met again,
+//!   in this reduction or a later one, is a lookup.
 //!
 //! # Files
 //!
@@ -582,21 +582,15 @@ impl Engine {
         self.eqs = eqs;
         self.quickable = self.quickable_nodes();
         for rt in &mut self.ops {
-            rt.direct = !rt.plain
-                && !rt.memo
-                && !rt.norm
-                && !rt.lazy
+            // Applications rewritten as open calls (operator + argument values).
+            let open = !rt.plain && !rt.memo && !rt.norm && !rt.lazy;
+            rt.direct = open
                 && (rt.defined || rt.builtin.is_some())
                 && rt.eqs.iter().all(|&e| {
                     let lhs = &self.eqs[e as usize].lhs;
                     lhs.is_simple() && lhs.free_top().is_some()
                 });
-            rt.cached = !rt.plain
-                && !rt.memo
-                && !rt.norm
-                && !rt.lazy
-                && !rt.eqs.is_empty()
-                && rt.builtin.is_none();
+            rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
         }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));

@@ -107,24 +107,19 @@ impl Engine {
         if !rt.defined && rt.builtin.is_none() {
             return self.no_equation(subj);
         }
-        // Only with the direct evaluator on: the machine alone (`Engine::direct` off) is
-        // the reference the tests compare rewrite counts with.
-        if rt.cached && self.call_cache && self.direct && self.calls.wanted(subj.op) {
-            let b = subj.base as usize;
-            if let Some(key) = calls::key(&self.vals[b..b + subj.n as usize]) {
-                if let Some(v) = self.calls.get(subj.op, &key) {
-                    self.vals.truncate(b);
-                    return Ok(Task::Return(v));
-                }
-                // A call in tail position of a cached call has that call's value: no frame
-                // for it, so that a tail-recursive loop keeps running in constant stack.
-                if !matches!(self.frames.last(), Some(Frame::Cache { .. })) {
-                    self.push(Frame::Cache {
-                        op: subj.op,
-                        key,
-                        collections: self.collections as u32,
-                    })?;
-                }
+        if let Some(key) = self.call_key(subj.op, subj.base, subj.n) {
+            if let Some(v) = self.calls.get(subj.op, &key) {
+                self.vals.truncate(subj.base as usize);
+                return Ok(Task::Return(v));
+            }
+            // A call in tail position of a cached call has that call's value: no frame for
+            // it, so that a tail-recursive loop keeps running in constant stack.
+            if !matches!(self.frames.last(), Some(Frame::Cache { .. })) {
+                self.push(Frame::Cache {
+                    op: subj.op,
+                    key,
+                    collections: self.collections as u32,
+                })?;
             }
         }
         let rt = &self.ops[subj.op.0 as usize];
@@ -134,6 +129,28 @@ impl Engine {
             }
         }
         self.try_eqs(subj, 0)
+    }
+
+    /// The call cache's key for `op` applied to `vals[base..base + n]`, if this call is to
+    /// be looked up and recorded (see `calls`): `op` is cached and not resting, and the
+    /// cache is on. Only with the direct evaluator on: the machine alone
+    /// (`Engine::direct` off) is the reference the tests compare rewrite counts with.
+    #[inline(always)]
+    pub(super) fn call_key(
+        &mut self,
+        op: OpId,
+        base: u32,
+        n: u32,
+    ) -> Option<[u32; calls::MAX_ARGS]> {
+        let wanted = self.ops[op.0 as usize].cached
+            && self.call_cache
+            && self.direct
+            && self.calls.wanted(op);
+        if !wanted {
+            return None;
+        }
+        let b = base as usize;
+        calls::key(&self.vals[b..b + n as usize])
     }
 
     /// The number of arguments of the subject and its first two (`NONE` if missing).

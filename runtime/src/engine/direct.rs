@@ -217,19 +217,15 @@ impl Engine {
     }
 
     /// `op` applied to the normal values `vals[base..]` (which it consumes): its normal
-    /// form. A call of a direct function is looked up in the call cache first (see
+    /// form. A call of a cached function is looked up in the call cache first (see
     /// `calls`), and its value recorded there after — with the values of the calls it
     /// turned into by tail calls on the way, up to a few.
     fn d_apply(&mut self, mut op: OpId, base: u32) -> Result<TermId, RuntimeError> {
         let mut asked: SmallVec<[(OpId, [u32; calls::MAX_ARGS]); 4]> = SmallVec::new();
         let collections = self.collections;
         let v = loop {
-            let key =
-                match self.call_cache && self.ops[op.0 as usize].cached && self.calls.wanted(op) {
-                    true => calls::key(&self.vals[base as usize..]),
-                    false => None,
-                };
-            if let Some(k) = key {
+            let n = self.vals.len() as u32 - base;
+            if let Some(k) = self.call_key(op, base, n) {
                 if let Some(v) = self.calls.get(op, &k) {
                     self.vals.truncate(base as usize);
                     break v;
