@@ -79,6 +79,7 @@ mod calls;
 mod compile;
 mod describe;
 mod direct;
+mod dispatch;
 mod gc;
 mod grid;
 mod machine;
@@ -177,6 +178,8 @@ struct OpRt {
     cached: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
+    /// For a direct function: which of `eqs` to try, by the head of one argument.
+    dispatch: dispatch::Dispatch,
 }
 
 impl OpRt {
@@ -527,6 +530,7 @@ impl Engine {
                         .get(&OpId(i as u32))
                         .map(|v| v.iter().map(|&e| e as u32).collect())
                         .unwrap_or_default(),
+                    dispatch: dispatch::Dispatch::default(),
                 }
             })
             .collect();
@@ -591,6 +595,14 @@ impl Engine {
                     lhs.is_simple() && lhs.free_top().is_some()
                 });
             rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
+            if rt.direct {
+                let guards: Vec<&[compile::Guard]> = rt
+                    .eqs
+                    .iter()
+                    .map(|&e| self.eqs[e as usize].guards.as_slice())
+                    .collect();
+                rt.dispatch = dispatch::Dispatch::new(&guards, &self.store);
+            }
         }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));

@@ -292,9 +292,11 @@ impl Engine {
     fn d_eqs(&mut self, op: OpId, base: u32) -> Result<Option<Tail>, RuntimeError> {
         let b = base as usize;
         let n = self.vals.len() - b;
-        let neqs = self.ops[op.0 as usize].eqs.len();
-        for pos in 0..neqs {
-            let ei = self.ops[op.0 as usize].eqs[pos] as usize;
+        let rt = &self.ops[op.0 as usize];
+        let (first, end) = rt.dispatch.candidates(&self.vals[b..], &self.store);
+        for c in first..end {
+            let rt = &self.ops[op.0 as usize];
+            let ei = rt.eqs[rt.dispatch.at(c) as usize] as usize;
             let eq = &self.eqs[ei];
             if !eq
                 .guards
