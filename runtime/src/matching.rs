@@ -577,7 +577,7 @@ impl Pattern {
                 } => match store.data(regs[reg as usize]) {
                     TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
                         let out = out as usize;
-                        regs[out..out + args.len()].copy_from_slice(args);
+                        crate::term::copy_args(&mut regs[out..out + args.len()], args);
                     }
                     _ => return false,
                 },
@@ -733,7 +733,7 @@ impl Matcher {
         }
         self.prepare(p);
         let out = out as usize;
-        self.regs[out..out + args.len()].copy_from_slice(args);
+        crate::term::copy_args(&mut self.regs[out..out + args.len()], args);
         Some(self.search(p, store, 1, true))
     }
 
@@ -820,7 +820,7 @@ impl Matcher {
             } => match store.data(self.regs[*reg as usize]) {
                 TermData::App { op: o, args } if o == op && args.len() == *arity as usize => {
                     let out = *out as usize;
-                    self.regs[out..out + args.len()].copy_from_slice(args);
+                    crate::term::copy_args(&mut self.regs[out..out + args.len()], args);
                     true
                 }
                 _ => false,

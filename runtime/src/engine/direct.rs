@@ -315,7 +315,7 @@ impl Engine {
             if regs.len() < eq.lhs.nregs() {
                 regs.resize(eq.lhs.nregs(), NONE);
             }
-            regs[out..out + n].copy_from_slice(&self.vals[b..]);
+            crate::term::copy_args(&mut regs[out..out + n], &self.vals[b..]);
             let env = self.envs.len();
             self.envs.resize(env + eq.width as usize, NONE);
             if !eq
