@@ -76,6 +76,7 @@ use std::sync::Arc;
 mod apply;
 mod builtin;
 mod calls;
+mod code;
 mod compile;
 mod describe;
 mod direct;
@@ -148,6 +149,9 @@ struct CompiledEq {
     guards: SmallVec<[compile::Guard; 2]>,
     /// Set when the right side or condition uses a variable the left side does not bind.
     invalid: Option<String>,
+    /// The right-hand side's code (a range of `Engine::code`), if its root is a strict
+    /// application (see `code`).
+    code: Option<(u32, u32)>,
 }
 
 /// What the engine needs per operator at run time.
@@ -363,6 +367,8 @@ pub struct Engine {
     eqs: Vec<CompiledEq>,
     nodes: Vec<Node>,
     kids: Vec<u32>,
+    /// The right-hand sides' straight-line code (see `code`).
+    code: Vec<code::Ins>,
     /// For each node: whether [`Engine::quick`] can ever evaluate it (it is built of
     /// variables, ground terms, strict built-ins and plain constructors only). Asking
     /// `quick` about a call of a defined function always fails, and a right-hand side such
@@ -446,6 +452,7 @@ impl Engine {
             eqs: Vec::new(),
             nodes: Vec::new(),
             kids: Vec::new(),
+            code: Vec::new(),
             quickable: Vec::new(),
             node_checked: Vec::new(),
             // `GAMELANG_NO_DIRECT=1`: the machine alone, to compare (docs/benchmarks.md).
@@ -581,6 +588,7 @@ impl Engine {
                 width,
                 guards,
                 invalid,
+                code: None,
             });
         }
         self.eqs = eqs;
@@ -603,6 +611,10 @@ impl Engine {
                     .collect();
                 rt.dispatch = dispatch::Dispatch::new(&guards, &self.store);
             }
+        }
+        self.code.clear();
+        for e in 0..self.eqs.len() {
+            self.eqs[e].code = self.compile_code(self.eqs[e].rhs);
         }
         self.true_t = sig.true_op.map(|o| self.store.intern_app(o, &[]));
         self.false_t = sig.false_op.map(|o| self.store.intern_app(o, &[]));

@@ -31,6 +31,7 @@
 //! collect.
 
 use super::calls;
+use super::code::Ins;
 use super::machine::{lazy_arity, lazy_choice};
 use super::*;
 
@@ -127,26 +128,85 @@ impl Engine {
             // children are tried by `quick` (`d_tail`). A `quick` that fails half-way has
             // evaluated (and counted) some children already, which would then be counted
             // again.
-            Node::App { .. } => {
-                match self.d_tail(node, env)? {
-                    Tail::Value(v) => Ok(v),
-                    Tail::Call(op, base) => {
-                        // A nested call: it counts towards the depth limit as the
-                        // machine's pending frame would.
-                        self.d_depth += 1;
-                        if self.d_depth + self.frames.len() > self.limits.max_depth {
-                            return Err(RuntimeError::DepthLimit {
-                                limit: self.limits.max_depth,
-                                term: NONE,
-                            });
+            Node::App { .. } => match self.d_tail(node, env)? {
+                Tail::Value(v) => Ok(v),
+                Tail::Call(op, base) => self.d_call(op, base),
+            },
+        }
+    }
+
+    /// A nested (not tail) call of `op` on the values `vals[base..]`: its value. It counts
+    /// towards the depth limit as the machine's pending frame would.
+    fn d_call(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
+        self.d_depth += 1;
+        if self.d_depth + self.frames.len() > self.limits.max_depth {
+            return Err(RuntimeError::DepthLimit {
+                limit: self.limits.max_depth,
+                term: NONE,
+            });
+        }
+        let v = self.d_apply(op, base);
+        self.d_depth -= 1;
+        v
+    }
+
+    /// The value of the child node `k` of an application: as it is if it is a normal
+    /// value, by `quick` where that may succeed, else evaluated (as the machine's
+    /// `next_child` does).
+    #[inline]
+    fn d_kid(&mut self, k: u32, env: u32) -> Result<TermId, RuntimeError> {
+        let ready = match self.nodes[k as usize] {
+            Node::Var(v) => {
+                let x = self.envs[(env + v) as usize];
+                bit(&self.normal, x).then_some(x)
+            }
+            Node::Term(t) => bit(&self.normal, t).then_some(t),
+            Node::App { .. } | Node::Shared { .. } if self.quickable[k as usize] => {
+                self.quick(k, env, QUICK_DEPTH)
+            }
+            Node::App { .. } | Node::Shared { .. } => None,
+        };
+        match ready {
+            Some(v) => Ok(v),
+            None => self.d_node(k, env),
+        }
+    }
+
+    /// Run the code `code[start..end]` of a right-hand side under `env` (see `code`): its
+    /// value, or the call its root makes in tail position.
+    fn d_code(&mut self, start: u32, end: u32, env: u32) -> Result<Tail, RuntimeError> {
+        for pc in start..end {
+            match self.code[pc as usize] {
+                Ins::Var(v) => {
+                    let x = self.envs[(env + v) as usize];
+                    let x = if bit(&self.normal, x) {
+                        x
+                    } else {
+                        self.d_machine(Task::Eval(x))?
+                    };
+                    self.vals.push(x);
+                }
+                Ins::Kid(k) => {
+                    let v = self.d_kid(k, env)?;
+                    self.vals.push(v);
+                }
+                Ins::App { node, op, n } => {
+                    let base = self.vals.len() as u32 - n;
+                    if let Some(t) = self.build_ctor(node, op, base) {
+                        if pc + 1 == end {
+                            return Ok(Tail::Value(t));
                         }
-                        let v = self.d_apply(op, base);
-                        self.d_depth -= 1;
-                        v
+                        self.vals.push(t);
+                    } else if pc + 1 == end {
+                        return Ok(Tail::Call(op, base));
+                    } else {
+                        let v = self.d_call(op, base)?;
+                        self.vals.push(v);
                     }
                 }
             }
         }
+        unreachable!("a right-hand side's code ends with its root application")
     }
 
     /// Evaluate the application node `node` under `env` up to a call in tail position: a
@@ -191,23 +251,7 @@ impl Engine {
         let base = self.vals.len() as u32;
         for i in 0..n {
             let k = self.kids[(kids + i) as usize];
-            // As the machine's `next_child`: values already normal as they are, `quick`
-            // where it may succeed, the rest evaluated.
-            let ready = match self.nodes[k as usize] {
-                Node::Var(v) => {
-                    let x = self.envs[(env + v) as usize];
-                    bit(&self.normal, x).then_some(x)
-                }
-                Node::Term(t) => bit(&self.normal, t).then_some(t),
-                Node::App { .. } | Node::Shared { .. } if self.quickable[k as usize] => {
-                    self.quick(k, env, QUICK_DEPTH)
-                }
-                Node::App { .. } | Node::Shared { .. } => None,
-            };
-            let v = match ready {
-                Some(v) => v,
-                None => self.d_node(k, env)?,
-            };
+            let v = self.d_kid(k, env)?;
             self.vals.push(v);
         }
         if let Some(t) = self.build_ctor(node, op, base) {
@@ -330,7 +374,7 @@ impl Engine {
                 let term = self.store.mk_app(op, &self.vals[b..]);
                 return Err(RuntimeError::Stuck { term, op, reason });
             }
-            let (rhs, cond, env) = (eq.rhs, eq.cond, env as u32);
+            let (rhs, cond, code, env) = (eq.rhs, eq.cond, eq.code, env as u32);
             if let Some(c) = cond {
                 let v = match self.quick(c, env, QUICK_DEPTH) {
                     Some(v) => v,
@@ -356,9 +400,10 @@ impl Engine {
                 self.collect_pending_if_grown(None);
             }
             self.vals.truncate(b);
-            let tail = match self.nodes[rhs as usize] {
-                Node::App { .. } => self.d_tail(rhs, env)?,
-                _ => Tail::Value(self.d_node(rhs, env)?),
+            let tail = match (code, self.nodes[rhs as usize]) {
+                (Some((start, end)), _) => self.d_code(start, end, env)?,
+                (None, Node::App { .. }) => self.d_tail(rhs, env)?,
+                (None, _) => Tail::Value(self.d_node(rhs, env)?),
             };
             self.envs.truncate(env as usize);
             return Ok(Some(tail));
