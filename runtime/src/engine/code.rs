@@ -26,8 +26,15 @@ pub(super) enum Ins {
     Kid(u32),
     /// The application node `node` of `op` to the `n` values on top of the value stack: a
     /// constructor term built, or a call of `op`. Its value replaces the `n` values (or, for
-    /// the last instruction, is the right-hand side's value or tail call).
-    App { node: u32, op: OpId, n: u32 },
+    /// the last instruction, is the right-hand side's value or tail call). `ctor`: whether
+    /// `op` is a plain constructor the node may build at once (`Engine::build_ctor`); a
+    /// call of anything else skips the test.
+    App {
+        node: u32,
+        op: OpId,
+        n: u32,
+        ctor: bool,
+    },
 }
 
 impl Engine {
@@ -63,7 +70,9 @@ impl Engine {
                 self.code.push(Ins::Kid(k));
             }
         }
-        self.code.push(Ins::App { node, op, n });
+        let ctor = self.node_checked[node as usize] != super::compile::UNCHECKED
+            && self.ops[op.0 as usize].ctor_plain();
+        self.code.push(Ins::App { node, op, n, ctor });
     }
 
     /// Is the child node `k` evaluated by recursing into its children (a strict

@@ -190,9 +190,9 @@ impl Engine {
                     let v = self.d_kid(k, env)?;
                     self.vals.push(v);
                 }
-                Ins::App { node, op, n } => {
+                Ins::App { node, op, n, ctor } => {
                     let base = self.vals.len() as u32 - n;
-                    if let Some(t) = self.build_ctor(node, op, base) {
+                    if let Some(t) = ctor.then(|| self.build_ctor(node, op, base)).flatten() {
                         if pc + 1 == end {
                             return Ok(Tail::Value(t));
                         }
