@@ -208,7 +208,7 @@ impl<'p> Compiler<'_, 'p> {
             self.bound[v as usize] = true;
             let sort = self.var_sort(v);
             let known = self.known.get(reg as usize).copied().unwrap_or(NO_SORT);
-            if known != NO_SORT && self.store.leq(known, sort) {
+            if (known != NO_SORT && self.store.leq(known, sort)) || self.store.is_kind_top(sort) {
                 self.steps.push(Step::Take { reg, var: v });
             } else {
                 self.steps.push(Step::Bind { reg, var: v, sort });

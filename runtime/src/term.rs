@@ -298,6 +298,9 @@ pub struct TermStore {
     nsorts: usize,
     /// `leq` as a flat bit matrix: bit `a * nsorts + b`.
     leq: Vec<u64>,
+    /// For each sort: is it the greatest sort of its kind (every sort of the kind below
+    /// it)? See [`TermStore::is_kind_top`].
+    kind_top: Vec<bool>,
 }
 
 /// Integer literals in this range are found by index, not hashed (and never collected).
@@ -360,6 +363,7 @@ impl TermStore {
             int_sort: NO_SORT,
             nsorts: 0,
             leq: Vec::new(),
+            kind_top: Vec::new(),
         };
         store.set_signature(sig);
         store
@@ -381,6 +385,14 @@ impl TermStore {
                 }
             }
         }
+        self.kind_top = (0..n)
+            .map(|s| {
+                let s = SortId(s as u32);
+                (0..n)
+                    .map(|t| SortId(t as u32))
+                    .all(|t| !sig.same_kind(s, t) || sig.leq(t, s))
+            })
+            .collect();
         self.ops.clear();
         for info in &sig.ops {
             let a = &info.attrs;
@@ -510,6 +522,14 @@ impl TermStore {
 
     /// Is `a` a subsort of (or equal to) `b`? Always false for [`NO_SORT`].
     #[inline]
+    /// Is `s` the greatest sort of its kind? Every term has a sort of the kind its
+    /// position expects (equations keep kinds, and terms are parsed and built by
+    /// operators of declared arities), so a variable of such a sort matches any term
+    /// without a sort check.
+    pub fn is_kind_top(&self, s: SortId) -> bool {
+        self.kind_top.get(s.0 as usize).copied().unwrap_or(false)
+    }
+
     pub fn leq(&self, a: SortId, b: SortId) -> bool {
         if a == b {
             return a != NO_SORT;

@@ -135,3 +135,31 @@ fn a_condition_that_is_not_a_bool_is_reported() {
     // The engine is usable afterwards.
     assert_eq!(red(&s, &mut e, "[inc 4]"), "5");
 }
+
+/// A variable of the greatest sort of its kind matches without a sort check
+/// (`TermStore::is_kind_top`); one of any other sort is still checked, including a sort
+/// that is maximal among some sorts of the kind but not above all of them.
+#[test]
+fn only_variables_of_the_kinds_greatest_sort_skip_the_sort_check() {
+    let mut s = Spec::new();
+    // M < L, M < R, all below Top: L is not above R.
+    s.subsort("M", "L");
+    s.subsort("M", "R");
+    s.op("m", &[], "M", "ctor");
+    s.op("l", &[], "L", "ctor");
+    s.op("r", &[], "R", "ctor");
+    s.op("isl", &["Top"], "Bool", "");
+    s.eq("x:L", "[isl x]", "true");
+    s.owise("y:Top", "[isl y]", "false");
+    s.op("any", &["Top"], "Bool", "");
+    s.eq("x:Top", "[any x]", "true");
+    let mut e = s.engine();
+    for (c, in_l) in [("m", true), ("l", true), ("r", false), ("3", false)] {
+        assert_eq!(
+            red(&s, &mut e, &format!("[isl {c}]")),
+            in_l.to_string(),
+            "{c}"
+        );
+        assert_eq!(red(&s, &mut e, &format!("[any {c}]")), "true", "{c}");
+    }
+}
