@@ -1276,24 +1276,33 @@ impl TermStore {
         }
     }
 
-    /// Free every term not marked in `marks` (and the segments only they used); calls
-    /// `freed` with each freed id. Live ids do not change.
-    pub(crate) fn sweep(&mut self, marks: &[u64], mut freed: impl FnMut(TermId)) {
+    /// Free every term not marked in `marks` (and the segments only they used). Live ids do
+    /// not change.
+    pub(crate) fn sweep(&mut self, marks: &[u64]) {
         let live = |i: usize| marks.get(i >> 6).is_some_and(|w| w & (1 << (i & 63)) != 0);
-        let mut was_free = vec![false; self.terms.len()];
+        // One bit a slot (a byte a slot was most of the sweep's memory traffic).
+        let mut was_free = vec![0u64; self.terms.len().div_ceil(64)];
         for &f in &self.free {
-            was_free[f as usize] = true;
+            was_free[f as usize >> 6] |= 1 << (f & 63);
         }
         let mut seg_live = vec![false; self.segs.len()];
         // The free list is rebuilt from the highest id down, so that `alloc` (which pops)
         // reuses low ids first (keeps per-id tables dense) without sorting it.
         self.free.clear();
-        for (i, &free) in was_free.iter().enumerate().rev() {
-            if free {
+        for i in (0..self.terms.len()).rev() {
+            if was_free[i >> 6] & (1 << (i & 63)) != 0 {
                 self.free.push(i as u32);
+                self.first_parent[i] = [NO_PARENT; 2];
             } else if live(i) {
                 if let TermData::Long { seg, .. } = self.terms[i] {
                     seg_live[seg as usize] = true;
+                }
+                // A live term whose first parent died keeps its other parents in the
+                // table.
+                for fp in &mut self.first_parent[i] {
+                    if *fp < SEE_TABLE && !live(*fp as usize) {
+                        *fp = SEE_TABLE;
+                    }
                 }
             } else {
                 if let TermData::Map(m) = &self.terms[i] {
@@ -1301,19 +1310,8 @@ impl TermStore {
                 }
                 self.terms[i] = DEAD;
                 self.free.push(i as u32);
-                freed(TermId(i as u32));
-            }
-        }
-        // A live term whose first parent died keeps its other parents in the table; a freed
-        // id is a new term when it is reused.
-        for i in 0..self.first_parent.len() {
-            for k in 0..2 {
-                let fp = self.first_parent[i][k];
-                if !live(i) {
-                    self.first_parent[i][k] = NO_PARENT;
-                } else if fp < SEE_TABLE && !live(fp as usize) {
-                    self.first_parent[i][k] = SEE_TABLE;
-                }
+                // A freed id is a new term when it is reused.
+                self.first_parent[i] = [NO_PARENT; 2];
             }
         }
         let mut was_free_seg = vec![false; self.segs.len()];

@@ -75,13 +75,12 @@ impl Engine {
         // Weak: the call cache keeps the entries whose terms are alive anyway.
         self.calls.retain(|t| bit(&marks, t));
         let before = self.store.len();
-        let normal = &mut self.normal;
-        self.store.sweep(&marks, |t| {
-            let i = t.index();
-            if let Some(w) = normal.get_mut(i >> 6) {
-                *w &= !(1 << (i & 63));
-            }
-        });
+        self.store.sweep(&marks);
+        // A freed term is not normal any more (its id will be a new term): the live ones
+        // keep their bits, word by word.
+        for (i, w) in self.normal.iter_mut().enumerate() {
+            *w &= marks.get(i).copied().unwrap_or(0);
+        }
         debug_assert!(self.store.len() <= before);
         self.gc_live = self.store.len();
         self.gc_segs = self.store.segment_elements();
