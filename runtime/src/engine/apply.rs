@@ -448,7 +448,14 @@ impl Engine {
                 let mut a = [NONE; 3];
                 for (i, slot) in a.iter_mut().enumerate().take(n as usize) {
                     let k = self.kids[kids as usize + i];
-                    *slot = self.quick(k, env, depth - 1)?;
+                    // A variable child (most of them) read here, without a call.
+                    *slot = match self.nodes[k as usize] {
+                        Node::Var(v) => {
+                            let x = self.envs[(env + v) as usize];
+                            bit(&self.normal, x).then_some(x)?
+                        }
+                        _ => self.quick(k, env, depth - 1)?,
+                    };
                 }
                 let n = n as usize;
                 match builtin {
