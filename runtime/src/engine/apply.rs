@@ -473,14 +473,16 @@ impl Engine {
                         }
                     }
                     None => {
-                        let decl = &self.program.sig.op(op).args;
-                        if decl.len() == n
-                            && !a[..n]
-                                .iter()
-                                .zip(decl)
-                                .all(|(&x, d)| self.store.leq(self.store.sort_of(x), *d))
-                        {
-                            return None;
+                        // Only the children not known to fit (as `build_ctor` checks).
+                        let mask = self.node_checked[node as usize];
+                        if mask != compile::UNCHECKED && mask != 0 {
+                            let decl = self.store.op_args(op);
+                            for (i, (&x, &d)) in a[..n].iter().zip(decl).enumerate() {
+                                if mask & (1 << i) != 0 && !self.store.leq(self.store.sort_of(x), d)
+                                {
+                                    return None;
+                                }
+                            }
                         }
                         let t = self.store.intern_app(op, &a[..n]);
                         self.set_normal(t);

@@ -195,8 +195,9 @@ impl<'a> RhsCompiler<'a> {
     }
 
     /// The sort the value of `n` is known to be at most, and which of its children's values
-    /// are not known to fit its operator's declaration. Only what holds whatever the
-    /// equations do:
+    /// are not known to fit its operator's declaration (any value fits a declared sort that
+    /// is the greatest of its kind: see `TermStore::is_kind_top`). Only what holds whatever
+    /// the equations do:
     /// a variable's value was checked against its sort when it was bound, a ground term has
     /// its sort, and a plain free constructor's application has its result sort. A call of
     /// a defined function or a built-in may return any sort of its kind (`f(0) = -1` with
@@ -217,7 +218,8 @@ impl<'a> RhsCompiler<'a> {
                 let mut mask = 0;
                 for (i, &d) in decl.iter().enumerate() {
                     let k = self.kids[kids as usize + i] as usize;
-                    if !self.store.leq(self.sorts[k], d) {
+                    // A value of any sort of the kind fits the kind's greatest sort.
+                    if !self.store.leq(self.sorts[k], d) && !self.store.is_kind_top(d) {
                         mask |= 1 << i;
                     }
                 }
