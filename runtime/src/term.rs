@@ -683,6 +683,7 @@ impl TermStore {
                 if let Some(t) = self.insert_into_long(op, idem, seg, lo, hi, &mut singles) {
                     return t;
                 }
+                return self.insert_inside_long(op, idem, seg, lo, hi, &singles);
             }
         }
         // General case: merge everything.
@@ -695,6 +696,46 @@ impl TermStore {
             std::mem::swap(&mut merged, &mut tmp);
         }
         self.sorted_term(op, &merged)
+    }
+
+    /// Add the sorted `singles` (deduplicated if `idem`) anywhere into the long list
+    /// `seg[lo..hi]`: each one's place found by binary search, the runs between copied
+    /// whole, and the hash summed from the segment's prefix sums plus the new elements. A
+    /// merge would compare and hash every element of the list: inserting one number into
+    /// a set of a thousand cost a thousand comparisons (issue 11's `ac-set`).
+    fn insert_inside_long(
+        &mut self,
+        op: OpId,
+        idem: bool,
+        seg: u32,
+        lo: u32,
+        hi: u32,
+        singles: &[TermId],
+    ) -> TermId {
+        let sg = &self.segs[seg as usize];
+        let elems = &sg.elems[lo as usize..hi as usize];
+        let mut sum = sg.sum(lo, hi);
+        let mut merged: Vec<TermId> = Vec::with_capacity(elems.len() + singles.len());
+        let mut from = 0;
+        for &x in singles {
+            // As `merge_sorted`: an element equal to a list element goes before it (or,
+            // for an `idem` operator, is dropped).
+            let at =
+                from + elems[from..].partition_point(|&e| self.compare(e, x) == Ordering::Less);
+            merged.extend_from_slice(&elems[from..at]);
+            from = at;
+            if idem
+                && elems
+                    .get(at)
+                    .is_some_and(|&e| self.compare(e, x) == Ordering::Equal)
+            {
+                continue;
+            }
+            merged.push(x);
+            sum = sum.wrapping_add(elem_hash(x));
+        }
+        merged.extend_from_slice(&elems[from..]);
+        self.intern_long_summed(op, Desc::Slice(&merged), (sum, merged.len()))
     }
 
     /// Add the sorted `singles` to the long list `seg[lo..hi]`: `None` unless they all go
@@ -1061,8 +1102,15 @@ impl TermStore {
     /// elements, sorted and normalised), writing the contents in place at the end (or the
     /// start) of a segment when the view described reaches it.
     fn intern_long(&mut self, op: OpId, d: Desc<'_>) -> TermId {
-        let (sum, len) = self.desc_sum_len(d);
+        let sum_len = self.desc_sum_len(d);
+        self.intern_long_summed(op, d, sum_len)
+    }
+
+    /// [`TermStore::intern_long`] given the contents' hash sum and length (as
+    /// `desc_sum_len` computes them).
+    fn intern_long_summed(&mut self, op: OpId, d: Desc<'_>, (sum, len): (u64, usize)) -> TermId {
         debug_assert!(len > LONG_MIN);
+        debug_assert_eq!(self.desc_sum_len(d), (sum, len));
         let h = hash_long(op, sum, len);
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;

@@ -161,3 +161,58 @@ fn shared_memo_gives_the_same_results_and_saves_work() {
     assert!(b.shared_stats().hits >= 1);
     assert!(!shared.is_empty());
 }
+
+/// One element at a time into the middle of long sets and multisets (`assoc comm` with and
+/// without `idem`): each step's elements are the sorted list computed here, and the final
+/// term is the one built from all the elements at once (canonical, so the same id).
+#[test]
+fn inserting_into_the_middle_of_long_lists_keeps_them_canonical() {
+    let mut s = spec();
+    s.op("none", &[], "Bag", "ctor");
+    s.subsort("Nat", "Bag");
+    s.op("_;_", &["Bag", "Bag"], "Bag", "ctor assoc comm id:none");
+    let mut e = s.engine();
+    for (op, idem) in [(s.id("_,_"), true), (s.id("_;_"), false)] {
+        let empty = if idem {
+            e.mk_app(s.id("empty"), &[])
+        } else {
+            e.mk_app(s.id("none"), &[])
+        };
+        let mut t = empty;
+        let mut want: Vec<i64> = Vec::new();
+        let mut all: Vec<TermId> = Vec::new();
+        let mut r: u64 = 12345;
+        for _ in 0..400 {
+            r = r
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let x = ((r >> 33) % 150) as i64;
+            let xt = e.mk_int(x);
+            all.push(xt);
+            // Sometimes two at once, on either side.
+            t = if r & 1 == 0 {
+                e.mk_app(op, &[xt, t])
+            } else {
+                e.mk_app(op, &[t, xt])
+            };
+            if !(idem && want.contains(&x)) {
+                want.push(x);
+            }
+            want.sort_unstable();
+            let got: Vec<i64> = e
+                .elements(t, op)
+                .into_iter()
+                .map(|a| e.show(a).parse().unwrap())
+                .collect();
+            assert_eq!(got, want, "idem = {idem}, after inserting {x}");
+        }
+        all.reverse();
+        let mut at_once = empty;
+        for chunk in all.chunks(7) {
+            let mut args = chunk.to_vec();
+            args.push(at_once);
+            at_once = e.mk_app(op, &args);
+        }
+        assert_eq!(at_once, t, "idem = {idem}");
+    }
+}
