@@ -608,7 +608,15 @@ fn connect(
 
 #[test]
 fn connect_matches_brute_force() {
-    for (w, h, c) in [(3, 3, 3), (3, 4, 3), (4, 2, 2), (2, 3, 2), (2, 2, 3)] {
+    for (w, h, c) in [
+        (3, 3, 3),
+        (3, 4, 3),
+        (4, 2, 2),
+        (2, 3, 2),
+        (2, 2, 3),
+        (4, 4, 3),
+        (5, 3, 3),
+    ] {
         let mut g = load("examples/connect.game");
         for (name, v) in [("width", w), ("height", h), ("c", c)] {
             g.set(name, v);
@@ -659,6 +667,140 @@ fn connect_eval_counts_the_lines_through_each_stone() {
             assert_eq!(row, [3, 4, 5, 7, 5, 4, 3]);
         }
     }
+}
+
+/// Connect's `forced` (the moves the solver searches) on random positions, against the rule
+/// computed here cell by cell: a move that makes c in a row; else the one onto the
+/// opponent's winning cell (the lowest, if several); else the moves not just below one of
+/// the opponent's winning cells when some are and some are not; else none (all searched).
+#[test]
+fn connect_forced_moves_win_block_or_stay_safe() {
+    let mut rng = support::Rng(0x5eed_c0ec);
+    let mut seen = [0usize; 4];
+    for (w, h, c) in [
+        (7i32, 6i32, 4i32),
+        (5, 4, 3),
+        (4, 4, 4),
+        (6, 6, 4),
+        (3, 5, 2),
+        (4, 3, 1),
+    ] {
+        let mut g = load("examples/connect.game");
+        for (name, v) in [("width", w), ("height", h), ("c", c)] {
+            g.set(name, v);
+        }
+        let n = w * h;
+        let bit = |x: i32| 1u64 << x;
+        let has_line = |s: u64| {
+            (0..n).any(|i| {
+                let (x0, y0) = (i % w, i / w);
+                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                    (0..c).all(|k| {
+                        let (x, y) = (x0 + k * dx, y0 + k * dy);
+                        x >= 0 && x < w && y >= 0 && y < h && s & bit(y * w + x) != 0
+                    })
+                })
+            })
+        };
+        let playable = |taken: u64| -> Vec<i32> {
+            (0..w)
+                .filter_map(|x| (0..h).map(|y| y * w + x).find(|&i| taken & bit(i) == 0))
+                .collect()
+        };
+        let list = |m: u64| {
+            let cells: Vec<String> = (0..n)
+                .filter(|&i| m & bit(i) != 0)
+                .map(|i| i.to_string())
+                .collect();
+            if cells.is_empty() {
+                "empty".to_string()
+            } else {
+                cells.join(", ")
+            }
+        };
+        for _ in 0..100 {
+            // A position reached by random moves, play not over.
+            let (mut xs, mut os) = (0u64, 0u64);
+            let plies = rng.below(n as u64) as usize;
+            for k in 0..plies {
+                let free = playable(xs | os);
+                let Some(&i) = free.get(rng.below(free.len().max(1) as u64) as usize) else {
+                    break;
+                };
+                let (next_x, next_o) = if k % 2 == 0 {
+                    (xs | bit(i), os)
+                } else {
+                    (xs, os | bit(i))
+                };
+                if has_line(next_x)
+                    || has_line(next_o)
+                    || (next_x | next_o).count_ones() as i32 == n
+                {
+                    break;
+                }
+                (xs, os) = (next_x, next_o);
+            }
+            for p in [Side::B, Side::R] {
+                let (mine, theirs) = if p == Side::B { (xs, os) } else { (os, xs) };
+                let free = playable(xs | os);
+                let wins = |s: u64| free.iter().copied().filter(|&i| has_line(s | bit(i))).min();
+                let cells: Vec<i32> = if let Some(i) = wins(mine) {
+                    seen[0] += 1;
+                    vec![i]
+                } else if let Some(i) = wins(theirs) {
+                    seen[1] += 1;
+                    vec![i]
+                } else {
+                    let safe: Vec<i32> = free
+                        .iter()
+                        .copied()
+                        .filter(|&i| i + w >= n || !has_line(theirs | bit(i + w)))
+                        .collect();
+                    if safe.is_empty() || safe.len() == free.len() {
+                        seen[3] += 1;
+                        vec![]
+                    } else {
+                        seen[2] += 1;
+                        safe
+                    }
+                };
+                let mut expected: Vec<(u64, u64)> = cells
+                    .iter()
+                    .map(|&i| {
+                        if p == Side::B {
+                            (xs | bit(i), os)
+                        } else {
+                            (xs, os | bit(i))
+                        }
+                    })
+                    .collect();
+                expected.sort();
+                let position = format!("({} | {})", list(xs), list(os));
+                let t = g.value(&format!("forced({}, {position})", p.name()));
+                let mut got: Vec<(u64, u64)> = g
+                    .engine
+                    .elements(t, g.game.set_union)
+                    .into_iter()
+                    .map(|b| g.engine.show(b))
+                    .filter(|shown| shown != "empty")
+                    .map(|shown| {
+                        let (x, o) = shown.split_once('|').unwrap();
+                        let set = |s: &str| numbers(s).iter().fold(0u64, |m, &i| m | 1 << i);
+                        (set(x), set(o))
+                    })
+                    .collect();
+                got.sort();
+                assert_eq!(
+                    got,
+                    expected,
+                    "{w} x {h}, c = {c}: forced({}, {position})",
+                    p.name()
+                );
+            }
+        }
+    }
+    // Each of the four cases came up (the safe moves are the rarest: 5 times in 1,200).
+    assert!(seen.iter().all(|&k| k > 0), "cases seen: {seen:?}");
 }
 
 #[test]
