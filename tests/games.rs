@@ -606,6 +606,69 @@ fn connect(
     v
 }
 
+/// `gamelang solve` lets the search collect the engine's garbage as it goes (keeping the
+/// positions of its table and stack): with a collection every few hundred terms, every
+/// answer stays — the winner against the brute force, the line and the positions against
+/// the same solve without collections.
+#[test]
+fn solving_while_collecting_garbage_keeps_every_answer() {
+    for (w, h, c) in [(4, 4, 3), (5, 3, 3), (3, 4, 3)] {
+        let solve = |collect: bool| {
+            let mut g = load("examples/connect.game");
+            for (name, v) in [("width", w), ("height", h), ("c", c)] {
+                g.set(name, v);
+            }
+            g.engine.collect_min_terms = 256;
+            let (start, first) = (g.game.start.clone(), g.game.first.clone());
+            let o = gamelang_game::solve_collecting(
+                &mut g.engine,
+                &g.game,
+                &start,
+                &first,
+                gamelang_game::line::DEFAULT_LINE_BUDGET,
+                collect,
+            )
+            .unwrap();
+            let line: Vec<String> = o.line.iter().map(|&t| g.engine.show(t)).collect();
+            (o.winner, line, o.positions, g.engine.collections())
+        };
+        let (winner, line, positions, collections) = solve(true);
+        let expected = connect(w, h, c, 0, 0, &mut HashMap::new(), Side::B);
+        assert_eq!(winner, expected, "Connect-{c} on {w} x {h}");
+        assert!(collections > 2, "{w} x {h}: {collections} collections");
+        let (winner2, line2, positions2, none) = solve(false);
+        assert_eq!(none, 0);
+        assert_eq!((winner, line, positions), (winner2, line2, positions2));
+    }
+}
+
+/// A game's `forced` that names a configuration which is not one of the moves is an error
+/// naming it, not a wrong answer.
+#[test]
+fn a_forced_configuration_that_is_not_a_move_is_an_error() {
+    let text = std::fs::read_to_string("examples/nim.game")
+        .unwrap()
+        .replace(
+            "  op next-config : Players Nim -> Set{Nim} .",
+            "  op next-config : Players Nim -> Set{Nim} .\n  op forced : Players Nim -> Set{Nim} .",
+        )
+        .replace(
+            "  eq next-config(p, (S)) = from(nil, S) .",
+            "  eq next-config(p, (S)) = from(nil, S) .\n  eq forced(p, (S)) = (S 9) .",
+        );
+    assert!(text.contains("eq forced"));
+    let mut g = support::load_source("nim-forced.game", &text);
+    let (start, first) = (g.game.start.clone(), g.game.first.clone());
+    let e = gamelang_game::solve(&mut g.engine, &g.game, &start, &first).unwrap_err();
+    let gamelang_game::SolveError::Game(shown) = e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        shown.contains("`forced` gave `(3 4 5 9)`, which is not one of the moves from `(3 4 5)`"),
+        "{shown}"
+    );
+}
+
 #[test]
 fn connect_matches_brute_force() {
     for (w, h, c) in [

@@ -463,6 +463,18 @@ impl Rules for EngineRules<'_, '_> {
         self.counted(|s| &mut s.eval, |r| r.eval_of(p, c))
     }
 
+    fn wants_collection(&self) -> bool {
+        self.engine.store_has_grown()
+    }
+
+    /// A garbage collection of the engine's terms, with the driver's own terms and `live`
+    /// as roots (the memo tables are roots anyway).
+    fn collect(&mut self, live: &[TermId]) {
+        let mut roots = self.driver.roots();
+        roots.extend_from_slice(live);
+        self.engine.collect_garbage(&roots);
+    }
+
     /// What the move changed in the configuration's term ([`crate::movekey`]).
     fn move_key(&mut self, _p: Side, from: TermId, to: TermId) -> Result<Option<u64>, SolveError> {
         Ok(Some(crate::movekey::move_key(

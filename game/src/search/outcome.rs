@@ -31,6 +31,11 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.set_limit(limit);
     }
 
+    /// Let the search collect garbage as it goes ([`ValueSearch::set_collect`]).
+    pub fn set_collect(&mut self, on: bool) {
+        self.search.set_collect(on);
+    }
+
     /// Positions searched so far.
     pub fn positions(&self) -> usize {
         self.search.positions()
