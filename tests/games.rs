@@ -612,7 +612,14 @@ fn connect(
 /// the same solve without collections.
 #[test]
 fn solving_while_collecting_garbage_keeps_every_answer() {
-    for (w, h, c) in [(4, 4, 3), (5, 3, 3), (3, 4, 3)] {
+    // Budget 0: the line of first moves, which pins what it holds across its searches.
+    for (w, h, c, budget) in [
+        (4, 4, 3, gamelang_game::line::DEFAULT_LINE_BUDGET),
+        (5, 3, 3, gamelang_game::line::DEFAULT_LINE_BUDGET),
+        (3, 4, 3, gamelang_game::line::DEFAULT_LINE_BUDGET),
+        (4, 4, 3, 0),
+        (4, 3, 3, 0),
+    ] {
         let solve = |collect: bool| {
             let mut g = load("examples/connect.game");
             for (name, v) in [("width", w), ("height", h), ("c", c)] {
@@ -625,7 +632,7 @@ fn solving_while_collecting_garbage_keeps_every_answer() {
                 &g.game,
                 &start,
                 &first,
-                gamelang_game::line::DEFAULT_LINE_BUDGET,
+                budget,
                 collect,
             )
             .unwrap();

@@ -104,7 +104,8 @@ pub fn solve_collecting(
         let mut search = OutcomeSearch::new();
         search.set_collect(collect);
         let verdict = search.verdict(&mut rules, to_move, start)?;
-        // The line holds positions of its own between searches.
+        // The depth-optimal line holds positions of its own between searches (the line of
+        // first moves pins those it holds).
         search.set_collect(false);
         let positions = search.positions();
         stats("outcome", positions, rules.engine.steps() - steps_before);
@@ -119,10 +120,12 @@ pub fn solve_collecting(
         )?;
         let (line, depth_optimal) = match line {
             Some(line) => (line, true),
-            None => (
-                first_moves_line(&mut rules, &mut search, to_move, start, verdict)?,
-                false,
-            ),
+            None => {
+                search.set_collect(collect);
+                let line = first_moves_line(&mut rules, &mut search, to_move, start, verdict)?;
+                search.set_collect(false);
+                (line, false)
+            }
         };
         stats(
             "outcome and line",

@@ -36,6 +36,11 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.set_collect(on);
     }
 
+    /// Configurations the caller holds across the next searches ([`ValueSearch::pin`]).
+    pub fn pin(&mut self, held: &[C]) {
+        self.search.pin(held);
+    }
+
     /// Positions searched so far.
     pub fn positions(&self) -> usize {
         self.search.positions()

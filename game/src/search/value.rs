@@ -131,8 +131,11 @@ pub struct ValueSearch<C> {
     /// Moves that cut the search off, for ordering ([`History`]).
     history: History,
     /// May the search have the rules collect garbage ([`Rules::collect`])? Only when the
-    /// caller holds no configuration of its own across the search but those in the table.
+    /// caller holds no configuration of its own across the search but those in the table
+    /// and those it pinned.
     collect: bool,
+    /// Configurations the caller holds across a search ([`ValueSearch::pin`]).
+    pinned: Vec<C>,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -143,12 +146,21 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             table: FxHashMap::default(),
             history: History::default(),
             collect: false,
+            pinned: Vec::new(),
         }
+    }
+
+    /// The configurations the caller holds across the next searches, which a collection
+    /// must keep (replacing those pinned before).
+    pub fn pin(&mut self, held: &[C]) {
+        self.pinned.clear();
+        self.pinned.extend_from_slice(held);
     }
 
     /// Let the search collect the rules' garbage as it goes, keeping the configurations of
     /// its table and stack: the caller promises that it holds no other configuration
-    /// across a search (one it holds must be in the table, such as a position searched).
+    /// across a search than those in the table (such as a position searched) and those it
+    /// pinned ([`ValueSearch::pin`]).
     pub fn set_collect(&mut self, on: bool) {
         self.collect = on;
     }
@@ -158,6 +170,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
     fn live(&self, stack: &[Frame<C>], opening: Option<C>) -> Vec<C> {
         let mut live = Vec::with_capacity(2 * self.table.len() + 64);
         live.extend(opening);
+        live.extend_from_slice(&self.pinned);
         for (&(_, c), b) in &self.table {
             live.push(c);
             live.extend(b.best);
