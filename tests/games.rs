@@ -700,10 +700,12 @@ fn connect_matches_brute_force() {
 }
 
 /// Connect's `eval` (move ordering): each stone is worth the lines of c through its cell,
-/// B's minus R's; the lines counted here cell by cell.
+/// each free cell on which a player would make c in a row 16, B's minus R's; the lines and
+/// the winning cells counted here cell by cell.
 #[test]
 fn connect_eval_counts_the_lines_through_each_stone() {
-    for (w, h, c) in [(7i64, 6i64, 4i64), (5, 4, 3), (4, 4, 4)] {
+    let mut threats_seen = 0;
+    for (w, h, c) in [(7i64, 6i64, 4i64), (5, 4, 3), (4, 4, 4), (4, 4, 2)] {
         let mut g = load("examples/connect.game");
         for (name, v) in [("width", w), ("height", h), ("c", c)] {
             g.set(name, v);
@@ -722,8 +724,29 @@ fn connect_eval_counts_the_lines_through_each_stone() {
         };
         // B holds the even cells of the lower half, R the odd ones.
         let (xs, os): (Vec<i64>, Vec<i64>) = (0..w * h / 2).partition(|i| i % 2 == 0);
+        let on = |x: i64, y: i64| (0..w).contains(&x) && (0..h).contains(&y);
+        // Free cells i with c in a row through i once i is added to `stones`.
+        let winning_cells = |stones: &[i64]| {
+            (0..w * h)
+                .filter(|i| !xs.contains(i) && !os.contains(i))
+                .filter(|&i| {
+                    let (x, y) = (i % w, i / w);
+                    [(1, 0), (0, 1), (1, 1), (-1, 1)].iter().any(|&(dx, dy)| {
+                        (0..c).any(|k| {
+                            (0..c).all(|j| {
+                                let (cx, cy) = (x + (j - k) * dx, y + (j - k) * dy);
+                                on(cx, cy) && (j == k || stones.contains(&(cy * w + cx)))
+                            })
+                        })
+                    })
+                })
+                .count() as i64
+        };
+        let threat = 16 * (winning_cells(&xs) - winning_cells(&os));
+        threats_seen += (threat != 0) as usize;
         let expected: i64 = xs.iter().map(|&i| lines_through(i)).sum::<i64>()
-            - os.iter().map(|&i| lines_through(i)).sum::<i64>();
+            - os.iter().map(|&i| lines_through(i)).sum::<i64>()
+            + threat;
         let list = |v: &[i64]| v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         let t = g.value(&format!("eval(B, ({} | {}))", list(&xs), list(&os)));
         assert_eq!(
@@ -737,6 +760,10 @@ fn connect_eval_counts_the_lines_through_each_stone() {
             assert_eq!(row, [3, 4, 5, 7, 5, 4, 3]);
         }
     }
+    assert!(
+        threats_seen > 0,
+        "no board had winning cells: the test would not see them"
+    );
 }
 
 /// Connect's `forced` (the moves the solver searches) on random positions, against the rule
