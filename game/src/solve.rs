@@ -109,6 +109,11 @@ pub fn solve_collecting(
         search.set_collect(false);
         let positions = search.positions();
         stats("outcome", positions, rules.engine.steps() - steps_before);
+        if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+            // Said before the line is sought, which can take long (a draw's line of first
+            // moves proves each move kept).
+            eprintln!("  verdict: {verdict:?}");
+        }
         rule_stats(&rules);
         let line = principal_line(
             &mut rules,
