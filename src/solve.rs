@@ -157,11 +157,20 @@ pub fn run(args: SolveArgs) -> ExitCode {
             Err(e) => failed(&engine, &e),
         };
     }
-    let outcome =
-        match driver::solve_with_budget(&mut engine, &game, &start, &first, args.line_budget) {
-            Ok(o) => o,
-            Err(e) => return failed(&engine, &e),
-        };
+    // This command holds no term across the solve: the search may collect garbage
+    // (GAMELANG_NO_COLLECT=1 turns it off, to measure what it saves).
+    let collect = std::env::var_os("GAMELANG_NO_COLLECT").is_none();
+    let outcome = match driver::solve_collecting(
+        &mut engine,
+        &game,
+        &start,
+        &first,
+        args.line_budget,
+        collect,
+    ) {
+        Ok(o) => o,
+        Err(e) => return failed(&engine, &e),
+    };
     renderer(&engine).print(&Report::Outcome(&outcome), args.json);
     if !args.json {
         match report::draw_line(&mut engine, &game, &outcome, args.show_plies) {

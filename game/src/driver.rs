@@ -342,6 +342,7 @@ pub struct RuleCosts {
     pub moves: (u64, u64),
     pub score: (u64, u64),
     pub eval: (u64, u64),
+    pub forced: (u64, u64),
 }
 
 impl std::fmt::Display for RuleCosts {
@@ -352,6 +353,7 @@ impl std::fmt::Display for RuleCosts {
             ("moves", self.moves),
             ("score", self.score),
             ("eval", self.eval),
+            ("forced", self.forced),
         ];
         let mut first = true;
         // A rule that cost nothing (an `eval` the game does not declare) is left out.
@@ -408,8 +410,30 @@ impl Rules for EngineRules<'_, '_> {
         self.counted(|s| &mut s.moves, |r| r.driver.moves(r.engine, p, c))
     }
 
+    /// The solver's moves, or only the game's `forced` ones when it declares `forced` and
+    /// they are not empty (each checked to be one of the moves).
     fn search_moves(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
-        self.counted(|s| &mut s.moves, |r| r.driver.solver_moves(r.engine, p, c))
+        let moves = self.counted(|s| &mut s.moves, |r| r.driver.solver_moves(r.engine, p, c))?;
+        if self.driver.game.forced.is_none() {
+            return Ok(moves);
+        }
+        let forced = self.counted(|s| &mut s.forced, |r| r.forced_of(p, c))?;
+        if forced.is_empty() {
+            return Ok(moves);
+        }
+        if let Some(&m) = forced.iter().find(|m| !moves.contains(m)) {
+            return Err(SolveError::Game(format!(
+                "`forced` gave `{}`, which is not one of the moves from `{}`{}",
+                self.engine.show(m),
+                self.engine.show(c),
+                if self.driver.game.solver_next != self.driver.game.next_config {
+                    " (with a symmetry, `forced` must give canonical configurations)"
+                } else {
+                    ""
+                }
+            )));
+        }
+        Ok(forced)
     }
 
     fn score(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
@@ -437,6 +461,18 @@ impl Rules for EngineRules<'_, '_> {
 
     fn eval(&mut self, p: Side, c: TermId) -> Result<Option<i64>, SolveError> {
         self.counted(|s| &mut s.eval, |r| r.eval_of(p, c))
+    }
+
+    fn wants_collection(&self) -> bool {
+        self.engine.store_has_grown()
+    }
+
+    /// A garbage collection of the engine's terms, with the driver's own terms and `live`
+    /// as roots (the memo tables are roots anyway).
+    fn collect(&mut self, live: &[TermId]) {
+        let mut roots = self.driver.roots();
+        roots.extend_from_slice(live);
+        self.engine.collect_garbage(&roots);
     }
 
     /// What the move changed in the configuration's term ([`crate::movekey`]).
@@ -512,6 +548,17 @@ impl EngineRules<'_, '_> {
                 self.engine.show(v)
             ))
         })
+    }
+
+    /// The elements of `forced(p, c)` (the game declares `forced`).
+    fn forced_of(&mut self, p: Side, c: TermId) -> Result<Vec<TermId>, SolveError> {
+        let op = self.driver.game.forced.expect("declared");
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(p), c],
+        );
+        let set = self.driver.reduce(self.engine, t)?;
+        Ok(self.engine.elements(set, self.driver.game.set_union))
     }
 
     fn eval_of(&mut self, p: Side, c: TermId) -> Result<Option<i64>, SolveError> {

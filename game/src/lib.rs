@@ -37,4 +37,6 @@ pub use players::{Player, Players};
 pub use report::{Bounded, Outcome, Value, Valued};
 pub use rules::Rules;
 pub use side::{Side, Verdict};
-pub use solve::{solve, solve_value, solve_value_within, solve_with_budget, solve_within};
+pub use solve::{
+    solve, solve_collecting, solve_value, solve_value_within, solve_with_budget, solve_within,
+};

@@ -127,6 +127,9 @@ pub fn first_moves_line<R: Rules>(
                 }
             }
         }
+        // What this loop holds across the verdicts' searches (which may collect garbage).
+        let held: Vec<R::Config> = line.iter().chain(&moves).copied().collect();
+        search.pin(&held);
         for m in moves {
             let keeps = match verdict {
                 Verdict::Win(w) if p != w => true,
@@ -141,5 +144,6 @@ pub fn first_moves_line<R: Rules>(
         line.push(next);
         (p, c) = (p.opponent(), next);
     }
+    search.pin(&[]);
     Ok(line)
 }

@@ -60,6 +60,20 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// Would a collection of garbage free much now (see [`Rules::collect`])? Asked often,
+    /// so it must be cheap. By default, never.
+    fn wants_collection(&self) -> bool {
+        false
+    }
+
+    /// Free what the rules built and no longer need, keeping every configuration in `live`
+    /// (and what they are made of) as it is: a solver calls it between rules, naming every
+    /// configuration it still holds, when it was told that nothing else holds any (for a
+    /// `.game` game, a garbage collection of the engine's terms). By default, nothing.
+    fn collect(&mut self, live: &[Self::Config]) {
+        let _ = live;
+    }
+
     /// An error for a position met again while its own value is being computed: `path`
     /// is the line of positions from the root of the search to the repeat (inclusive).
     fn cycle(&mut self, path: &[(Side, Self::Config)]) -> SolveError {

@@ -45,10 +45,20 @@ fn stats(phase: &str, positions: usize, steps: u64) {
     }
 }
 
-/// With `GAMELANG_SOLVE_STATS` set, say which rules the rewrites went to.
+/// With `GAMELANG_SOLVE_STATS` set, say which rules the rewrites went to, and what the
+/// engine holds (terms, elements of the sets' segments, memo entries).
 fn rule_stats(rules: &EngineRules<'_, '_>) {
     if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
         eprintln!("  rules: {}", rules.spent);
+        let e = &rules.engine;
+        eprintln!(
+            "  engine: {} terms (room for {}), {} segment elements, {} memo entries, {} collections",
+            e.store().len(),
+            e.store().capacity(),
+            e.store().segment_elements(),
+            e.memo_total(),
+            e.collections()
+        );
     }
 }
 
@@ -70,6 +80,21 @@ pub fn solve_with_budget(
     first: &Pat,
     line_budget: usize,
 ) -> Result<Outcome, SolveError> {
+    solve_collecting(engine, game, start, first, line_budget, false)
+}
+
+/// [`solve_with_budget`]; with `collect`, the search for the outcome collects the engine's
+/// garbage as it goes, which frees every term the caller holds but the result's (so only
+/// for a caller that holds none, such as `gamelang solve`): memory then grows with the
+/// positions searched rather than with every term the rules built.
+pub fn solve_collecting(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    line_budget: usize,
+    collect: bool,
+) -> Result<Outcome, SolveError> {
     let began = Instant::now();
     let steps_before = engine.steps();
     let d = GameDriver::new(engine, game)?;
@@ -77,9 +102,18 @@ pub fn solve_with_budget(
     with_budget(engine, |engine| {
         let mut rules = EngineRules::new(&d, engine);
         let mut search = OutcomeSearch::new();
+        search.set_collect(collect);
         let verdict = search.verdict(&mut rules, to_move, start)?;
+        // The depth-optimal line holds positions of its own between searches (the line of
+        // first moves pins those it holds).
+        search.set_collect(false);
         let positions = search.positions();
         stats("outcome", positions, rules.engine.steps() - steps_before);
+        if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+            // Said before the line is sought, which can take long (a draw's line of first
+            // moves proves each move kept).
+            eprintln!("  verdict: {verdict:?}");
+        }
         rule_stats(&rules);
         let line = principal_line(
             &mut rules,
@@ -91,10 +125,12 @@ pub fn solve_with_budget(
         )?;
         let (line, depth_optimal) = match line {
             Some(line) => (line, true),
-            None => (
-                first_moves_line(&mut rules, &mut search, to_move, start, verdict)?,
-                false,
-            ),
+            None => {
+                search.set_collect(collect);
+                let line = first_moves_line(&mut rules, &mut search, to_move, start, verdict)?;
+                search.set_collect(false);
+                (line, false)
+            }
         };
         stats(
             "outcome and line",

@@ -236,7 +236,7 @@ fn main() -> ExitCode {
     list.push(instance("othello", &[("n", 4)], false));
     list.push(instance("othello", &[("n", 4)], true));
     list.push(instance("othello", &[("n", 6)], false));
-    for (width, height) in [(5, 4), (5, 5), (6, 6)] {
+    for (width, height) in [(5, 4), (5, 5), (6, 5), (5, 6), (6, 6)] {
         list.push(instance(
             "connect",
             &[("width", width), ("height", height), ("c", 4)],

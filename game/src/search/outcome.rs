@@ -31,6 +31,16 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.set_limit(limit);
     }
 
+    /// Let the search collect garbage as it goes ([`ValueSearch::set_collect`]).
+    pub fn set_collect(&mut self, on: bool) {
+        self.search.set_collect(on);
+    }
+
+    /// Configurations the caller holds across the next searches ([`ValueSearch::pin`]).
+    pub fn pin(&mut self, held: &[C]) {
+        self.search.pin(held);
+    }
+
     /// Positions searched so far.
     pub fn positions(&self) -> usize {
         self.search.positions()

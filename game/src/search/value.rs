@@ -130,6 +130,12 @@ pub struct ValueSearch<C> {
     table: FxHashMap<(Side, C), Bounds<C>>,
     /// Moves that cut the search off, for ordering ([`History`]).
     history: History,
+    /// May the search have the rules collect garbage ([`Rules::collect`])? Only when the
+    /// caller holds no configuration of its own across the search but those in the table
+    /// and those it pinned.
+    collect: bool,
+    /// Configurations the caller holds across a search ([`ValueSearch::pin`]).
+    pinned: Vec<C>,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -139,7 +145,45 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             limit: usize::MAX,
             table: FxHashMap::default(),
             history: History::default(),
+            collect: false,
+            pinned: Vec::new(),
         }
+    }
+
+    /// The configurations the caller holds across the next searches, which a collection
+    /// must keep (replacing those pinned before).
+    pub fn pin(&mut self, held: &[C]) {
+        self.pinned.clear();
+        self.pinned.extend_from_slice(held);
+    }
+
+    /// Let the search collect the rules' garbage as it goes, keeping the configurations of
+    /// its table and stack: the caller promises that it holds no other configuration
+    /// across a search than those in the table (such as a position searched) and those it
+    /// pinned ([`ValueSearch::pin`]).
+    pub fn set_collect(&mut self, on: bool) {
+        self.collect = on;
+    }
+
+    /// Every configuration the search holds: the table's positions and best moves, and
+    /// the stack's positions, moves, best moves and repeated lines.
+    fn live(&self, stack: &[Frame<C>], opening: Option<C>) -> Vec<C> {
+        let mut live = Vec::with_capacity(2 * self.table.len() + 64);
+        live.extend(opening);
+        live.extend_from_slice(&self.pinned);
+        for (&(_, c), b) in &self.table {
+            live.push(c);
+            live.extend(b.best);
+        }
+        for f in stack {
+            live.push(f.c);
+            live.extend_from_slice(&f.moves);
+            live.extend(f.best);
+            if let Some(path) = &f.repeat {
+                live.extend(path.iter().map(|&(_, c)| c));
+            }
+        }
+        live
     }
 
     /// Stop searching (with [`SolveError::OverLimit`]) once the table holds `limit`
@@ -279,6 +323,10 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         let mut result: Option<i64> = None;
         loop {
             if let Some((p, c, alpha, beta)) = open.take() {
+                if self.collect && rules.wants_collection() {
+                    let live = self.live(&stack, Some(c));
+                    rules.collect(&live);
+                }
                 match self.open(rules, &stack, &on_stack, p, c, alpha, beta)? {
                     Opened::Value(v) => result = Some(v),
                     Opened::Frame(frame) => {

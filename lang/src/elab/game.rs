@@ -75,6 +75,11 @@ pub struct Game {
     /// `randomizable : Players Config -> SetConfig`, the moves a random player may take
     /// without making the game go on forever (the `semi-random` agent).
     pub randomizable: Option<OpId>,
+    /// `forced : Players Config -> SetConfig`, for the solvers: when not empty, moves of
+    /// `next-config(p, c)` among which a best one lies, so that the solver searches only
+    /// them (a move that wins at once; the move that stops the opponent's). Empty: no
+    /// such knowledge, every move is searched.
+    pub forced: Option<OpId>,
 }
 
 impl Session {
@@ -319,10 +324,11 @@ impl Session {
                     && sig.same_kind(i.args[1], config_sort)
             })
         };
-        let (eval, goal_distance, randomizable) = (
+        let (eval, goal_distance, randomizable, forced) = (
             agent_op("eval"),
             agent_op("goal-distance"),
             agent_op("randomizable"),
+            agent_op("forced"),
         );
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let (value, score, value_module) = match self.value_for(&binding, inst.span)? {
@@ -392,6 +398,7 @@ impl Session {
             eval,
             goal_distance,
             randomizable,
+            forced,
         })
     }
 

@@ -89,8 +89,9 @@ impl Engine {
     }
 
     /// Has the store (terms or segment elements) doubled since the last collection, and is
-    /// it past the minimum worth collecting?
-    fn store_has_grown(&self) -> bool {
+    /// it past the minimum worth collecting? (A caller that must gather its roots first,
+    /// such as a search holding a table of positions, asks this before gathering them.)
+    pub fn store_has_grown(&self) -> bool {
         self.store.len() > self.collect_min_terms.max(2 * self.gc_live)
             || self.store.segment_elements() > MIN_SEG_ELEMS.max(2 * self.gc_segs)
     }
