@@ -550,6 +550,9 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
             "cpu_seconds": round3(cpu),
             "playouts_per_second": round3(rate),
             "avg_plies": round3(avg),
+            // The engine's rewrite steps (none where playouts run natively): divided by
+            // the plies, what a random move costs in the game's equations.
+            "rewrites": engine.steps(),
         });
         println!("{j}");
     } else {
@@ -596,6 +599,7 @@ fn mcts_speed(
             "seconds": round3(secs),
             "cpu_seconds": round3(cpu),
             "simulations_per_second": round3(rate),
+            "rewrites": engine.steps(),
         });
         println!("{j}");
     } else {

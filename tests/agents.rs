@@ -384,6 +384,8 @@ fn playout_mcts_times_one_decision_from_the_start() {
     );
     // The rate is the simulations over the CPU seconds (both rounded to 3 decimals).
     assert!(rate > 0.0 && cpu >= 0.0);
+    // Tic-tac-toe's moves come from its equations: the engine's rewrite steps are counted.
+    assert!(j["rewrites"].as_u64().unwrap() > 0, "{j}");
     if cpu > 0.01 {
         assert!((rate * cpu - 25.0).abs() / 25.0 < 0.2, "{j}");
     }

@@ -262,17 +262,11 @@ fn four_by_four_winner_and_margin_match_negamax() {
 #[test]
 fn successors_match_the_rules_on_random_positions() {
     let dir = tempfile::tempdir().unwrap();
-    let source = std::fs::read_to_string(GAME).unwrap();
     for (n, seed, ordinary) in [(4, 0x9e37_79b9_7f4a_7c15, 6), (6, 7, 3), (8, 11, 3)] {
-        // `gamelang reduce` has no --set: a copy of the game with another default side.
         let file = if n == 4 {
             GAME.to_string()
         } else {
-            let text = source.replace("eq n = 4 .", &format!("eq n = {n} ."));
-            assert_ne!(text, source, "the default side `eq n = 4 .` is gone");
-            let path = dir.path().join(format!("othello{n}.game"));
-            std::fs::write(&path, text).unwrap();
-            path.display().to_string()
+            game_of_side(dir.path(), n)
         };
         let positions = sample(n, seed, ordinary);
         for (p, black, kind) in positions {
@@ -289,6 +283,101 @@ fn successors_match_the_rules_on_random_positions() {
                 term(n, p)
             );
         }
+    }
+}
+
+/// A copy of the game with another default side (`gamelang reduce` has no --set), in `dir`.
+fn game_of_side(dir: &std::path::Path, n: u32) -> String {
+    let source = std::fs::read_to_string(GAME).unwrap();
+    let text = source.replace("eq n = 4 .", &format!("eq n = {n} ."));
+    assert!(
+        text != source || n == 4,
+        "the default side `eq n = 4 .` is gone"
+    );
+    let path = dir.join(format!("othello{n}.game"));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// What random players use (docs/agents.md, "Random playouts"): on positions of random
+/// games, `halted` holds exactly when neither player can place a disc; `candidates` are the
+/// empty cells; `try-candidate` on each gives the rules' board after placing there, or
+/// nothing when nothing is flipped (so their union is next-config's set, or empty on a
+/// pass, where the agents fall back on next-config).
+#[test]
+fn halted_and_the_candidates_follow_the_rules_on_random_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, seed, ordinary) in [(4, 5, 6), (6, 13, 4), (8, 17, 4)] {
+        let file = game_of_side(dir.path(), n);
+        let positions = sample(n, seed, ordinary);
+        // One `reduce` command per question, run in order by one gamelang process (the
+        // values are compared, not their least sorts).
+        let mut script = std::fs::read_to_string(&file).unwrap();
+        let mut expected = Vec::new();
+        for &(p, black, ref kind) in &positions {
+            let who = if black { "B" } else { "R" };
+            let board = term(n, p);
+            script += &format!("reduce halted({who}, {board}) .\n");
+            expected.push((*kind == Kind::Finished).to_string());
+            let empty: Vec<u32> = (0..n * n)
+                .filter(|&i| (p.black | p.white) >> i & 1 == 0)
+                .collect();
+            script += &format!("reduce candidates({who}, {board}) .\n");
+            let listed: Vec<String> = empty.iter().map(|i| i.to_string()).collect();
+            expected.push(if listed.is_empty() {
+                "empty".to_string()
+            } else {
+                listed.join(", ")
+            });
+            let placed: BTreeSet<Pos> = placements(n, p, black).into_iter().collect();
+            for i in empty {
+                script += &format!("reduce try-candidate({who}, {board}, {i}) .\n");
+                let mine = if black { p.black } else { p.white };
+                let theirs = if black { p.white } else { p.black };
+                let f = flipped(n, mine, theirs, i / n, i % n);
+                expected.push(if f == 0 {
+                    "empty".to_string()
+                } else {
+                    let (mine, theirs) = (mine | 1 << i | f, theirs & !f);
+                    let q = if black {
+                        Pos {
+                            black: mine,
+                            white: theirs,
+                        }
+                    } else {
+                        Pos {
+                            black: theirs,
+                            white: mine,
+                        }
+                    };
+                    assert!(placed.contains(&q), "the test's own generators disagree");
+                    term(n, q)
+                });
+            }
+        }
+        let path = dir.path().join(format!("questions{n}.game"));
+        std::fs::write(&path, script).unwrap();
+        let out = gamelang(&["reduce", &path.display().to_string(), "--quiet"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("result "))
+            .map(|l| l.split_once(": ").map_or(l, |(_sort, value)| value))
+            .collect();
+        assert_eq!(got.len(), expected.len(), "{n} x {n}: {text}");
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g, e, "{n} x {n}");
+        }
+        let passes = positions
+            .iter()
+            .filter(|(_, _, k)| *k == Kind::Pass)
+            .count();
+        assert!(n > 4 || passes > 0, "4 x 4 met no pass");
     }
 }
 

@@ -359,3 +359,41 @@ fn a_candidate_with_two_configurations_is_a_clear_error() {
         "{text}"
     );
 }
+
+#[test]
+fn othello_random_moves_by_candidates_follow_next_config() {
+    // examples/othello.game declares candidates (the empty cells) and `try-candidate`;
+    // where none is legal the playout takes next-config's pass. Along random games on
+    // 4 x 4 every move made is one of next-config's (passes included) and play stops
+    // exactly where the equations say it is over.
+    let mut g = support::load("examples/othello.game");
+    let game = g.game.clone();
+    let mut rules = rules(&g, &game);
+    let start = rules.start().unwrap();
+    let mut rng = Rng::new(5);
+    let (mut moves, mut passes) = (0, 0);
+    for _ in 0..40 {
+        let mut p = start;
+        loop {
+            let config = g.term(&rules.show(p.config));
+            let config = g.engine.build(&config, &[]);
+            let expected = by_equations(&mut g, p.to_move, config);
+            match (rules.random_move(&mut rng, p).unwrap(), expected) {
+                (Some(next), Ok(successors)) => {
+                    let shown = rules.show(next.config);
+                    assert!(successors.contains(&shown), "{shown} not in {successors:?}");
+                    passes += usize::from(next.config == p.config);
+                    moves += 1;
+                    p = next;
+                }
+                (None, Err(_)) => break,
+                (got, want) => panic!(
+                    "at {}: the playout gives {:?}, the equations {want:?}",
+                    rules.show(p.config),
+                    got.map(|q| rules.show(q.config))
+                ),
+            }
+        }
+    }
+    assert!(passes > 0 && moves > 300, "{moves} moves, {passes} passes");
+}

@@ -21,5 +21,5 @@ pub mod spec;
 pub use agent::Agent;
 pub use chance::ChanceRules;
 pub use rng::Rng;
-pub use rules::{EngineRules, Move, Node, Pos, Rules, Turn};
+pub use rules::{EngineRules, Move, Node, Opened, Pos, Rules, Turn};
 pub use spec::{AgentSpec, CATALOGUE};

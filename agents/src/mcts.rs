@@ -7,6 +7,11 @@
 //!   the total reward of every player) and the positions reached after it so far: one in a
 //!   game without chance; in a chance game a chance node whose children appear as they are
 //!   drawn, by the move's probabilities, from the agent's random stream.
+//! - Expansion: a new node's moves are built at once ([`Rules::node`]), or, when the game
+//!   tries its moves one at a time ([`Rules::open`]: its `candidates`), found as the
+//!   search needs them: an untried move is a candidate drawn at random and tried, drawn
+//!   again while the rules refuse it, which picks uniformly among the legal moves as
+//!   drawing among built moves does, without building the moves never tried.
 //! - Selection: the player to move takes an untried move (at random), else the move of
 //!   best UCT value for itself (max-n: each player maximises its own reward, so any number
 //!   of players works; with two players and rewards summing to 1 this is the usual UCT).
@@ -15,8 +20,9 @@
 
 use crate::agent::Agent;
 use crate::rng::Rng;
-use crate::rules::{Move, Node, Pos, Rules, Turn};
+use crate::rules::{Move, Node, Opened, Pos, Rules, Turn};
 use gamelang_game::SolveError;
+use gamelang_runtime::TermId;
 use smallvec::SmallVec;
 
 /// UCT's exploration constant (about sqrt 2, the classical choice for rewards in [0, 1]).
@@ -76,9 +82,24 @@ struct Arm {
     children: SmallVec<[(Pos, usize); 1]>,
 }
 
+impl Arm {
+    fn new(players: usize) -> Arm {
+        Arm {
+            visits: 0,
+            reward: smallvec::smallvec![0.0; players],
+            children: SmallVec::new(),
+        }
+    }
+}
+
 struct TreeNode {
-    /// `None` when play is over here; then `over` holds the rewards.
+    /// Where the node is.
+    pos: Pos,
+    /// `None` when play is over here; then `over` holds the rewards. The moves found so
+    /// far when `pending` is not empty.
     turn: Option<Turn>,
+    /// Candidates not tried yet ([`Opened::Candidates`]).
+    pending: Vec<TermId>,
     over: Vec<f64>,
     visits: u32,
     arms: Vec<Arm>,
@@ -107,34 +128,72 @@ struct Search {
 }
 
 impl Search {
-    fn add(&mut self, node: Node) -> usize {
-        let n = self.players;
-        let t = match node {
-            Node::Over { winners } => TreeNode {
-                turn: None,
-                over: rewards(n, &winners),
-                visits: 0,
-                arms: Vec::new(),
-                untried: Vec::new(),
-                tried: Vec::new(),
-            },
-            Node::Turn(turn) => TreeNode {
-                arms: (0..turn.moves.len())
-                    .map(|_| Arm {
-                        visits: 0,
-                        reward: smallvec::smallvec![0.0; n],
-                        children: SmallVec::new(),
-                    })
-                    .collect(),
-                untried: (0..turn.moves.len()).collect(),
-                tried: Vec::new(),
-                turn: Some(turn),
-                over: Vec::new(),
-                visits: 0,
-            },
-        };
+    fn add(&mut self, node: Opened, pos: Pos) -> usize {
+        let t = self.tree_node(node, pos);
         self.nodes.push(t);
         self.nodes.len() - 1
+    }
+
+    fn tree_node(&self, node: Opened, pos: Pos) -> TreeNode {
+        let n = self.players;
+        let mut t = TreeNode {
+            pos,
+            turn: None,
+            pending: Vec::new(),
+            over: Vec::new(),
+            visits: 0,
+            arms: Vec::new(),
+            untried: Vec::new(),
+            tried: Vec::new(),
+        };
+        match node {
+            Opened::Node(Node::Over { winners }) => t.over = rewards(n, &winners),
+            Opened::Node(Node::Turn(turn)) => {
+                t.arms = (0..turn.moves.len()).map(|_| Arm::new(n)).collect();
+                t.untried = (0..turn.moves.len()).collect();
+                t.turn = Some(turn);
+            }
+            Opened::Candidates { player, candidates } => {
+                t.turn = Some(Turn {
+                    player,
+                    moves: Vec::new(),
+                });
+                t.pending = candidates;
+            }
+        }
+        t
+    }
+
+    /// A move of node `n` found among its pending candidates (drawn at random, tried,
+    /// drawn again while refused), added as a tried move; `None` when none is left. A node
+    /// none of whose candidates is legal gets the game's moves ([`Rules::node`]: a pass,
+    /// or the end).
+    fn try_pending(
+        &mut self,
+        rules: &mut dyn Rules,
+        rng: &mut Rng,
+        n: usize,
+    ) -> Result<Option<usize>, SolveError> {
+        let pos = self.nodes[n].pos;
+        while !self.nodes[n].pending.is_empty() {
+            let pending = &mut self.nodes[n].pending;
+            let c = pending.swap_remove(rng.below(pending.len()));
+            if let Some(m) = rules.try_candidate(pos, c)? {
+                let arm = Arm::new(self.players);
+                let node = &mut self.nodes[n];
+                node.turn.as_mut().expect("a turn").moves.push(m);
+                node.arms.push(arm);
+                node.tried.push(node.arms.len() - 1);
+                return Ok(Some(node.arms.len() - 1));
+            }
+        }
+        if self.nodes[n].arms.is_empty() {
+            let node = rules.node(pos)?;
+            let mut t = self.tree_node(Opened::Node(node), pos);
+            t.visits = self.nodes[n].visits;
+            self.nodes[n] = t;
+        }
+        Ok(None)
     }
 
     /// UCT for the player to move at `n` among its tried moves (the first best, in the
@@ -167,15 +226,23 @@ impl Search {
                 break self.nodes[n].over.clone();
             };
             let player = turn.player;
+            let node = &self.nodes[n];
             // An untried move first (at random), else the best by UCT.
-            let (arm, fresh) = if self.nodes[n].untried.is_empty() {
-                (self.uct(n, player), false)
-            } else {
+            let (arm, fresh) = if !node.untried.is_empty() {
                 let node = &mut self.nodes[n];
                 let k = rng.below(node.untried.len());
                 let a = node.untried.swap_remove(k);
                 node.tried.push(a);
                 (a, true)
+            } else if !node.pending.is_empty() || node.tried.is_empty() {
+                match self.try_pending(rules, rng, n)? {
+                    Some(a) => (a, true),
+                    // No candidate left: UCT among the moves found, or the node's moves
+                    // were built (a pass, or the end).
+                    None => continue,
+                }
+            } else {
+                (self.uct(n, player), false)
             };
             let next = draw(
                 rng,
@@ -191,8 +258,8 @@ impl Search {
                 Some(c) if !fresh => n = c,
                 _ => {
                     // A position new to the tree: added, then played out at random.
-                    let node = rules.node(next)?;
-                    let c = self.add(node);
+                    let node = rules.open(next)?;
+                    let c = self.add(node, next);
                     self.nodes[n].arms[arm].children.push((next, c));
                     path.push((c, usize::MAX));
                     break match &self.nodes[c].turn {
@@ -219,7 +286,12 @@ impl Search {
 }
 
 impl Agent for Mcts {
-    fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
+    fn choose(
+        &mut self,
+        rules: &mut dyn Rules,
+        root: Pos,
+        turn: &Turn,
+    ) -> Result<usize, SolveError> {
         if turn.moves.len() == 1 {
             return Ok(0);
         }
@@ -228,7 +300,7 @@ impl Agent for Mcts {
             nodes: Vec::new(),
             path: Vec::new(),
         };
-        search.add(Node::Turn(turn.clone()));
+        search.add(Opened::Node(Node::Turn(turn.clone())), root);
         for _ in 0..self.simulations {
             search.simulate(rules, &mut self.rng)?;
         }
@@ -241,5 +313,124 @@ impl Agent for Mcts {
             }
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! MCTS with moves found one candidate at a time ([`Opened::Candidates`]) against
+    //! the same game with every move built: a subtraction game (take 1, 2 or 3 counters;
+    //! whoever takes the last wins) in which candidate 4 is always refused and, at 5
+    //! counters, every candidate is refused and the one move is to 4 (found by
+    //! [`Rules::node`] only). Who wins is computed here by exhaustive search.
+    use super::*;
+    use crate::rules::index;
+    use gamelang_game::Side;
+
+    struct Take {
+        lazy: bool,
+        tried: usize,
+        fallbacks: usize,
+    }
+
+    fn counters(p: Pos) -> u32 {
+        p.config.0
+    }
+
+    fn to(p: Pos, k: u32) -> Move {
+        Move::sure(TermId(k), p.after(TermId(k)))
+    }
+
+    impl Rules for Take {
+        fn players(&self) -> Vec<String> {
+            vec!["B".into(), "R".into()]
+        }
+        fn node(&mut self, p: Pos) -> Result<Node, SolveError> {
+            let k = counters(p);
+            Ok(match k {
+                0 => Node::Over {
+                    winners: vec![index(p.to_move.opponent())],
+                },
+                5 => {
+                    self.fallbacks += 1;
+                    Node::Turn(Turn {
+                        player: index(p.to_move),
+                        moves: vec![to(p, 4)],
+                    })
+                }
+                _ => Node::Turn(Turn {
+                    player: index(p.to_move),
+                    moves: (1..=3.min(k)).map(|c| to(p, k - c)).collect(),
+                }),
+            })
+        }
+        fn open(&mut self, p: Pos) -> Result<Opened, SolveError> {
+            if !self.lazy || counters(p) == 0 {
+                return Ok(Opened::Node(self.node(p)?));
+            }
+            Ok(Opened::Candidates {
+                player: index(p.to_move),
+                candidates: (1..=4).map(TermId).collect(),
+            })
+        }
+        fn try_candidate(&mut self, p: Pos, c: TermId) -> Result<Option<Move>, SolveError> {
+            self.tried += 1;
+            let k = counters(p);
+            Ok((k != 5 && c.0 <= 3 && c.0 <= k).then(|| to(p, k - c.0)))
+        }
+        fn values(&mut self, _: Pos) -> Result<Vec<f64>, SolveError> {
+            Ok(vec![0.5, 0.5])
+        }
+        fn show(&self, t: TermId) -> String {
+            t.0.to_string()
+        }
+    }
+
+    /// Does the player to move with `k` counters win (exhaustive search)?
+    fn wins(k: u32) -> bool {
+        match k {
+            0 => false,
+            5 => !wins(4),
+            _ => (1..=3.min(k)).any(|c| !wins(k - c)),
+        }
+    }
+
+    #[test]
+    fn moves_found_by_candidates_give_winning_decisions() {
+        let mut winning = 0;
+        for k in 6..=11 {
+            for seed in 0..3 {
+                for lazy in [false, true] {
+                    let mut rules = Take {
+                        lazy,
+                        tried: 0,
+                        fallbacks: 0,
+                    };
+                    let p = Pos {
+                        to_move: Side::B,
+                        config: TermId(k),
+                    };
+                    let Node::Turn(turn) = rules.node(p).unwrap() else {
+                        panic!("{k} counters: over")
+                    };
+                    let mut mcts = Mcts::new(3000, Rng::new(seed));
+                    let i = mcts.choose(&mut rules, p, &turn).unwrap();
+                    let left = counters(turn.moves[i].outcomes[0].1);
+                    if wins(k) {
+                        assert!(
+                            !wins(left),
+                            "{k} counters (lazy {lazy}, seed {seed}): took to {left}"
+                        );
+                        winning += 1;
+                    }
+                    assert_eq!(rules.tried > 0, lazy);
+                    if lazy {
+                        assert!(rules.fallbacks > 0, "the refused node 5 was never met");
+                    }
+                }
+            }
+        }
+        // 6, 7, 9, 10, 11 counters are won (8 is lost): 5 positions, 3 seeds, both ways.
+        assert_eq!(winning, 30);
     }
 }

@@ -246,26 +246,8 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         };
         while !left.is_empty() {
             let x = left.swap_remove(rng.below(left.len()));
-            let set = self.ask(attempt, p.to_move, p.config, &[x])?;
-            match self.engine.borrow().elements(set, self.game.set_union)[..] {
-                [] => continue,
-                [c] => return Ok(Some(p.after(c))),
-                ref more => {
-                    let text = format!(
-                        "`try-candidate` gave {} configurations for the candidate `{}`: \
-                         a candidate is one move, legal or not (at most one configuration)",
-                        more.len(),
-                        self.show(x)
-                    );
-                    // Located at the operator's declaration, where the game says it.
-                    let span = self.engine.borrow().program().sig.op(attempt).span;
-                    return Err(match span {
-                        Some(span) => {
-                            SolveError::Diagnosed(Box::new(Diag::at(span, text, "declared here")))
-                        }
-                        None => SolveError::Game(text),
-                    });
-                }
+            if let Some(c) = self.attempt(attempt, p, x)? {
+                return Ok(Some(p.after(c)));
             }
         }
         // No candidate is legal: the game's own moves (a pass, or none).
@@ -274,6 +256,73 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
             0 => None,
             k => Some(p.after(moves[rng.below(k)])),
         })
+    }
+
+    /// The configuration `try-candidate` gives for the candidate `x` at `p`, or `None`
+    /// when the rules refuse it; more than one is the game's error.
+    fn attempt(&mut self, attempt: OpId, p: Pos, x: TermId) -> Result<Option<TermId>, SolveError> {
+        let set = self.ask(attempt, p.to_move, p.config, &[x])?;
+        match self.engine.borrow().elements(set, self.game.set_union)[..] {
+            [] => Ok(None),
+            [c] => Ok(Some(c)),
+            ref more => {
+                let text = format!(
+                    "`try-candidate` gave {} configurations for the candidate `{}`: \
+                     a candidate is one move, legal or not (at most one configuration)",
+                    more.len(),
+                    self.show(x)
+                );
+                // Located at the operator's declaration, where the game says it.
+                let span = self.engine.borrow().program().sig.op(attempt).span;
+                Err(match span {
+                    Some(span) => {
+                        SolveError::Diagnosed(Box::new(Diag::at(span, text, "declared here")))
+                    }
+                    None => SolveError::Game(text),
+                })
+            }
+        }
+    }
+
+    /// [`crate::Rules::open`] by the game's candidates: `None` when the game declares none,
+    /// play is over at `p` or there is no candidate (then every move is built).
+    pub(crate) fn open_candidates(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
+        let Some([candidates, _, union]) = self.candidate_ops() else {
+            return Ok(None);
+        };
+        if self.halted(p)? {
+            return Ok(None);
+        }
+        let set = self.ask(candidates, p.to_move, p.config, &[])?;
+        let list = self.engine.borrow().elements(set, union);
+        Ok((!list.is_empty()).then_some(list))
+    }
+
+    /// [`crate::Rules::try_candidate`]: the configuration a candidate gives, if legal.
+    pub(crate) fn candidate_config(
+        &mut self,
+        p: Pos,
+        x: TermId,
+    ) -> Result<Option<TermId>, SolveError> {
+        match self.candidate_ops() {
+            Some([_, attempt, _]) => self.attempt(attempt, p, x),
+            None => Ok(None),
+        }
+    }
+
+    /// The game's `candidates`, `try-candidate` and their set union, if it declares them.
+    fn candidate_ops(&mut self) -> Option<[OpId; 3]> {
+        let playouts = self.playouts();
+        let found = match playouts {
+            Playouts::Candidates {
+                candidates,
+                attempt,
+                union,
+            } => Some([candidates, attempt, union]),
+            _ => None,
+        };
+        self.put_playouts(playouts);
+        found
     }
 
     /// One random move from `p` as a random playout makes it: the position it leads to,

@@ -83,6 +83,21 @@ pub enum Node {
     Turn(Turn),
 }
 
+/// A position as a search tree first meets it ([`Rules::open`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opened {
+    /// Every move at once, or play is over.
+    Node(Node),
+    /// `player` decides among moves not built yet: each of `candidates` is tried by
+    /// [`Rules::try_candidate`] (a move, or none when the rules refuse it); the moves are
+    /// those the candidates give, or, when none gives one, [`Rules::node`]'s (a pass).
+    /// No two candidates give the same move.
+    Candidates {
+        player: usize,
+        candidates: Vec<TermId>,
+    },
+}
+
 /// The game as the agents see it: one interface for games with and without chance and
 /// for any number of players. Every agent is written against it alone, so a new agent
 /// plays every game: two-player games without chance ([`EngineRules`]) and chance games
@@ -135,6 +150,17 @@ pub trait Rules {
     fn events_to(&mut self, p: Pos, label: TermId, next: Pos) -> Result<Vec<String>, SolveError> {
         let _ = (p, label, next);
         Ok(Vec::new())
+    }
+    /// `p` for a search that may try only a few of its moves (MCTS's new tree nodes): by
+    /// default every move ([`Rules::node`]); a game that can try its moves one at a time
+    /// gives its candidates instead.
+    fn open(&mut self, p: Pos) -> Result<Opened, SolveError> {
+        Ok(Opened::Node(self.node(p)?))
+    }
+    /// The move a candidate of [`Opened::Candidates`] at `p` gives, if the rules allow it.
+    fn try_candidate(&mut self, p: Pos, candidate: TermId) -> Result<Option<Move>, SolveError> {
+        let _ = (p, candidate);
+        Ok(None)
     }
     /// A random game from `p`: at each position a move drawn uniformly among the moves
     /// (and its outcome by its probabilities), until play is over or `limit` moves were
@@ -449,6 +475,24 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         };
         self.put_playouts(playouts);
         ended
+    }
+
+    /// By the game's candidates when it declares them ([`crate::playouts`]): a new tree
+    /// node then costs `halted` and `candidates`, not every move.
+    fn open(&mut self, p: Pos) -> Result<Opened, SolveError> {
+        if let Some(candidates) = self.open_candidates(p)? {
+            return Ok(Opened::Candidates {
+                player: index(p.to_move),
+                candidates,
+            });
+        }
+        Ok(Opened::Node(self.node(p)?))
+    }
+
+    fn try_candidate(&mut self, p: Pos, candidate: TermId) -> Result<Option<Move>, SolveError> {
+        Ok(self
+            .candidate_config(p, candidate)?
+            .map(|c| Move::sure(c, p.after(c))))
     }
 
     fn tidy(&mut self, keep: &[TermId]) {

@@ -55,7 +55,7 @@ const GAMES: &[Game] = &[
         file: "examples/othello.game",
         set: &["n=8"],
         openspiel: "othello",
-        sims: 40,
+        sims: 300,
         openspiel_sims: 3000,
     },
     Game {
