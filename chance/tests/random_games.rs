@@ -326,8 +326,8 @@ fn chain_gauss_jordan(c: &Chain) -> Vec<Q> {
 
 /// Value iteration on large cyclic components (no jumps to linear solutions: every
 /// component counts as large) for 1 to 5 players — the sweeps over compact arrays for each
-/// number of players, in depth-first post-order, and the extrapolation along the last
-/// changes of a chain — agrees with Gauss-Jordan elimination over the rationals.
+/// number of players, in depth-first post-order and in reverse discovery order, and the
+/// extrapolation along the last changes of a chain — agrees with Gauss-Jordan elimination over the rationals.
 #[test]
 fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_players() {
     let mut rng = Rng::new(77);
@@ -340,14 +340,22 @@ fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_player
             exact_component: 0,
             ..options(Exactness::Float)
         };
-        let f = solve(&g, &opts).unwrap();
-        for i in 0..k {
-            let x = want[i].to_f64().unwrap();
-            assert!(
-                (x - f.value[i]).abs() < 1e-10,
-                "round {round}, player {i}: {x} vs {}",
-                f.value[i]
-            );
+        // Swept in depth-first post-order, and in the reverse order of discovery (the
+        // order of components too large for the cache).
+        for locality_values in [usize::MAX, 0] {
+            let opts = Options {
+                locality_values,
+                ..opts.clone()
+            };
+            let f = solve(&g, &opts).unwrap();
+            for i in 0..k {
+                let x = want[i].to_f64().unwrap();
+                assert!(
+                    (x - f.value[i]).abs() < 1e-10,
+                    "round {round}, player {i}, locality {locality_values}: {x} vs {}",
+                    f.value[i]
+                );
+            }
         }
     }
 }
@@ -360,19 +368,22 @@ fn value_iteration_on_large_components_with_choices_matches_exact() {
         let mut game = random(&mut rng, 6 + round, 2);
         let g = explore(&mut game, false, 1000).unwrap();
         let e = solve(&g, &options(Exactness::Exact)).unwrap();
-        let opts = Options {
-            exact_component: 0,
-            ..options(Exactness::Float)
-        };
-        let f = solve(&g, &opts).unwrap();
         let exact = e.exact.expect("exact");
-        for p in 0..2 {
-            let x = exact[p].to_f64().unwrap();
-            assert!(
-                (x - f.value[p]).abs() < 1e-9,
-                "round {round}: {x} vs {}",
-                f.value[p]
-            );
+        for locality_values in [usize::MAX, 0] {
+            let opts = Options {
+                exact_component: 0,
+                locality_values,
+                ..options(Exactness::Float)
+            };
+            let f = solve(&g, &opts).unwrap();
+            for p in 0..2 {
+                let x = exact[p].to_f64().unwrap();
+                assert!(
+                    (x - f.value[p]).abs() < 1e-9,
+                    "round {round}, locality {locality_values}: {x} vs {}",
+                    f.value[p]
+                );
+            }
         }
     }
 }
