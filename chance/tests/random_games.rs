@@ -387,3 +387,69 @@ fn value_iteration_on_large_components_with_choices_matches_exact() {
         }
     }
 }
+
+/// Tarjan's components (`graph::sccs`) are exactly the classes of mutual reachability,
+/// each listed once, a component after every component it leads to — checked against
+/// reachability computed by a search from every state.
+#[test]
+fn components_are_the_mutual_reachability_classes_in_reverse_topological_order() {
+    use gamelang_chance::graph::sccs;
+    let mut rng = Rng::new(2026);
+    for round in 0..30 {
+        let mut game = random(&mut rng, 5 + round * 3, 1 + round % 3);
+        let g = explore(&mut game, false, 10_000).unwrap();
+        let n = g.len();
+        let succ = |s: usize| -> Vec<usize> {
+            g.options(s)
+                .flat_map(|o| g.outcomes(o).iter().map(|&(t, _)| t as usize))
+                .collect()
+        };
+        // reach[s][t]: t can be reached from s (in zero or more steps).
+        let reach: Vec<Vec<bool>> = (0..n)
+            .map(|s| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![s];
+                seen[s] = true;
+                while let Some(v) = stack.pop() {
+                    for w in succ(v) {
+                        if !seen[w] {
+                            seen[w] = true;
+                            stack.push(w);
+                        }
+                    }
+                }
+                seen
+            })
+            .collect();
+        let comps = sccs(&g);
+        let mut comp_of = vec![usize::MAX; n];
+        for (c, comp) in comps.iter().enumerate() {
+            for &s in comp {
+                assert_eq!(
+                    comp_of[s as usize],
+                    usize::MAX,
+                    "round {round}: listed twice"
+                );
+                comp_of[s as usize] = c;
+            }
+        }
+        for s in 0..n {
+            assert_ne!(
+                comp_of[s],
+                usize::MAX,
+                "round {round}: state {s} in no component"
+            );
+            for t in 0..n {
+                let mutual = reach[s][t] && reach[t][s];
+                assert_eq!(
+                    comp_of[s] == comp_of[t],
+                    mutual,
+                    "round {round}: {s} and {t}"
+                );
+                if reach[s][t] && !mutual {
+                    assert!(comp_of[t] < comp_of[s], "round {round}: {s} leads to {t}");
+                }
+            }
+        }
+    }
+}
