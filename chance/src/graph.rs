@@ -175,61 +175,68 @@ pub fn explore<M: ChanceModel>(
 /// component comes after every component it can reach). Iterative Tarjan.
 pub fn sccs<S, C>(g: &Graph<S, C>) -> Vec<Vec<u32>> {
     let n = g.len();
-    let succ = |v: usize| -> Vec<u32> {
-        let mut out: Vec<u32> = g
-            .options(v)
-            .flat_map(|o| g.outcomes(o).iter().map(|&(t, _)| t))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+    // The successors of `v`: every outcome of every option, as a range of `outs` (the
+    // options of a state are consecutive, and so are their outcomes). A successor listed
+    // twice is looked at twice, which Tarjan's algorithm does not mind; not building a
+    // deduplicated list per state saves an allocation per state (a second on three-seat
+    // Snakes and Ladders).
+    let succ = |v: usize| -> (u32, u32) {
+        let r = g.options(v);
+        if r.is_empty() {
+            (0, 0)
+        } else {
+            (g.opts[r.start].start, g.opts[r.end - 1].end)
+        }
     };
+    // Per state its index in the order of the search and its low link, side by side (one
+    // cache line per look at a neighbour, in a graph of a million states); a state
+    // assigned to a component has its low link set to DONE, which is how "not on the
+    // stack" is told.
     const UNSEEN: u32 = u32::MAX;
-    let mut idx = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
+    const DONE: u32 = u32::MAX;
+    let mut node: Vec<[u32; 2]> = vec![[UNSEEN, 0]; n];
     let mut stack: Vec<u32> = Vec::new();
     let mut out = Vec::new();
     let mut counter = 0u32;
-    // (vertex, its successors, next successor to look at)
-    let mut call: Vec<(u32, Vec<u32>, usize)> = Vec::new();
+    // (vertex, next successor to look at, end of its successors) in `g.outs`
+    let mut call: Vec<(u32, u32, u32)> = Vec::new();
     for root in 0..n {
-        if idx[root] != UNSEEN {
+        if node[root][0] != UNSEEN {
             continue;
         }
-        idx[root] = counter;
-        low[root] = counter;
+        node[root] = [counter, counter];
         counter += 1;
         stack.push(root as u32);
-        on_stack[root] = true;
-        call.push((root as u32, succ(root), 0));
+        let (a, b) = succ(root);
+        call.push((root as u32, a, b));
         while let Some(frame) = call.last_mut() {
             let v = frame.0 as usize;
-            if frame.2 < frame.1.len() {
-                let w = frame.1[frame.2] as usize;
-                frame.2 += 1;
-                if idx[w] == UNSEEN {
-                    idx[w] = counter;
-                    low[w] = counter;
+            if frame.1 < frame.2 {
+                let w = g.outs[frame.1 as usize].0 as usize;
+                frame.1 += 1;
+                let [wi, wl] = node[w];
+                if wi == UNSEEN {
+                    node[w] = [counter, counter];
                     counter += 1;
                     stack.push(w as u32);
-                    on_stack[w] = true;
-                    call.push((w as u32, succ(w), 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(idx[w]);
+                    let (a, b) = succ(w);
+                    call.push((w as u32, a, b));
+                } else if wl != DONE {
+                    node[v][1] = node[v][1].min(wi);
                 }
                 continue;
             }
             call.pop();
+            let [vi, vl] = node[v];
             if let Some(parent) = call.last() {
                 let p = parent.0 as usize;
-                low[p] = low[p].min(low[v]);
+                node[p][1] = node[p][1].min(vl);
             }
-            if low[v] == idx[v] {
+            if vl == vi {
                 let mut comp = Vec::new();
                 loop {
                     let w = stack.pop().expect("on the stack");
-                    on_stack[w as usize] = false;
+                    node[w as usize][1] = DONE;
                     comp.push(w);
                     if w as usize == v {
                         break;

@@ -70,6 +70,11 @@ pub struct Options {
     pub lifting_component: usize,
     /// …within this many multiplications modulo a prime in all (Auto).
     pub lifting_budget: u64,
+    /// Value iteration sweeps a cyclic component with more values than this (`n` per
+    /// state) in the reverse order of discovery, for locality of memory, instead of in
+    /// depth-first post-order, for the fewest sweeps. Default 2^18 values (2 MiB, the size
+    /// of a core's L2 cache on this machine and a common size elsewhere).
+    pub locality_values: usize,
 }
 
 impl Default for Options {
@@ -85,6 +90,7 @@ impl Default for Options {
             work_budget: 50_000_000,
             lifting_component: 16,
             lifting_budget: 2_000_000_000,
+            locality_values: 1 << 18,
         }
     }
 }
@@ -350,7 +356,19 @@ fn float<S, C>(
         // Gauss-Seidel sweep carries values back along every path without a cycle. (Before:
         // the reverse order of discovery; the post-order takes 113 instead of 133 sweeps on
         // Snakes and Ladders with two players, 9,276 instead of 12,370 on Pig with goal 40.)
-        let order = postorder(g, comp, &mut local);
+        // A component whose values do not fit the processor's cache is swept in the reverse
+        // order of discovery instead: exploring is breadth first, so the successors of a
+        // state were mostly numbered together and their values share cache lines, where a
+        // depth-first order scatters them (Snakes and Ladders with three players, one
+        // component of 1.3 million states: 97 sweeps at about 250 ms in post-order, 70 at
+        // about 70 ms in reverse discovery order, one loaded run each).
+        let order = if comp.len() * n > opts.locality_values {
+            let mut o = comp.clone();
+            o.sort_unstable_by(|a, b| b.cmp(a));
+            o
+        } else {
+            postorder(g, comp, &mut local)
+        };
         let mut k = 0;
         let mut previous = f64::INFINITY;
         // On a small component, once the choices have settled roughly, jump to the values

@@ -326,8 +326,8 @@ fn chain_gauss_jordan(c: &Chain) -> Vec<Q> {
 
 /// Value iteration on large cyclic components (no jumps to linear solutions: every
 /// component counts as large) for 1 to 5 players — the sweeps over compact arrays for each
-/// number of players, in depth-first post-order, and the extrapolation along the last
-/// changes of a chain — agrees with Gauss-Jordan elimination over the rationals.
+/// number of players, in depth-first post-order and in reverse discovery order, and the
+/// extrapolation along the last changes of a chain — agrees with Gauss-Jordan elimination over the rationals.
 #[test]
 fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_players() {
     let mut rng = Rng::new(77);
@@ -340,14 +340,22 @@ fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_player
             exact_component: 0,
             ..options(Exactness::Float)
         };
-        let f = solve(&g, &opts).unwrap();
-        for i in 0..k {
-            let x = want[i].to_f64().unwrap();
-            assert!(
-                (x - f.value[i]).abs() < 1e-10,
-                "round {round}, player {i}: {x} vs {}",
-                f.value[i]
-            );
+        // Swept in depth-first post-order, and in the reverse order of discovery (the
+        // order of components too large for the cache).
+        for locality_values in [usize::MAX, 0] {
+            let opts = Options {
+                locality_values,
+                ..opts.clone()
+            };
+            let f = solve(&g, &opts).unwrap();
+            for i in 0..k {
+                let x = want[i].to_f64().unwrap();
+                assert!(
+                    (x - f.value[i]).abs() < 1e-10,
+                    "round {round}, player {i}, locality {locality_values}: {x} vs {}",
+                    f.value[i]
+                );
+            }
         }
     }
 }
@@ -360,19 +368,88 @@ fn value_iteration_on_large_components_with_choices_matches_exact() {
         let mut game = random(&mut rng, 6 + round, 2);
         let g = explore(&mut game, false, 1000).unwrap();
         let e = solve(&g, &options(Exactness::Exact)).unwrap();
-        let opts = Options {
-            exact_component: 0,
-            ..options(Exactness::Float)
-        };
-        let f = solve(&g, &opts).unwrap();
         let exact = e.exact.expect("exact");
-        for p in 0..2 {
-            let x = exact[p].to_f64().unwrap();
-            assert!(
-                (x - f.value[p]).abs() < 1e-9,
-                "round {round}: {x} vs {}",
-                f.value[p]
+        for locality_values in [usize::MAX, 0] {
+            let opts = Options {
+                exact_component: 0,
+                locality_values,
+                ..options(Exactness::Float)
+            };
+            let f = solve(&g, &opts).unwrap();
+            for p in 0..2 {
+                let x = exact[p].to_f64().unwrap();
+                assert!(
+                    (x - f.value[p]).abs() < 1e-9,
+                    "round {round}, locality {locality_values}: {x} vs {}",
+                    f.value[p]
+                );
+            }
+        }
+    }
+}
+
+/// Tarjan's components (`graph::sccs`) are exactly the classes of mutual reachability,
+/// each listed once, a component after every component it leads to — checked against
+/// reachability computed by a search from every state.
+#[test]
+fn components_are_the_mutual_reachability_classes_in_reverse_topological_order() {
+    use gamelang_chance::graph::sccs;
+    let mut rng = Rng::new(2026);
+    for round in 0..30 {
+        let mut game = random(&mut rng, 5 + round * 3, 1 + round % 3);
+        let g = explore(&mut game, false, 10_000).unwrap();
+        let n = g.len();
+        let succ = |s: usize| -> Vec<usize> {
+            g.options(s)
+                .flat_map(|o| g.outcomes(o).iter().map(|&(t, _)| t as usize))
+                .collect()
+        };
+        // reach[s][t]: t can be reached from s (in zero or more steps).
+        let reach: Vec<Vec<bool>> = (0..n)
+            .map(|s| {
+                let mut seen = vec![false; n];
+                let mut stack = vec![s];
+                seen[s] = true;
+                while let Some(v) = stack.pop() {
+                    for w in succ(v) {
+                        if !seen[w] {
+                            seen[w] = true;
+                            stack.push(w);
+                        }
+                    }
+                }
+                seen
+            })
+            .collect();
+        let comps = sccs(&g);
+        let mut comp_of = vec![usize::MAX; n];
+        for (c, comp) in comps.iter().enumerate() {
+            for &s in comp {
+                assert_eq!(
+                    comp_of[s as usize],
+                    usize::MAX,
+                    "round {round}: listed twice"
+                );
+                comp_of[s as usize] = c;
+            }
+        }
+        for s in 0..n {
+            assert_ne!(
+                comp_of[s],
+                usize::MAX,
+                "round {round}: state {s} in no component"
             );
+            for t in 0..n {
+                let mutual = reach[s][t] && reach[t][s];
+                assert_eq!(
+                    comp_of[s] == comp_of[t],
+                    mutual,
+                    "round {round}: {s} and {t}"
+                );
+                if reach[s][t] && !mutual {
+                    assert!(comp_of[t] < comp_of[s], "round {round}: {s} leads to {t}");
+                }
+            }
         }
     }
 }
