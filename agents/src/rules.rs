@@ -17,6 +17,7 @@ use gamelang_game::{GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
 use gamelang_runtime::{Engine, TermId};
+use smallvec::SmallVec;
 use std::borrow::BorrowMut;
 
 /// A position. In a two-player game without chance: the player to move and the
@@ -52,7 +53,7 @@ impl Pos {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
     pub label: TermId,
-    pub outcomes: Vec<(f64, Pos)>,
+    pub outcomes: SmallVec<[(f64, Pos); 1]>,
 }
 
 impl Move {
@@ -60,7 +61,7 @@ impl Move {
     pub fn sure(label: TermId, next: Pos) -> Move {
         Move {
             label,
-            outcomes: vec![(1.0, next)],
+            outcomes: smallvec::smallvec![(1.0, next)],
         }
     }
 }
