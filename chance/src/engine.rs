@@ -375,6 +375,12 @@ impl ChanceModel for EngineModel<'_> {
         self.live = self.engine.store().len();
     }
 
+    /// The term's number in the store: terms are numbered densely, and a state the explorer
+    /// holds is a root of every garbage collection, so its number stays its own.
+    fn dense_index(&self, s: TermId) -> Option<usize> {
+        Some(s.index())
+    }
+
     fn show_state(&self, s: TermId) -> String {
         self.engine.show(s)
     }
