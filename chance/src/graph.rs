@@ -66,6 +66,50 @@ impl<S, C> Graph<S, C> {
     }
 }
 
+/// State numbers by state: an array by the model's dense index of a state where it has one
+/// ([`ChanceModel::dense_index`]: one memory access per look-up, where a hash table of a
+/// million states costs two cache misses), a hash table otherwise.
+struct StateIndex<S> {
+    dense: Vec<u32>,
+    hashed: FxHashMap<S, u32>,
+}
+
+impl<S> Default for StateIndex<S> {
+    fn default() -> Self {
+        StateIndex {
+            dense: Vec::new(),
+            hashed: FxHashMap::default(),
+        }
+    }
+}
+
+/// In `StateIndex::dense`: no state.
+const NO_STATE: u32 = u32::MAX;
+
+impl<S: Copy + Eq + std::hash::Hash> StateIndex<S> {
+    fn get<M: ChanceModel<State = S>>(&self, model: &M, s: S) -> Option<u32> {
+        match model.dense_index(s) {
+            Some(i) => self.dense.get(i).copied().filter(|&n| n != NO_STATE),
+            None => self.hashed.get(&s).copied(),
+        }
+    }
+
+    fn insert<M: ChanceModel<State = S>>(&mut self, model: &M, s: S, n: u32) {
+        match model.dense_index(s) {
+            Some(i) => {
+                if i >= self.dense.len() {
+                    self.dense
+                        .resize((i + 1).max(2 * self.dense.len()), NO_STATE);
+                }
+                self.dense[i] = n;
+            }
+            None => {
+                self.hashed.insert(s, n);
+            }
+        }
+    }
+}
+
 /// Explore every state reachable from the model's start. `with_score` also asks the
 /// model for each state's score. Fails past `max_states` states.
 pub fn explore<M: ChanceModel>(
@@ -81,7 +125,7 @@ pub fn explore<M: ChanceModel>(
         )));
     }
     let start = model.start()?;
-    let mut index: FxHashMap<M::State, u32> = FxHashMap::default();
+    let mut index = StateIndex::<M::State>::default();
     let mut prob_index: FxHashMap<Prob, u32> = FxHashMap::default();
     let mut g = Graph {
         players,
@@ -94,7 +138,7 @@ pub fn explore<M: ChanceModel>(
         scores: None,
     };
     let mut scores = Vec::new();
-    index.insert(start, 0);
+    index.insert(model, start, 0);
     let mut next = 0usize;
     while next < g.states.len() {
         let s = g.states[next];
@@ -125,8 +169,8 @@ pub fn explore<M: ChanceModel>(
                 for o in options {
                     let start_e = g.outs.len() as u32;
                     for (q, t) in o.outcomes {
-                        let id = match index.get(&t) {
-                            Some(&i) => i,
+                        let id = match index.get(model, t) {
+                            Some(i) => i,
                             None => {
                                 if g.states.len() >= max_states {
                                     return Err(ChanceError::game(format!(
@@ -135,7 +179,7 @@ pub fn explore<M: ChanceModel>(
                                 }
                                 let i = g.states.len() as u32;
                                 g.states.push(t);
-                                index.insert(t, i);
+                                index.insert(model, t, i);
                                 i
                             }
                         };

@@ -98,6 +98,13 @@ pub trait ChanceModel {
     fn score(&mut self, s: Self::State) -> Result<Option<Vec<i64>>, ChanceError>;
     fn show_state(&self, s: Self::State) -> String;
     fn show_choice(&self, c: &Self::Choice) -> String;
+    /// A small number identifying `s` among the model's values (numbered densely from 0),
+    /// if it has one: the explorer then finds states in an array instead of a hash table.
+    /// It must stay the state's for as long as the explorer holds the state (the states
+    /// passed to [`ChanceModel::collect`] keep theirs).
+    fn dense_index(&self, _s: Self::State) -> Option<usize> {
+        None
+    }
     /// Has the user asked to stop?
     fn interrupted(&self) -> bool {
         false

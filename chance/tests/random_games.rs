@@ -453,3 +453,53 @@ fn components_are_the_mutual_reachability_classes_in_reverse_topological_order()
         }
     }
 }
+
+/// A model whose states have a dense index ([`ChanceModel::dense_index`]): explored through
+/// the array, the graph is the one explored through the hash table.
+struct Dense(Random);
+
+impl ChanceModel for Dense {
+    type State = usize;
+    type Choice = usize;
+    fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+        self.0.players()
+    }
+    fn start(&mut self) -> Result<usize, ChanceError> {
+        self.0.start()
+    }
+    fn expand(&mut self, s: usize) -> Result<Node<usize, usize>, ChanceError> {
+        self.0.expand(s)
+    }
+    fn score(&mut self, s: usize) -> Result<Option<Vec<i64>>, ChanceError> {
+        self.0.score(s)
+    }
+    fn show_state(&self, s: usize) -> String {
+        self.0.show_state(s)
+    }
+    fn show_choice(&self, c: &usize) -> String {
+        self.0.show_choice(c)
+    }
+    fn dense_index(&self, s: usize) -> Option<usize> {
+        // Spread out, so that the array grows in steps with holes.
+        Some(7 * s + 3)
+    }
+}
+
+#[test]
+fn exploring_by_dense_index_gives_the_graph_of_the_hash_table() {
+    let mut rng = Rng::new(99);
+    for round in 0..20 {
+        let game = random(&mut rng, 5 + round * 4, 1 + round % 3);
+        let mut hashed = Random {
+            n: game.n,
+            mover: game.mover.clone(),
+            options: game.options.clone(),
+        };
+        let a = explore(&mut hashed, false, 10_000).unwrap();
+        let b = explore(&mut Dense(game), false, 10_000).unwrap();
+        assert_eq!(a.states, b.states, "round {round}");
+        assert_eq!(a.kind, b.kind, "round {round}");
+        assert_eq!(a.outs, b.outs, "round {round}");
+        assert!(a.len() > 1, "round {round}");
+    }
+}
