@@ -407,7 +407,17 @@ fn float<S, C>(
             let delta = block.sweep(&mut x, &mut changes, better_f);
             k += 1;
             since += 1;
-            let done = delta < opts.tolerance || !delta.is_finite();
+            if !delta.is_finite() {
+                // A value that is infinite or not a number: the iteration diverged. Say
+                // so (not converged, no error bound) rather than stop as if it had
+                // converged, which `delta < tolerance` alone would not catch for NaN.
+                converged = false;
+                residual = f64::INFINITY;
+                estimate = f64::INFINITY;
+                block.store(&x, &mut vals);
+                break;
+            }
+            let done = delta < opts.tolerance;
             if extrapolate && !done && previous.is_finite() && previous > 0.0 {
                 let r = delta / previous;
                 steady = if (r - ratio).abs() < 1e-3 * r {
