@@ -149,9 +149,9 @@ struct CompiledEq {
     guards: SmallVec<[compile::Guard; 2]>,
     /// Set when the right side or condition uses a variable the left side does not bind.
     invalid: Option<String>,
-    /// The right-hand side's code (a range of `Engine::code`), if its root is a strict
-    /// application (see `code`).
-    code: Option<(u32, u32)>,
+    /// Where the right-hand side's code starts in `Engine::code`, if it is an application
+    /// (see `code`).
+    code: Option<u32>,
 }
 
 /// What the engine needs per operator at run time.

@@ -269,3 +269,79 @@ fn a_quick_evaluation_failing_half_way_is_not_counted_twice() {
     red(&s, &mut e, "[g 3]");
     assert_eq!(e.steps(), 8);
 }
+
+/// Right-hand sides whose root is a lazy built-in (`if_then_else_fi`, `and-then`,
+/// `or-else`), with branches that are calls in tail position, constructors, variables,
+/// ground terms and further lazy built-ins (the right-hand side's code, `engine/code.rs`):
+/// the machine's answers and rewrite counts, and answers computed here. A condition that
+/// is not a Boolean is the machine's error.
+#[test]
+fn lazy_right_hand_side_roots_agree_with_the_machine() {
+    let mut s = Spec::new();
+    s.op("z", &[], "P", "ctor");
+    s.op("s", &["P"], "P", "ctor");
+    // gcd by subtraction: an `if` whose branches are an `if` and tail calls.
+    s.op("gcd", &["Int", "Int"], "Int", "");
+    s.eq(
+        "a:Int b:Int",
+        "[gcd a b]",
+        "[if_then_else_fi [_==_ a b] a [if_then_else_fi [_<_ a b] [gcd a [_-_ b a]] [gcd [_-_ a b] b]]]",
+    );
+    // all-even over a count: and-then as the root, its second argument a tail call.
+    s.op("evens", &["Int", "Int"], "Bool", "");
+    s.eq(
+        "k:Int n:Int",
+        "[evens k n]",
+        "[_and-then_ [_==_ [_rem_ [_*_ k n] 2] 0] [if_then_else_fi [_>_ k 1] [evens [_-_ k 1] n] true]]",
+    );
+    // some divisor: or-else as the root.
+    s.op("divides", &["Int", "Int"], "Bool", "");
+    s.eq(
+        "d:Int n:Int",
+        "[divides d n]",
+        "[_or-else_ [_==_ [_rem_ n d] 0] [_and-then_ [_<_ [_*_ d d] n] [divides [_+_ d 1] n]]]",
+    );
+    // a constructor and a variable as branches, a call as the condition.
+    s.op("peano", &["Int"], "P", "");
+    s.op("pos", &["Int"], "Bool", "");
+    s.eq("k:Int", "[pos k]", "[_>_ k 0]");
+    s.eq(
+        "k:Int",
+        "[peano k]",
+        "[if_then_else_fi [pos k] [s [peano [_-_ k 1]]] z]",
+    );
+    s.op("pick", &["Bool", "P"], "P", "");
+    s.eq("c:Bool p:P", "[pick c p]", "[if_then_else_fi c p z]");
+    // a condition that is not a Boolean: an error, worded by the machine.
+    s.op("bad", &["Int"], "Int", "");
+    s.eq("k:Int", "[bad k]", "[if_then_else_fi k 1 2]");
+    let gcd = |mut a: i64, mut b: i64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    for (a, b) in [(1, 1), (12, 18), (35, 14), (97, 3)] {
+        assert_eq!(both(&s, &format!("[gcd {a} {b}]")), gcd(a, b).to_string());
+    }
+    for (k, n) in [(1, 3), (5, 2), (5, 3), (9, 4)] {
+        let want = (1..=k).all(|i| (i * n) % 2 == 0);
+        assert_eq!(both(&s, &format!("[evens {k} {n}]")), want.to_string());
+    }
+    for n in [4, 9, 13, 25, 97] {
+        let want = (2..n).take_while(|d| d * d <= n).any(|d| n % d == 0);
+        assert_eq!(both(&s, &format!("[divides 2 {n}]")), want.to_string());
+    }
+    for k in [0, 1, 5] {
+        let want = (0..k).fold("z".to_string(), |acc, _| format!("s({acc})"));
+        assert_eq!(both(&s, &format!("[peano {k}]")), want);
+    }
+    assert_eq!(both(&s, "[pick true [s z]]"), "s(z)");
+    assert_eq!(both(&s, "[pick false [s z]]"), "z");
+    let mut direct = s.engine();
+    let mut machine = s.engine();
+    machine.direct = false;
+    let got = red(&s, &mut direct, "[bad 3]");
+    assert!(got.starts_with("ERROR"), "{got}");
+    assert_eq!(got, red(&s, &mut machine, "[bad 3]"));
+}

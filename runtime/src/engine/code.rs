@@ -10,9 +10,10 @@
 //! same values in the same order and counts the same steps as the walk, so normal forms,
 //! rewrite counts and errors do not change; only the walking is gone.
 //!
-//! Only right-hand sides whose root is a strict application get code (a lazy root, such
-//! as an `if_then_else_fi`, picks its branch as before), and inside them every lazy
-//! application is a leaf: its branches stay unevaluated until it is reached.
+//! A lazy built-in in tail position (`if_then_else_fi`, `and-then`, `or-else` at the root,
+//! or in a branch of one at the root) is code too: its first argument, a decision, and
+//! the code of each branch, of which only the one taken runs. A lazy application anywhere
+//! else is a leaf, evaluated when it is reached.
 
 use super::{Engine, Node};
 use gamelang_lang::program::OpId;
@@ -22,44 +23,97 @@ use gamelang_lang::program::OpId;
 pub(super) enum Ins {
     /// Push the value of variable `0` (the most common child, read without a call).
     Var(u32),
-    /// Push the value of node `0`, evaluated as a child (`Engine::d_kid`).
+    /// Push the value of node `0`, evaluated as a child (`Engine::d_kid`: `quick` first).
     Kid(u32),
+    /// Push the value of node `0`, evaluated as `Engine::d_node` does (no `quick` first:
+    /// the first argument of a lazy built-in).
+    Node(u32),
     /// The application node `node` of `op` to the `n` values on top of the value stack: a
-    /// constructor term built, or a call of `op`. Its value replaces the `n` values (or, for
-    /// the last instruction, is the right-hand side's value or tail call). `ctor`: whether
-    /// `op` is a plain constructor the node may build at once (`Engine::build_ctor`); a
-    /// call of anything else skips the test.
+    /// constructor term built, or a call of `op`. Its value replaces the `n` values; with
+    /// `tail`, it is the right-hand side's value, or its call in tail position. `ctor`:
+    /// whether `op` is a plain constructor the node may build at once
+    /// (`Engine::build_ctor`); a call of anything else skips the test.
     App {
         node: u32,
         op: OpId,
         n: u32,
         ctor: bool,
+        tail: bool,
     },
+    /// The lazy built-in node `node` (`if_then_else_fi`, `and-then`, `or-else`) in tail
+    /// position, its first argument's value on top of the value stack: decide, then go on
+    /// at `then` (its second argument's code) or `other` (its third), or end with the first
+    /// argument's value.
+    Lazy {
+        node: u32,
+        op: OpId,
+        then: u32,
+        other: u32,
+    },
+    /// End with the value of node `0` (`Engine::d_node`): a tail position that is a
+    /// variable, a ground term, a shared node or a malformed lazy application.
+    Ret(u32),
 }
 
 impl Engine {
-    /// Append the code of the right-hand side `rhs` to `self.code`: its range, or `None`
-    /// if it has no code (its root is not a strict application).
-    pub(super) fn compile_code(&mut self, rhs: u32) -> Option<(u32, u32)> {
-        let Node::App { op, .. } = self.nodes[rhs as usize] else {
-            return None;
-        };
-        if self.ops[op.0 as usize].lazy {
+    /// Append the code of the right-hand side `rhs` to `self.code`: where it starts, or
+    /// `None` if it has none (it is not an application).
+    pub(super) fn compile_code(&mut self, rhs: u32) -> Option<u32> {
+        if !matches!(self.nodes[rhs as usize], Node::App { .. }) {
             return None;
         }
         let start = self.code.len() as u32;
-        self.flatten(rhs, true);
-        Some((start, self.code.len() as u32))
+        self.tail(rhs);
+        Some(start)
     }
 
-    /// The post-order code of the application node `node`. `root`: the right-hand side's
-    /// root, whose children are all flattened; below it, a child is flattened only if it
-    /// is a strict application that `d_tail` would evaluate by recursion.
-    fn flatten(&mut self, node: u32, root: bool) {
+    /// The code of `node` in tail position, as `d_tail` evaluates it: ends in a tail `App`,
+    /// a `Lazy` whose branches are tail code, or a `Ret`.
+    fn tail(&mut self, node: u32) {
+        match self.nodes[node as usize] {
+            Node::App { op, kids, n } if self.ops[op.0 as usize].lazy => {
+                if n != super::machine::lazy_arity(self.ops[op.0 as usize].builtin) {
+                    // The machine words the error (`d_node` hands it over).
+                    self.code.push(Ins::Ret(node));
+                    return;
+                }
+                self.value(self.kids[kids as usize]);
+                let at = self.code.len();
+                self.code.push(Ins::Ret(node)); // patched below
+                let then = self.code.len() as u32;
+                self.tail(self.kids[kids as usize + 1]);
+                let other = self.code.len() as u32;
+                if n == 3 {
+                    self.tail(self.kids[kids as usize + 2]);
+                }
+                self.code[at] = Ins::Lazy {
+                    node,
+                    op,
+                    then,
+                    other,
+                };
+            }
+            Node::App { .. } => self.flatten(node, true),
+            _ => self.code.push(Ins::Ret(node)),
+        }
+    }
+
+    /// The code pushing the value of `node` as `d_node` computes it.
+    fn value(&mut self, node: u32) {
+        match self.nodes[node as usize] {
+            Node::App { op, .. } if !self.ops[op.0 as usize].lazy => self.flatten(node, false),
+            Node::Var(v) => self.code.push(Ins::Var(v)),
+            _ => self.code.push(Ins::Node(node)),
+        }
+    }
+
+    /// The post-order code of the strict application node `node` (`tail`: in tail
+    /// position). Its children are evaluated as `d_tail` evaluates children: flattened if
+    /// they are strict applications that `quick` cannot evaluate, else as leaves.
+    fn flatten(&mut self, node: u32, tail: bool) {
         let Node::App { op, kids, n } = self.nodes[node as usize] else {
             unreachable!("only application nodes are flattened")
         };
-        debug_assert!(root || self.flattened(node));
         for i in 0..n {
             let k = self.kids[(kids + i) as usize];
             if self.flattened(k) {
@@ -72,7 +126,13 @@ impl Engine {
         }
         let ctor = self.node_checked[node as usize] != super::compile::UNCHECKED
             && self.ops[op.0 as usize].ctor_plain();
-        self.code.push(Ins::App { node, op, n, ctor });
+        self.code.push(Ins::App {
+            node,
+            op,
+            n,
+            ctor,
+            tail,
+        });
     }
 
     /// Is the child node `k` evaluated by recursing into its children (a strict

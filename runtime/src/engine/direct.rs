@@ -153,7 +153,7 @@ impl Engine {
     /// The value of the child node `k` of an application: as it is if it is a normal
     /// value, by `quick` where that may succeed, else evaluated (as the machine's
     /// `next_child` does).
-    #[inline]
+    #[inline(always)]
     fn d_kid(&mut self, k: u32, env: u32) -> Result<TermId, RuntimeError> {
         let ready = match self.nodes[k as usize] {
             Node::Var(v) => {
@@ -172,10 +172,10 @@ impl Engine {
         }
     }
 
-    /// Run the code `code[start..end]` of a right-hand side under `env` (see `code`): its
-    /// value, or the call its root makes in tail position.
-    fn d_code(&mut self, start: u32, end: u32, env: u32) -> Result<Tail, RuntimeError> {
-        for pc in start..end {
+    /// Run the code of a right-hand side from `pc` under `env` (see `code`): its value, or
+    /// the call it makes in tail position.
+    fn d_code(&mut self, mut pc: u32, env: u32) -> Result<Tail, RuntimeError> {
+        loop {
             match self.code[pc as usize] {
                 Ins::Var(v) => {
                     let x = self.envs[(env + v) as usize];
@@ -190,23 +190,58 @@ impl Engine {
                     let v = self.d_kid(k, env)?;
                     self.vals.push(v);
                 }
-                Ins::App { node, op, n, ctor } => {
+                Ins::Node(k) => {
+                    let v = self.d_node(k, env)?;
+                    self.vals.push(v);
+                }
+                Ins::App {
+                    node,
+                    op,
+                    n,
+                    ctor,
+                    tail,
+                } => {
                     let base = self.vals.len() as u32 - n;
                     if let Some(t) = ctor.then(|| self.build_ctor(node, op, base)).flatten() {
-                        if pc + 1 == end {
+                        if tail {
                             return Ok(Tail::Value(t));
                         }
                         self.vals.push(t);
-                    } else if pc + 1 == end {
+                    } else if tail {
                         return Ok(Tail::Call(op, base));
                     } else {
                         let v = self.d_call(op, base)?;
                         self.vals.push(v);
                     }
                 }
+                Ins::Lazy {
+                    node,
+                    op,
+                    then,
+                    other,
+                } => {
+                    // As `d_tail` decides a lazy built-in.
+                    let first = self.vals.pop().expect("the first argument's value");
+                    let b = self.ops[op.0 as usize].builtin;
+                    let cond = match self.lazy_cond(first, op, b) {
+                        Ok(c) => c,
+                        Err(reason) => {
+                            let term = self.instantiate(node, env);
+                            return Err(RuntimeError::Stuck { term, op, reason });
+                        }
+                    };
+                    self.d_count_step()?;
+                    pc = match lazy_choice(b, cond) {
+                        None => return Ok(Tail::Value(first)),
+                        Some(1) => then,
+                        Some(_) => other,
+                    };
+                    continue;
+                }
+                Ins::Ret(k) => return self.d_node(k, env).map(Tail::Value),
             }
+            pc += 1;
         }
-        unreachable!("a right-hand side's code ends with its root application")
     }
 
     /// Evaluate the application node `node` under `env` up to a call in tail position: a
@@ -405,7 +440,7 @@ impl Engine {
             }
             self.vals.truncate(b);
             let tail = match (code, self.nodes[rhs as usize]) {
-                (Some((start, end)), _) => self.d_code(start, end, env)?,
+                (Some(start), _) => self.d_code(start, env)?,
                 (None, Node::App { .. }) => self.d_tail(rhs, env)?,
                 (None, _) => Tail::Value(self.d_node(rhs, env)?),
             };
