@@ -172,6 +172,29 @@ impl Engine {
         }
     }
 
+    /// Decide the lazy built-in node `node` (of `op`) whose first argument's value is
+    /// `first`: the argument to go on with (1 or 2), or `None` for `first` itself. Counts
+    /// the step; a first argument that is not a Boolean is stuck.
+    #[inline]
+    fn d_decide(
+        &mut self,
+        node: u32,
+        op: OpId,
+        first: TermId,
+        env: u32,
+    ) -> Result<Option<usize>, RuntimeError> {
+        let b = self.ops[op.0 as usize].builtin;
+        let cond = match self.lazy_cond(first, op, b) {
+            Ok(c) => c,
+            Err(reason) => {
+                let term = self.instantiate(node, env);
+                return Err(RuntimeError::Stuck { term, op, reason });
+            }
+        };
+        self.d_count_step()?;
+        Ok(lazy_choice(b, cond))
+    }
+
     /// Run the code of a right-hand side from `pc` under `env` (see `code`): its value, or
     /// the call it makes in tail position.
     fn d_code(&mut self, mut pc: u32, env: u32) -> Result<Tail, RuntimeError> {
@@ -220,18 +243,8 @@ impl Engine {
                     then,
                     other,
                 } => {
-                    // As `d_tail` decides a lazy built-in.
                     let first = self.vals.pop().expect("the first argument's value");
-                    let b = self.ops[op.0 as usize].builtin;
-                    let cond = match self.lazy_cond(first, op, b) {
-                        Ok(c) => c,
-                        Err(reason) => {
-                            let term = self.instantiate(node, env);
-                            return Err(RuntimeError::Stuck { term, op, reason });
-                        }
-                    };
-                    self.d_count_step()?;
-                    pc = match lazy_choice(b, cond) {
+                    pc = match self.d_decide(node, op, first, env)? {
                         None => return Ok(Tail::Value(first)),
                         Some(1) => then,
                         Some(_) => other,
@@ -264,15 +277,7 @@ impl Engine {
                 return Ok(Tail::Value(v));
             }
             let first = self.d_node(self.kids[kids as usize], env)?;
-            let cond = match self.lazy_cond(first, op, b) {
-                Ok(c) => c,
-                Err(reason) => {
-                    let term = self.instantiate(node, env);
-                    return Err(RuntimeError::Stuck { term, op, reason });
-                }
-            };
-            self.d_count_step()?;
-            return match lazy_choice(b, cond) {
+            return match self.d_decide(node, op, first, env)? {
                 None => Ok(Tail::Value(first)),
                 Some(i) => {
                     let k = self.kids[kids as usize + i];
