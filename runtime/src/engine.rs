@@ -45,7 +45,10 @@
 //! * A hash-consed term that is not normal remembers its normal form once reduced
 //!   (`Engine::nf`); met again while it is being reduced, it is a loop, reported at once.
 //! * Before the matcher runs, an equation's *guards* (the operator or value required at
-//!   each argument) rule out the equations that cannot match.
+//!   each argument) rule out the equations that cannot match; a direct function reads the
+//!   head of one argument once and tries only the equations that can apply (`dispatch`).
+//! * A direct function's right-hand side runs as straight-line code compiled when the
+//!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
 //!   argument ids (`calls`, by the direct evaluator and the machine): a call met again,
 //!   in this reduction or a later one, is a lookup.
@@ -55,7 +58,8 @@
 //! This file holds the engine's data (compiled equations, frames, tasks) and its set-up;
 //! `machine` runs the loop, `apply` rewrites at the top (memo, built-ins, equations),
 //! `builtin` computes the strict built-ins, `compile` compiles right-hand sides, `direct`
-//! evaluates right-hand sides by native recursion, `calls` is its call cache, `gc`
+//! evaluates right-hand sides by native recursion (`code` flattens them, `dispatch` picks
+//! the equations to try), `calls` is its call cache, `gc`
 //! collects garbage, `describe` words errors, `shared` shares memo tables across threads,
 //! `watch` checks memory and progress, and `grid` holds the board built-ins.
 //!
