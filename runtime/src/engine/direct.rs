@@ -444,10 +444,10 @@ impl Engine {
                 self.collect_pending_if_grown(None);
             }
             self.vals.truncate(b);
-            let tail = match (code, self.nodes[rhs as usize]) {
-                (Some(start), _) => self.d_code(start, env)?,
-                (None, Node::App { .. }) => self.d_tail(rhs, env)?,
-                (None, _) => Tail::Value(self.d_node(rhs, env)?),
+            // Every application has code (`compile_code`); the rest is a value.
+            let tail = match code {
+                Some(start) => self.d_code(start, env)?,
+                None => Tail::Value(self.d_node(rhs, env)?),
             };
             self.envs.truncate(env as usize);
             return Ok(Some(tail));
