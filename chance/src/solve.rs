@@ -751,11 +751,7 @@ fn exact<S, C>(
             &mut lifted,
             true,
         )?;
-        for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
-            let s = live[k] as usize;
-            vals[s] = v;
-            fv[s * n..s * n + n].copy_from_slice(&f);
-        }
+        store(&live, x, xf, &mut vals, &mut fv);
         if !vals[0].is_empty() {
             return Ok((vals, fv, 1));
         }
@@ -826,11 +822,7 @@ fn exact<S, C>(
                 &mut lifted,
                 false,
             )?;
-            for (k, (v, f)) in x.into_iter().zip(xf).enumerate() {
-                let s = comp[k] as usize;
-                vals[s] = v;
-                fv[s * n..s * n + n].copy_from_slice(&f);
-            }
+            store(comp, x, xf, &mut vals, &mut fv);
             let mut changed = false;
             for (k, &s) in comp.iter().enumerate() {
                 let s = s as usize;
@@ -865,6 +857,16 @@ fn exact<S, C>(
 /// Exact values of a component's states (empty where not wanted) and their floating-point
 /// values.
 type Evaluated = (Vec<Vec<Q>>, Vec<Vec<f64>>);
+
+/// Store the values `x` (exact) and `xf` (floating point, `n` players each) that
+/// `evaluate` found for `states`.
+fn store(states: &[u32], x: Vec<Vec<Q>>, xf: Vec<Vec<f64>>, vals: &mut [Vec<Q>], fv: &mut [f64]) {
+    for (&s, (v, f)) in states.iter().zip(x.into_iter().zip(xf)) {
+        let (s, n) = (s as usize, f.len());
+        vals[s] = v;
+        fv[s * n..s * n + n].copy_from_slice(&f);
+    }
+}
 
 /// The exact values of the states of a cyclic component under a fixed policy (the option
 /// `policy[k]` at `comp[k]`), the states after it already solved in `vals`: at least those
