@@ -285,13 +285,13 @@ enum Frame {
         key: u64,
     },
     /// The call `op(key)` of a cached function (see `calls`) is being rewritten by the
-    /// machine; its value goes to the call cache, unless a collection happened meanwhile
-    /// (`collections`: the low bits of `Engine::collections` when it started), which may
-    /// have freed the arguments and given their ids to other terms.
+    /// machine; its value goes to the call cache. Its arguments are roots for a collection
+    /// meanwhile. `since`: the low bits of `Engine::steps` when it started (its cost is the
+    /// difference).
     Cache {
         op: OpId,
         key: [u32; calls::MAX_ARGS],
-        collections: u32,
+        since: u32,
     },
     /// The existing, not normal term `term` is being normalised; its normal form goes to
     /// `Engine::nf`.
@@ -389,6 +389,8 @@ pub struct Engine {
     /// default; off to compare, or to count the rewrites a reduction takes without it).
     pub call_cache: bool,
     calls: calls::CallCache,
+    /// The cached calls the direct evaluator is rewriting (see `Engine::d_apply`).
+    asking: Vec<calls::Asked>,
     /// The native stack address below which the direct evaluator stops (`usize::MAX`:
     /// it does not run).
     direct_floor: usize,
@@ -464,6 +466,7 @@ impl Engine {
             // `GAMELANG_NO_CALL_CACHE=1`: every call rewritten, to compare.
             call_cache: std::env::var_os("GAMELANG_NO_CALL_CACHE").is_none(),
             calls: Default::default(),
+            asking: Vec::new(),
             direct_floor: usize::MAX,
             direct_used: false,
             d_ticks: 0,

@@ -281,3 +281,68 @@ fn functions_matched_modulo_ac_are_cached_by_the_machine() {
     assert_eq!(red(&s, &mut e, "[h [upto 16]]"), (1u64 << 16).to_string());
     assert!(e.steps() < 16 * 10, "{} rewrites", e.steps());
 }
+
+/// The naive reverse of a list, done `k` times (`revs`), checked by a position-weighted sum.
+fn reverses() -> Spec {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("mk", &["Int"], "List", "");
+    s.op("app", &["List", "List"], "List", "");
+    s.op("rev", &["List"], "List", "");
+    s.op("revs", &["Int", "List"], "List", "");
+    s.op("chk", &["List", "Int"], "Int", "");
+    s.eq("", "[mk 0]", "nil");
+    s.owise("n:Int", "[mk n]", "[cons [_rem_ [_*_ n 7919] 1000] [mk [_-_ n 1]]]");
+    s.eq("m:List", "[app nil m]", "m");
+    s.eq("x:Int l:List m:List", "[app [cons x l] m]", "[cons x [app l m]]");
+    s.eq("", "[rev nil]", "nil");
+    s.eq("x:Int l:List", "[rev [cons x l]]", "[app [rev l] [cons x nil]]");
+    s.eq("l:List", "[revs 0 l]", "l");
+    s.owise("k:Int l:List", "[revs k l]", "[revs [_-_ k 1] [rev l]]");
+    s.eq("i:Int", "[chk nil i]", "0");
+    s.eq(
+        "x:Int l:List i:Int",
+        "[chk [cons x l] i]",
+        "[_+_ [_*_ i x] [chk l [_+_ i 1]]]",
+    );
+    s
+}
+
+/// `rev(rev(L))` is `L`: reversing a list ten times needs two reversals if the cache keeps
+/// what the first cost — across the collections that happen meanwhile, which free the
+/// intermediate lists (and, unless the cache keeps them, the reversed list itself).
+#[test]
+fn an_expensive_call_met_again_after_collections_is_a_lookup() {
+    let s = reverses();
+    let n: i64 = 300;
+    // One reversal of a list of n elements: n + 1 rewrites of rev, and an app of a list of
+    // j elements (j + 1 rewrites) for j = 0 .. n - 1. Building the list and the sum take
+    // four steps an element (an equation and three built-ins) and one more each; `revs`
+    // two a time (an equation and a subtraction) and one more.
+    let one = (n + 1) + n * (n + 1) / 2;
+    let list: Vec<i64> = (1..=n).rev().map(|i| (i * 7919) % 1000).collect();
+    for times in [9i64, 10] {
+        let mut want = list.clone();
+        if times % 2 == 1 {
+            want.reverse();
+        }
+        let sum: i64 = want.iter().zip(1..).map(|(x, i)| i * x).sum();
+        let src = format!("[chk [revs {times} [mk {n}]] 1]");
+        let rest = 8 * n + 2 + 2 * times + 1;
+        for cache in [true, false] {
+            let mut e = s.engine();
+            e.call_cache = cache;
+            e.collect_in_reduce = true;
+            e.collect_min_terms = 4096;
+            assert_eq!(red(&s, &mut e, &src), sum.to_string(), "{times}, cache {cache}");
+            assert!(e.collections() > 3, "{} collections", e.collections());
+            let steps = e.steps() as i64;
+            if cache {
+                assert!(steps <= 2 * one + rest, "{times}: {steps} rewrites, {one} a reversal");
+            } else {
+                assert!(steps >= times * one, "{times}: {steps} rewrites");
+            }
+        }
+    }
+}

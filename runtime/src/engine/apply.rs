@@ -118,7 +118,7 @@ impl Engine {
                 self.push(Frame::Cache {
                     op: subj.op,
                     key,
-                    collections: self.collections as u32,
+                    since: self.steps as u32,
                 })?;
             }
         }

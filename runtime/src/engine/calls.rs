@@ -20,9 +20,25 @@
 //!
 //! A cache costs a lookup and a record per call, which is most of a rewrite of
 //! `app(cons(X, L), M)` when the table is out of the processor's cache. So it adapts per
-//! operator: an operator whose calls rarely hit (fewer than one in [`USEFUL`] over a
-//! window of [`WINDOW`] calls) is not cached for the next [`REST`] calls, then tried
+//! operator: an operator whose hits saved fewer than one step in [`USEFUL`] calls over a
+//! window of [`WINDOW`] calls is not cached for the next [`REST`] calls, then tried
 //! again; and the table grows only while the entries it loses would be worth keeping.
+//!
+//! # What an entry is worth
+//!
+//! Each entry knows what its call cost: the steps its rewriting took. Hits are weighed by
+//! it (one hit of `rev(L)` on a list of 1,500 saves 1.1 million steps, a thousand hits of
+//! `app(nil, M)` save a thousand), both when deciding whether an operator is worth caching
+//! and when a new entry falls in an occupied slot: a much cheaper newcomer does not
+//! replace an expensive resident, but wears it down by its own cost, so a resident stays
+//! as long as the cheap calls it turned away have not cost together what it saves
+//! (GreedyDual replacement, per slot). And the few most expensive entries ([`KEEP`], of at
+//! least [`KEEP_COST`] steps) are *kept*: a garbage collection does not free their terms
+//! ([`CallCache::kept`]), as if they were memo entries. Without this, the naive reverse of
+//! a list done ten times (`revs`) costs ten reversals where two suffice: `rev(rev(L))` is
+//! `L`, whose reverse the cache knows if it kept it. (Keeping every expensive entry would
+//! not do: the reverses of all the suffixes of a list are expensive too, and together
+//! they hold a quadratic number of terms.)
 //!
 //! `GAMELANG_NO_CALL_CACHE=1` (or [`Engine::call_cache`](super::Engine)) turns it off,
 //! to compare.
@@ -50,20 +66,50 @@ const USEFUL: u32 = 32;
 /// Calls of an operator not cached after a window in which it did not pay.
 const REST: u32 = 1 << 16;
 
+/// A newcomer replaces a resident entry unless the resident cost more than this many
+/// times as much.
+const RESIST: u32 = 8;
+
+/// At a garbage collection, the [`KEEP`] most expensive entries keep their terms alive if
+/// their calls cost at least this many steps (see the module documentation).
+const KEEP_COST: u32 = 1024;
+
+/// How many entries keep their terms alive (the memory this holds is what their values
+/// and arguments hold).
+const KEEP: usize = 16;
+
 /// An unused slot or argument.
 const EMPTY: u32 = u32::MAX;
+
+/// A cached call being rewritten by the direct evaluator (`Engine::asking`): `op(key)`,
+/// asked when `Engine::steps` was `since`. Its arguments are roots for a collection.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Asked {
+    pub op: OpId,
+    pub key: [u32; MAX_ARGS],
+    pub since: u64,
+}
+
+/// The arguments in a key.
+pub(super) fn key_args(key: &[u32; MAX_ARGS]) -> impl Iterator<Item = TermId> + '_ {
+    key.iter().filter(|&&a| a != EMPTY).map(|&a| TermId(a))
+}
 
 #[derive(Clone, Copy)]
 struct Entry {
     op: u32,
     args: [u32; MAX_ARGS],
     value: u32,
+    /// The steps the call took (at least 1), worn down by the cheaper calls that did not
+    /// replace it.
+    cost: u32,
 }
 
 const FREE: Entry = Entry {
     op: EMPTY,
     args: [EMPTY; MAX_ARGS],
     value: EMPTY,
+    cost: 0,
 };
 
 /// See the module documentation.
@@ -81,7 +127,8 @@ pub(super) struct CallCache {
 #[derive(Clone, Copy, Default)]
 struct OpStat {
     tries: u32,
-    hits: u32,
+    /// Steps the window's hits saved.
+    saved: u32,
     rest: u32,
 }
 
@@ -135,11 +182,11 @@ impl CallCache {
         }
         st.tries += 1;
         if st.tries == WINDOW {
-            if st.hits * USEFUL < WINDOW {
+            if st.saved.saturating_mul(USEFUL) < WINDOW {
                 st.rest = REST;
             }
             st.tries = 0;
-            st.hits = 0;
+            st.saved = 0;
         }
         true
     }
@@ -150,24 +197,32 @@ impl CallCache {
         let e = &self.slots[hash(op.0, args) & (self.slots.len() - 1)];
         let hit = e.op == op.0 && e.args == *args;
         if hit {
-            self.ops[op.0 as usize].hits += 1;
+            let st = &mut self.ops[op.0 as usize];
+            st.saved = st.saved.saturating_add(e.cost);
             self.hits += 1;
         }
         hit.then_some(TermId(e.value))
     }
 
-    /// Record that `op(args)` reduces to `value`.
+    /// Record that `op(args)` reduces to `value`, a call that took `cost` steps.
     #[inline]
-    pub(super) fn put(&mut self, op: OpId, args: &[u32; MAX_ARGS], value: TermId) {
+    pub(super) fn put(&mut self, op: OpId, args: &[u32; MAX_ARGS], value: TermId, cost: u64) {
+        let cost = cost.clamp(1, u32::MAX as u64) as u32;
         let mask = self.slots.len() - 1;
         let e = &mut self.slots[hash(op.0, args) & mask];
         if e.op != EMPTY && (e.op != op.0 || e.args != *args) {
+            if cost.saturating_mul(RESIST) < e.cost {
+                // Worth more than the newcomer: stays, worn down by what it turned away.
+                e.cost -= cost;
+                return;
+            }
             self.lost += 1;
         }
         *e = Entry {
             op: op.0,
             args: *args,
             value: value.0,
+            cost,
         };
         // Losing entries at a high rate while hitting often: the calls a program repeats
         // may not fit. (Calls that never repeat lose entries too; for them a table that
@@ -186,6 +241,24 @@ impl CallCache {
         let mask = self.slots.len() - 1;
         for e in old.into_iter().filter(|e| e.op != EMPTY) {
             self.slots[hash(e.op, &e.args) & mask] = e;
+        }
+    }
+
+    /// The terms (arguments and values) of the entries that keep them alive: the [`KEEP`]
+    /// most expensive, of those whose call cost at least [`KEEP_COST`] steps.
+    pub(super) fn kept(&self, out: &mut Vec<TermId>) {
+        let mut dear: Vec<&Entry> = self
+            .slots
+            .iter()
+            .filter(|e| e.op != EMPTY && e.cost >= KEEP_COST)
+            .collect();
+        if dear.len() > KEEP {
+            dear.select_nth_unstable_by_key(KEEP - 1, |e| std::cmp::Reverse(e.cost));
+            dear.truncate(KEEP);
+        }
+        for e in dear {
+            out.push(TermId(e.value));
+            out.extend(key_args(&e.args));
         }
     }
 

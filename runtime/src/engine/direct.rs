@@ -45,6 +45,9 @@ const RED_ZONE: usize = 256 << 10;
 /// `s`) would otherwise hold hundreds of MiB of stack.
 const BUDGET: usize = 8 << 20;
 
+/// The calls of a chain of tail calls whose value the call cache records (the first few).
+const MAX_ASKED: usize = 4;
+
 /// The result of evaluating a node in tail position: a value, or a call of a direct
 /// function whose arguments are on the value stack from `base` on.
 enum Tail {
@@ -304,33 +307,48 @@ impl Engine {
     /// form. A call of a cached function is looked up in the call cache first (see
     /// `calls`), and its value recorded there after — with the values of the calls it
     /// turned into by tail calls on the way, up to a few.
-    fn d_apply(&mut self, mut op: OpId, base: u32) -> Result<TermId, RuntimeError> {
-        let mut asked: SmallVec<[(OpId, [u32; calls::MAX_ARGS]); 4]> = SmallVec::new();
-        let collections = self.collections;
-        let v = loop {
+    fn d_apply(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
+        // The cached calls on the way go on `asking` from `mark` on: roots for a
+        // collection meanwhile, which therefore cannot free their arguments.
+        let mark = self.asking.len();
+        let v = self.d_apply_calls(op, base, mark);
+        if let Ok(v) = v {
+            for a in &self.asking[mark..] {
+                self.calls.put(a.op, &a.key, v, self.steps - a.since);
+            }
+        }
+        self.asking.truncate(mark);
+        v
+    }
+
+    /// The loop of [`Engine::d_apply`]: rewrite `op` applied to `vals[base..]`, then the
+    /// calls it turns into in tail position, until a value.
+    fn d_apply_calls(
+        &mut self,
+        mut op: OpId,
+        base: u32,
+        mark: usize,
+    ) -> Result<TermId, RuntimeError> {
+        loop {
             let n = self.vals.len() as u32 - base;
-            if let Some(k) = self.call_key(op, base, n) {
-                if let Some(v) = self.calls.get(op, &k) {
+            if let Some(key) = self.call_key(op, base, n) {
+                if let Some(v) = self.calls.get(op, &key) {
                     self.vals.truncate(base as usize);
-                    break v;
+                    return Ok(v);
                 }
-                if asked.len() < asked.inline_size() {
-                    asked.push((op, k));
+                if self.asking.len() - mark < MAX_ASKED {
+                    self.asking.push(calls::Asked {
+                        op,
+                        key,
+                        since: self.steps,
+                    });
                 }
             }
             match self.d_step(op, base)? {
-                Ok(v) => break v,
+                Ok(v) => return Ok(v),
                 Err(next) => op = next,
             }
-        };
-        // A collection on the way may have freed the arguments (they leave the value
-        // stack once matched) and given their ids to new terms: record nothing then.
-        if self.collections == collections {
-            for (op, k) in &asked {
-                self.calls.put(*op, k, v);
-            }
         }
-        Ok(v)
     }
 
     /// One rewrite of `op` applied to the normal values `vals[base..]`: its normal form,

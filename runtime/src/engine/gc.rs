@@ -3,7 +3,8 @@
 //! Hash-consing keeps every term ever built, and a long computation builds many that are
 //! needed only for a moment (successor sets, the rest of a set being walked, intermediate
 //! numbers). Between reductions, [`Engine::collect_garbage`] frees every term that is not
-//! reachable from the *roots*: the memo tables (keys and values), the terms the compiled
+//! reachable from the *roots*: the memo tables (keys and values), the call cache's
+//! expensive entries (see `calls`), the terms the compiled
 //! program refers to, every constant, the last error's trace, and the terms the caller
 //! names. Freed ids are reused, so memory stays proportional to what is live (mostly the
 //! memo tables) rather than to the work done.
@@ -71,8 +72,10 @@ impl Engine {
         all.extend(self.false_t);
         all.extend(self.trace.iter().copied());
         all.extend_from_slice(self.store.constants());
+        // The call cache keeps the terms of its expensive entries alive (`calls::KEEP_COST`)
+        self.calls.kept(&mut all);
         self.store.mark(all, &mut marks);
-        // Weak: the call cache keeps the entries whose terms are alive anyway.
+        // and the other entries whose terms are alive anyway.
         self.calls.retain(|t| bit(&marks, t));
         let before = self.store.len();
         self.store.sweep(&marks);
@@ -122,14 +125,20 @@ impl Engine {
                 Frame::Cond { subj, .. } if !subj.is_open() => roots.push(subj.term),
                 // An open subject's values are on `vals`; a memo-pair key is a memo-table
                 // key; nodes refer to `envs` and to terms that are roots anyway.
+                // The arguments of a cached call being rewritten: its value is recorded.
+                Frame::Cache { key, .. } => roots.extend(super::calls::key_args(&key)),
                 Frame::Cond { .. }
                 | Frame::Memo2 { .. }
-                | Frame::Cache { .. }
                 | Frame::BArgs { .. }
                 | Frame::BLazy { .. }
                 | Frame::Fill { .. } => {}
             }
         }
+        roots.extend(
+            self.asking
+                .iter()
+                .flat_map(|a| super::calls::key_args(&a.key)),
+        );
         roots.extend(self.vals.iter().copied());
         roots.extend(self.envs.iter().copied().filter(|t| *t != NONE));
         for m in &self.matchers[..self.nconds] {

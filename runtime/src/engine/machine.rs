@@ -664,14 +664,9 @@ impl Engine {
                 self.nf.insert(term, v);
                 Ok(Task::Return(v))
             }
-            Frame::Cache {
-                op,
-                key,
-                collections,
-            } => {
-                if self.collections as u32 == collections {
-                    self.calls.put(op, &key, v);
-                }
+            Frame::Cache { op, key, since } => {
+                let cost = (self.steps as u32).wrapping_sub(since);
+                self.calls.put(op, &key, v, cost.into());
                 Ok(Task::Return(v))
             }
             Frame::Fill { node, env, owner } => {
