@@ -293,11 +293,23 @@ fn reverses() -> Spec {
     s.op("revs", &["Int", "List"], "List", "");
     s.op("chk", &["List", "Int"], "Int", "");
     s.eq("", "[mk 0]", "nil");
-    s.owise("n:Int", "[mk n]", "[cons [_rem_ [_*_ n 7919] 1000] [mk [_-_ n 1]]]");
+    s.owise(
+        "n:Int",
+        "[mk n]",
+        "[cons [_rem_ [_*_ n 7919] 1000] [mk [_-_ n 1]]]",
+    );
     s.eq("m:List", "[app nil m]", "m");
-    s.eq("x:Int l:List m:List", "[app [cons x l] m]", "[cons x [app l m]]");
+    s.eq(
+        "x:Int l:List m:List",
+        "[app [cons x l] m]",
+        "[cons x [app l m]]",
+    );
     s.eq("", "[rev nil]", "nil");
-    s.eq("x:Int l:List", "[rev [cons x l]]", "[app [rev l] [cons x nil]]");
+    s.eq(
+        "x:Int l:List",
+        "[rev [cons x l]]",
+        "[app [rev l] [cons x nil]]",
+    );
     s.eq("l:List", "[revs 0 l]", "l");
     s.owise("k:Int l:List", "[revs k l]", "[revs [_-_ k 1] [rev l]]");
     s.eq("i:Int", "[chk nil i]", "0");
@@ -334,15 +346,75 @@ fn an_expensive_call_met_again_after_collections_is_a_lookup() {
             let mut e = s.engine();
             e.call_cache = cache;
             e.collect_in_reduce = true;
-            e.collect_min_terms = 4096;
-            assert_eq!(red(&s, &mut e, &src), sum.to_string(), "{times}, cache {cache}");
+            e.collect_min_terms = 1024;
+            assert_eq!(
+                red(&s, &mut e, &src),
+                sum.to_string(),
+                "{times}, cache {cache}"
+            );
             assert!(e.collections() > 3, "{} collections", e.collections());
             let steps = e.steps() as i64;
             if cache {
-                assert!(steps <= 2 * one + rest, "{times}: {steps} rewrites, {one} a reversal");
+                assert!(
+                    steps <= 2 * one + rest,
+                    "{times}: {steps} rewrites, {one} a reversal"
+                );
             } else {
                 assert!(steps >= times * one, "{times}: {steps} rewrites");
             }
         }
     }
+}
+
+/// A cached call long enough for collections to happen while it runs, whose argument is
+/// unreachable once matched (`h(cons(x, l))` goes on with `l`): the argument must survive
+/// the collections, or its id, reused by a new list, would find the old list's value.
+fn long_calls() -> Spec {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("mk", &["Int", "Int"], "List", "");
+    s.op("h", &["List"], "Int", "");
+    s.op("spin", &["Int", "Int"], "Int", "");
+    s.op("run", &["Int", "Int"], "Int", "");
+    s.eq("x:Int", "[mk 0 x]", "nil");
+    s.owise(
+        "n:Int x:Int",
+        "[mk n x]",
+        "[cons [_rem_ [_*_ x 7919] 100003] [mk [_-_ n 1] [_+_ x 1]]]",
+    );
+    s.eq("", "[h nil]", "0");
+    s.eq("x:Int l:List", "[h [cons x l]]", "[_+_ [spin x 30] [h l]]");
+    s.eq("x:Int", "[spin x 0]", "[_rem_ x 7]");
+    s.owise(
+        "x:Int k:Int",
+        "[spin x k]",
+        "[spin [_rem_ [_+_ [_*_ x 31] k] 1000003] [_-_ k 1]]",
+    );
+    s.eq("acc:Int", "[run 0 acc]", "acc");
+    s.owise(
+        "k:Int acc:Int",
+        "[run k acc]",
+        "[run [_-_ k 1] [_+_ acc [_*_ k [h [mk 12 k]]]]]",
+    );
+    s
+}
+
+#[test]
+fn the_arguments_of_a_cached_call_survive_collections_while_it_runs() {
+    fn spin(mut x: i64, k: i64) -> i64 {
+        for j in (1..=k).rev() {
+            x = (x * 31 + j) % 1_000_003;
+        }
+        x % 7
+    }
+    let h = |k: i64| -> i64 { (0..12).map(|i| spin(((k + i) * 7919) % 100_003, 30)).sum() };
+    let k = 1500;
+    let want: i64 = (1..=k).map(|k| k * h(k)).sum();
+    let s = long_calls();
+    let mut e = s.engine();
+    e.collect_in_reduce = true;
+    e.collect_min_terms = 256;
+    assert_eq!(red(&s, &mut e, &format!("[run {k} 0]")), want.to_string());
+    assert!(e.collections() > 5, "{} collections", e.collections());
 }
