@@ -62,8 +62,9 @@ impl TermId {
     }
 }
 
-/// The arguments of an application (inline up to three).
-pub type Args = SmallVec<[TermId; 3]>;
+/// The arguments of an application (inline up to five: a `TermData` is 40 bytes with three
+/// or five, 48 with six).
+pub type Args = SmallVec<[TermId; 5]>;
 
 /// `dst.copy_from_slice(src)` for the short argument lists terms have: a copy whose length
 /// is unknown at compile time becomes a call of the C library's `memcpy`, which costs more
