@@ -301,3 +301,35 @@ pub fn red(spec: &Spec, e: &mut Engine, src: &str) -> String {
         Err(err) => format!("ERROR: {}", e.describe(&err)),
     }
 }
+
+/// Lists of integers with append, naive reverse and a position-weighted checksum (the shape
+/// of the `nrev` benchmark): `nil`, `cons`, `app`, `rev`, `chk` (`chk(L, 1)` is the sum of
+/// `i * x_i`).
+#[allow(dead_code)] // Not every test file uses it.
+pub fn reverse_lists() -> Spec {
+    let mut s = Spec::new();
+    s.op("nil", &[], "List", "ctor");
+    s.op("cons", &["Int", "List"], "List", "ctor");
+    s.op("app", &["List", "List"], "List", "");
+    s.op("rev", &["List"], "List", "");
+    s.op("chk", &["List", "Int"], "Int", "");
+    s.eq("m:List", "[app nil m]", "m");
+    s.eq(
+        "x:Int l:List m:List",
+        "[app [cons x l] m]",
+        "[cons x [app l m]]",
+    );
+    s.eq("", "[rev nil]", "nil");
+    s.eq(
+        "x:Int l:List",
+        "[rev [cons x l]]",
+        "[app [rev l] [cons x nil]]",
+    );
+    s.eq("i:Int", "[chk nil i]", "0");
+    s.eq(
+        "x:Int l:List i:Int",
+        "[chk [cons x l] i]",
+        "[_+_ [_*_ i x] [chk l [_+_ i 1]]]",
+    );
+    s
+}
