@@ -3,6 +3,7 @@
 //! game's operators produce, and reported with where the operator is declared.
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
+use crate::statefree::StateFree;
 use crate::Prob;
 use gamelang_game::{diagnose, SolveError};
 use gamelang_lang::elab::chance::ChanceGame;
@@ -38,7 +39,28 @@ pub struct EngineModel<'a> {
     /// garbage collections then (a collection may give the term's number to another term):
     /// most games give the same distribution at every state (a die), so it is read once.
     last_dist: Option<(u64, TermId, Outcomes)>,
+    /// Per question (`FINAL`, …), whether its answer cannot depend on the state
+    /// ([`StateFree`]): such a question is reduced once per value of its other arguments.
+    free: [Option<StateFree>; QUESTIONS],
+    /// The answers of those questions, by question and other arguments, with the engine's
+    /// count of garbage collections when they were recorded (a collection may give an
+    /// answer's number to another term: the table is then emptied).
+    answers: FxHashMap<(usize, [Option<TermId>; 2]), TermId>,
+    answers_gc: u64,
+    /// Answer a question that cannot depend on the state once (on by default; tests turn
+    /// it off to compare).
+    pub share_state_free: bool,
 }
+
+/// The questions exploring asks, as indices into `EngineModel::free`.
+const FINAL: usize = 0;
+const WINNER: usize = 1;
+const TURN: usize = 2;
+const CHOICES: usize = 3;
+const EVENTS: usize = 4;
+const MOVE: usize = 5;
+const SCORE: usize = 6;
+const QUESTIONS: usize = 7;
 
 /// `(probability, event)` pairs of a distribution.
 type Outcomes = Vec<(Prob, TermId)>;
@@ -54,6 +76,24 @@ impl<'a> EngineModel<'a> {
             .true_term()
             .ok_or_else(|| ChanceError::game("the prelude defines no Booleans"))?;
         let falsity = engine.false_term().expect("true implies false");
+        let program = engine.program();
+        // Where each question has the state: `final(s)`, …, `events(c, s)`, `move(e, c, s)`,
+        // `score(p, s)`.
+        let free = [
+            (&game.final_, 0),
+            (&game.winner, 0),
+            (&game.turn, 0),
+            (&game.choices, 0),
+            (&game.events, 1),
+            (&game.moves, 2),
+        ]
+        .map(|(pat, state)| StateFree::analyse(program, pat, state));
+        let score = game
+            .score
+            .as_ref()
+            .and_then(|pat| StateFree::analyse(program, pat, 1));
+        let [f0, f1, f2, f3, f4, f5] = free;
+        let answers_gc = engine.collections();
         Ok(EngineModel {
             engine,
             game,
@@ -67,7 +107,43 @@ impl<'a> EngineModel<'a> {
             collect_min_terms: 1 << 20,
             remember: false,
             last_dist: None,
+            free: [f0, f1, f2, f3, f4, f5, score],
+            answers: FxHashMap::default(),
+            answers_gc,
+            share_state_free: true,
         })
+    }
+
+    /// Ask question `q` (`FINAL`, …) of the game, `pat` applied to `args`: looked up when
+    /// its answer cannot depend on the state and is known, else reduced ([`Self::call`]).
+    fn ask(&mut self, q: usize, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
+        let Some(free) = self.free[q].as_ref().filter(|_| self.share_state_free) else {
+            return self.call(pat, args);
+        };
+        if !free.admits(self.engine.store(), args[free.state]) || args.len() > 3 {
+            return self.call(pat, args);
+        }
+        let op = free.op;
+        let mut key = [None; 2];
+        for (slot, a) in key
+            .iter_mut()
+            .zip(args.iter().enumerate().filter(|&(i, _)| i != free.state))
+        {
+            *slot = Some(*a.1);
+        }
+        if self.answers_gc != self.engine.collections() {
+            self.answers.clear();
+            self.answers_gc = self.engine.collections();
+        }
+        if let Some(&v) = self.answers.get(&(q, key)) {
+            return Ok(v);
+        }
+        let v = self.call(pat, args)?;
+        // No equation applied: the answer is the question itself, state included.
+        if self.engine.store().op(v) != Some(op) && self.answers_gc == self.engine.collections() {
+            self.answers.insert((q, key), v);
+        }
+        Ok(v)
     }
 
     fn err_at(&self, what: &str, message: String, s: Option<TermId>) -> ChanceError {
@@ -113,7 +189,7 @@ impl<'a> EngineModel<'a> {
     }
 
     fn boolean(&mut self, pat: &Pat, s: TermId, what: &str) -> Result<bool, ChanceError> {
-        let v = self.call(pat, &[s])?;
+        let v = self.ask(FINAL, pat, &[s])?;
         if v == self.truth {
             Ok(true)
         } else if v == self.falsity {
@@ -311,7 +387,7 @@ impl ChanceModel for EngineModel<'_> {
         }
         let game = self.game;
         if self.boolean(&game.final_, s, "final")? {
-            let w = self.call(&game.winner, &[s])?;
+            let w = self.ask(WINNER, &game.winner, &[s])?;
             let mut winners = Vec::new();
             for p in self.set_elements(w) {
                 winners.push(self.player_of(p, "winner", s)?);
@@ -320,9 +396,9 @@ impl ChanceModel for EngineModel<'_> {
             winners.dedup();
             return Ok(Node::Final { winners });
         }
-        let p = self.call(&game.turn, &[s])?;
+        let p = self.ask(TURN, &game.turn, &[s])?;
         let player = self.player_of(p, "turn", s)?;
-        let cs = self.call(&game.choices, &[s])?;
+        let cs = self.ask(CHOICES, &game.choices, &[s])?;
         let choices = self.set_elements(cs);
         if choices.is_empty() {
             return Err(self.err_at(
@@ -333,11 +409,11 @@ impl ChanceModel for EngineModel<'_> {
         }
         let mut options = Vec::with_capacity(choices.len());
         for c in choices {
-            let d = self.call(&game.events, &[c, s])?;
+            let d = self.ask(EVENTS, &game.events, &[c, s])?;
             let dist = self.distribution(d, c, s)?;
             let mut outcomes: Vec<(Prob, TermId)> = Vec::with_capacity(dist.len());
             for (q, e) in dist {
-                let next = self.call(&game.moves, &[e, c, s])?;
+                let next = self.ask(MOVE, &game.moves, &[e, c, s])?;
                 match outcomes.iter_mut().find(|(_, t)| *t == next) {
                     Some((q0, _)) => *q0 += &q,
                     None => outcomes.push((q, next)),
@@ -357,7 +433,7 @@ impl ChanceModel for EngineModel<'_> {
         };
         let mut out = Vec::with_capacity(self.players.len());
         for p in self.players.clone() {
-            let v = self.call(&score, &[p, s])?;
+            let v = self.ask(SCORE, &score, &[p, s])?;
             match self.engine.store().int(v) {
                 Some(i) => out.push(i),
                 None => {
