@@ -1,9 +1,10 @@
-//! Questions of a chance game whose answer cannot depend on the state (`choices(s) =
-//! throw`, `events(x, s) = die`) are reduced once, not once per state
-//! (`gamelang_chance::statefree`). Each game here is explored with the sharing on and off:
-//! the graphs must be the same, state by state and outcome by outcome; where the state
-//! does matter (a condition, the right-hand side or the left-hand side looks at it) a
-//! shared answer would give every state the first state's distribution, which the
+//! Questions of a chance game whose answer depends on part of the state only
+//! (`choices(s) = throw`, `events(x, s) = die`, `turn(st(n, p)) = p`) are reduced once per
+//! value of that part, not once per state (`gamelang_chance::statefree`). Each game here
+//! is explored with the sharing on and off: the graphs must be the same, state by state
+//! (what it is, who moves or who won) and outcome by outcome; where the state does matter
+//! (a condition, the right-hand side, a constant or a narrower sort on the left looks at
+//! it) a shared answer would give states another state's distribution, which the
 //! comparison and the count of distinct distributions catch.
 
 use gamelang_chance::engine::EngineModel;
@@ -18,8 +19,10 @@ use std::sync::Arc;
 fn race(events: &str) -> String {
     format!(
         "fmod RACE is
-  sorts Player Choice State .
-  ops p1 p2 : -> Player [ctor] .
+  sorts First Player Choice State .
+  subsort First < Player .
+  op p1 : -> First [ctor] .
+  op p2 : -> Player [ctor] .
   op go : -> Choice [ctor] .
   protecting SET{{Player}} .
   protecting SET{{Choice}} .
@@ -35,7 +38,7 @@ fn race(events: &str) -> String {
   op low : State -> Bool .
   op spread : State -> Dist{{Nat}} .
   ops coin one : -> Dist{{Nat}} .
-  vars n e : Nat . var p : Player . var s : State . var x : Choice .
+  vars n e : Nat . var p : Player . var f : First . var s : State . var x : Choice .
   eq participants = p1, p2 .
   eq final(st(n, p)) = n >= 6 .
   eq winner(st(n, p)) = if p == p1 then p2 else p1 fi .
@@ -63,8 +66,9 @@ endgame
     )
 }
 
-/// A graph shown: per state, its text and its outcomes (probability, next state's number).
-type Shown = Vec<(String, Vec<(String, u32)>)>;
+/// A graph shown: per state, its text, what it is (final with its winners, or whose turn)
+/// and its outcomes (probability, next state's number).
+type Shown = Vec<(String, String, Vec<(String, u32)>)>;
 
 /// The graph of the game, shown; with the engine's steps.
 fn explored(source: &str, share: bool) -> (Shown, u64) {
@@ -82,7 +86,11 @@ fn explored(source: &str, share: bool) -> (Shown, u64) {
                 .flat_map(|o| g.outcomes(o).to_vec())
                 .map(|(t, pi)| (g.probs[pi as usize].to_string(), t))
                 .collect();
-            (model.show_state(g.states[s]), outs)
+            (
+                model.show_state(g.states[s]),
+                format!("{:?}", g.kind[s]),
+                outs,
+            )
         })
         .collect();
     (shown, model.engine.steps())
@@ -91,8 +99,8 @@ fn explored(source: &str, share: bool) -> (Shown, u64) {
 /// The distinct outcome lists (as probabilities) of the non-final states.
 fn distributions(g: &Shown) -> BTreeSet<Vec<String>> {
     g.iter()
-        .filter(|(_, outs)| !outs.is_empty())
-        .map(|(_, outs)| outs.iter().map(|(q, _)| q.clone()).collect())
+        .filter(|(_, _, outs)| !outs.is_empty())
+        .map(|(_, _, outs)| outs.iter().map(|(q, _)| q.clone()).collect())
         .collect()
 }
 
@@ -106,10 +114,11 @@ fn a_die_that_ignores_the_state_is_thrown_once() {
     // a handful, each non-final one with both outcomes.
     assert!(shared.len() > 8, "{shared:?}");
     assert_eq!(distributions(&shared).len(), 1);
-    // `choices` and `events` were reduced once each instead of once per non-final state.
-    let non_final = shared.iter().filter(|(_, o)| !o.is_empty()).count() as u64;
+    // `choices` and `events` were reduced once each instead of once per non-final state,
+    // `turn` once per player.
+    let non_final = shared.iter().filter(|(_, _, o)| !o.is_empty()).count() as u64;
     assert!(
-        steps_shared + 2 * (non_final - 1) <= steps_each,
+        steps_shared + 3 * (non_final - 2) <= steps_each,
         "{steps_shared} steps shared, {steps_each} not, {non_final} states asked"
     );
 }
@@ -127,6 +136,11 @@ fn a_die_that_looks_at_the_state_is_thrown_at_every_state() {
         // Met twice on the left (the same variable at the choice's place cannot be: other
         // sort), and one equation of two that looks at the state.
         "eq events(x, st(0, p)) = 1 / 2 @ 1 ; 1 / 2 @ 2 . eq events(x, s) = 1 / 1 @ 1 [owise] .",
+        // A variable the condition looks at.
+        "ceq events(x, st(n, p)) = coin if n < 3 . eq events(x, s) = one [owise] .",
+        // A variable of a narrower sort than the constructor's argument: matched only by
+        // the first player's states.
+        "eq events(x, st(n, f)) = coin . eq events(x, s) = one [owise] .",
     ] {
         let source = race(events);
         let (shared, _) = explored(&source, true);

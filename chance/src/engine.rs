@@ -3,7 +3,7 @@
 //! game's operators produce, and reported with where the operator is declared.
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
-use crate::statefree::StateFree;
+use crate::statefree::{Key, StateFree};
 use crate::Prob;
 use gamelang_game::{diagnose, SolveError};
 use gamelang_lang::elab::chance::ChanceGame;
@@ -39,16 +39,19 @@ pub struct EngineModel<'a> {
     /// garbage collections then (a collection may give the term's number to another term):
     /// most games give the same distribution at every state (a die), so it is read once.
     last_dist: Option<(u64, TermId, Outcomes)>,
-    /// Per question (`FINAL`, …), whether its answer cannot depend on the state
-    /// ([`StateFree`]): such a question is reduced once per value of its other arguments.
+    /// Per question (`FINAL`, …), the part of the state its answer can depend on
+    /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
+    /// that part and of its other arguments.
     free: [Option<StateFree>; QUESTIONS],
-    /// The answers of those questions, by question and other arguments, with the engine's
-    /// count of garbage collections when they were recorded (a collection may give an
-    /// answer's number to another term: the table is then emptied).
-    answers: FxHashMap<(usize, [Option<TermId>; 2]), TermId>,
+    /// The answers of those questions, by [`StateFree::key`], with the engine's count of
+    /// garbage collections when they were recorded (a collection may give a number in a
+    /// key or an answer to another term: the table is then emptied).
+    answers: FxHashMap<Key, TermId>,
     answers_gc: u64,
-    /// Answer a question that cannot depend on the state once (on by default; tests turn
-    /// it off to compare).
+    /// Per question, how often it was looked up and found since the last check.
+    sharing: [(u64, u64); QUESTIONS],
+    /// Share the answers of questions that depend on part of the state only (on by
+    /// default; tests turn it off to compare).
     pub share_state_free: bool,
 }
 
@@ -61,6 +64,13 @@ const EVENTS: usize = 4;
 const MOVE: usize = 5;
 const SCORE: usize = 6;
 const QUESTIONS: usize = 7;
+
+/// A shared question is checked after this many look-ups: it stays shared if at least one
+/// in four found its answer.
+const SHARING_WINDOW: u64 = 1 << 14;
+
+/// At most this many answers are remembered (40 bytes or so each).
+const MAX_ANSWERS: usize = 1 << 21;
 
 /// `(probability, event)` pairs of a distribution.
 type Outcomes = Vec<(Prob, TermId)>;
@@ -110,38 +120,48 @@ impl<'a> EngineModel<'a> {
             free: [f0, f1, f2, f3, f4, f5, score],
             answers: FxHashMap::default(),
             answers_gc,
+            sharing: [(0, 0); QUESTIONS],
             share_state_free: true,
         })
     }
 
     /// Ask question `q` (`FINAL`, …) of the game, `pat` applied to `args`: looked up when
-    /// its answer cannot depend on the state and is known, else reduced ([`Self::call`]).
+    /// its answer depends on part of the state only and is known for that part, else
+    /// reduced ([`Self::call`]).
     fn ask(&mut self, q: usize, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
         let Some(free) = self.free[q].as_ref().filter(|_| self.share_state_free) else {
             return self.call(pat, args);
         };
-        if !free.admits(self.engine.store(), args[free.state]) || args.len() > 3 {
+        let Some(key) = free.key(self.engine.store(), q, args) else {
             return self.call(pat, args);
-        }
+        };
         let op = free.op;
-        let mut key = [None; 2];
-        for (slot, a) in key
-            .iter_mut()
-            .zip(args.iter().enumerate().filter(|&(i, _)| i != free.state))
-        {
-            *slot = Some(*a.1);
-        }
         if self.answers_gc != self.engine.collections() {
             self.answers.clear();
             self.answers_gc = self.engine.collections();
         }
-        if let Some(&v) = self.answers.get(&(q, key)) {
+        let stats = &mut self.sharing[q];
+        stats.0 += 1;
+        if let Some(&v) = self.answers.get(&key) {
+            stats.1 += 1;
             return Ok(v);
+        }
+        // A question whose answers come back rarely (`final` of a game whose states seldom
+        // share the part it reads) costs a table entry per state for little: it is asked
+        // of the engine from then on.
+        if stats.0 >= SHARING_WINDOW {
+            if stats.1 * 4 < stats.0 {
+                self.free[q] = None;
+            }
+            self.sharing[q] = (0, 0);
         }
         let v = self.call(pat, args)?;
         // No equation applied: the answer is the question itself, state included.
-        if self.engine.store().op(v) != Some(op) && self.answers_gc == self.engine.collections() {
-            self.answers.insert((q, key), v);
+        if self.engine.store().op(v) != Some(op)
+            && self.answers_gc == self.engine.collections()
+            && self.answers.len() < MAX_ANSWERS
+        {
+            self.answers.insert(key, v);
         }
         Ok(v)
     }
