@@ -11,6 +11,7 @@ use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 pub struct EngineModel<'a> {
@@ -37,8 +38,9 @@ pub struct EngineModel<'a> {
     pub remember: bool,
     /// The last distribution read and checked, by its term, with the engine's count of
     /// garbage collections then (a collection may give the term's number to another term):
-    /// most games give the same distribution at every state (a die), so it is read once.
-    last_dist: Option<(u64, TermId, Outcomes)>,
+    /// most games give the same distribution at every state (a die), so it is read once
+    /// (and shared, not copied, with each state that asks).
+    last_dist: Option<(u64, TermId, Rc<Outcomes>)>,
     /// Per question (`FINAL`, …), the part of the state its answer can depend on
     /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
     /// that part and of its other arguments.
@@ -258,10 +260,10 @@ impl<'a> EngineModel<'a> {
         d: TermId,
         c: TermId,
         s: TermId,
-    ) -> Result<Vec<(Prob, TermId)>, ChanceError> {
+    ) -> Result<Rc<Outcomes>, ChanceError> {
         if let Some((gc, t, out)) = &self.last_dist {
             if *t == d && *gc == self.engine.collections() {
-                return Ok(out.clone());
+                return Ok(Rc::clone(out));
             }
         }
         let store = self.engine.store();
@@ -367,7 +369,8 @@ impl<'a> EngineModel<'a> {
                 Some(s),
             ));
         }
-        self.last_dist = Some((self.engine.collections(), d, out.clone()));
+        let out = Rc::new(out);
+        self.last_dist = Some((self.engine.collections(), d, Rc::clone(&out)));
         Ok(out)
     }
 }
@@ -434,11 +437,11 @@ impl ChanceModel for EngineModel<'_> {
             let d = self.ask(EVENTS, &game.events, &[c, s])?;
             let dist = self.distribution(d, c, s)?;
             let mut outcomes: Vec<(Prob, TermId)> = Vec::with_capacity(dist.len());
-            for (q, e) in dist {
-                let next = self.ask(MOVE, &game.moves, &[e, c, s])?;
+            for (q, e) in dist.iter() {
+                let next = self.ask(MOVE, &game.moves, &[*e, c, s])?;
                 match outcomes.iter_mut().find(|(_, t)| *t == next) {
-                    Some((q0, _)) => *q0 += &q,
-                    None => outcomes.push((q, next)),
+                    Some((q0, _)) => *q0 += q,
+                    None => outcomes.push((q.clone(), next)),
                 }
             }
             options.push(Opt {
