@@ -150,6 +150,10 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
     out.insert("states".into(), json!(graph.len()));
     out.insert("rewrites".into(), json!(steps));
     out.insert("millis".into(), json!(millis));
+    out.insert(
+        "exploring_millis".into(),
+        json!((explored.as_secs_f64() * 1e6).round() / 1e3),
+    );
     text.push_str(&format!(
         "states: {}   rewrites: {steps}   time: {millis:.3} ms (exploring {:.3} ms)\n",
         graph.len(),

@@ -3,6 +3,7 @@
 //! game's operators produce, and reported with where the operator is declared.
 
 use crate::model::{ChanceError, ChanceModel, Node, Opt};
+use crate::statefree::{Key, StateFree};
 use crate::Prob;
 use gamelang_game::{diagnose, SolveError};
 use gamelang_lang::elab::chance::ChanceGame;
@@ -10,6 +11,7 @@ use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 use std::sync::atomic::Ordering;
 
 pub struct EngineModel<'a> {
@@ -36,9 +38,42 @@ pub struct EngineModel<'a> {
     pub remember: bool,
     /// The last distribution read and checked, by its term, with the engine's count of
     /// garbage collections then (a collection may give the term's number to another term):
-    /// most games give the same distribution at every state (a die), so it is read once.
-    last_dist: Option<(u64, TermId, Outcomes)>,
+    /// most games give the same distribution at every state (a die), so it is read once
+    /// (and shared, not copied, with each state that asks).
+    last_dist: Option<(u64, TermId, Rc<Outcomes>)>,
+    /// Per question (`FINAL`, …), the part of the state its answer can depend on
+    /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
+    /// that part and of its other arguments.
+    free: [Option<StateFree>; QUESTIONS],
+    /// The answers of those questions, by [`StateFree::key`], with the engine's count of
+    /// garbage collections when they were recorded (a collection may give a number in a
+    /// key or an answer to another term: the table is then emptied).
+    answers: FxHashMap<Key, TermId>,
+    answers_gc: u64,
+    /// Per question, how often it was looked up and found since the last check.
+    sharing: [(u64, u64); QUESTIONS],
+    /// Share the answers of questions that depend on part of the state only (on by
+    /// default; tests turn it off to compare).
+    pub share_state_free: bool,
 }
+
+/// The questions exploring asks, as indices into `EngineModel::free`.
+const FINAL: usize = 0;
+const WINNER: usize = 1;
+const TURN: usize = 2;
+const CHOICES: usize = 3;
+const EVENTS: usize = 4;
+const MOVE: usize = 5;
+const SCORE: usize = 6;
+const QUESTIONS: usize = 7;
+
+/// A shared question is checked after this many look-ups: it stays shared if at least one
+/// in three found its answer (a hit saves a reduction, 1,000 to 3,000 instructions; a miss
+/// costs a look-up and an entry, a cache miss or two in a large table).
+const SHARING_WINDOW: u64 = 1 << 14;
+
+/// At most this many answers are remembered (40 bytes or so each).
+const MAX_ANSWERS: usize = 1 << 21;
 
 /// `(probability, event)` pairs of a distribution.
 type Outcomes = Vec<(Prob, TermId)>;
@@ -54,6 +89,24 @@ impl<'a> EngineModel<'a> {
             .true_term()
             .ok_or_else(|| ChanceError::game("the prelude defines no Booleans"))?;
         let falsity = engine.false_term().expect("true implies false");
+        let program = engine.program();
+        // Where each question has the state: `final(s)`, …, `events(c, s)`, `move(e, c, s)`,
+        // `score(p, s)`.
+        let free = [
+            (&game.final_, 0),
+            (&game.winner, 0),
+            (&game.turn, 0),
+            (&game.choices, 0),
+            (&game.events, 1),
+            (&game.moves, 2),
+        ]
+        .map(|(pat, state)| StateFree::analyse(program, pat, state));
+        let score = game
+            .score
+            .as_ref()
+            .and_then(|pat| StateFree::analyse(program, pat, 1));
+        let [f0, f1, f2, f3, f4, f5] = free;
+        let answers_gc = engine.collections();
         Ok(EngineModel {
             engine,
             game,
@@ -67,7 +120,54 @@ impl<'a> EngineModel<'a> {
             collect_min_terms: 1 << 20,
             remember: false,
             last_dist: None,
+            free: [f0, f1, f2, f3, f4, f5, score],
+            answers: FxHashMap::default(),
+            answers_gc,
+            sharing: [(0, 0); QUESTIONS],
+            share_state_free: true,
         })
+    }
+
+    /// Ask question `q` (`FINAL`, …) of the game, `pat` applied to `args`: looked up when
+    /// its answer depends on part of the state only and is known for that part, else
+    /// reduced ([`Self::call`]).
+    fn ask(&mut self, q: usize, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
+        let Some(free) = self.free[q].as_ref().filter(|_| self.share_state_free) else {
+            return self.call(pat, args);
+        };
+        let Some(key) = free.key(self.engine.store(), q, args) else {
+            return self.call(pat, args);
+        };
+        let op = free.op;
+        if self.answers_gc != self.engine.collections() {
+            self.answers.clear();
+            self.answers_gc = self.engine.collections();
+        }
+        let stats = &mut self.sharing[q];
+        stats.0 += 1;
+        if let Some(&v) = self.answers.get(&key) {
+            stats.1 += 1;
+            return Ok(v);
+        }
+        // A question whose answers come back rarely (`final` of three-seat Snakes: 28% of
+        // its look-ups) costs a table entry per state, and a cache miss per look-up once
+        // the table outgrows the cache, for a reduction saved now and then: it is asked of
+        // the engine from then on.
+        if stats.0 >= SHARING_WINDOW {
+            if stats.1 * 3 < stats.0 {
+                self.free[q] = None;
+            }
+            self.sharing[q] = (0, 0);
+        }
+        let v = self.call(pat, args)?;
+        // No equation applied: the answer is the question itself, state included.
+        if self.engine.store().op(v) != Some(op)
+            && self.answers_gc == self.engine.collections()
+            && self.answers.len() < MAX_ANSWERS
+        {
+            self.answers.insert(key, v);
+        }
+        Ok(v)
     }
 
     fn err_at(&self, what: &str, message: String, s: Option<TermId>) -> ChanceError {
@@ -113,7 +213,7 @@ impl<'a> EngineModel<'a> {
     }
 
     fn boolean(&mut self, pat: &Pat, s: TermId, what: &str) -> Result<bool, ChanceError> {
-        let v = self.call(pat, &[s])?;
+        let v = self.ask(FINAL, pat, &[s])?;
         if v == self.truth {
             Ok(true)
         } else if v == self.falsity {
@@ -160,10 +260,10 @@ impl<'a> EngineModel<'a> {
         d: TermId,
         c: TermId,
         s: TermId,
-    ) -> Result<Vec<(Prob, TermId)>, ChanceError> {
+    ) -> Result<Rc<Outcomes>, ChanceError> {
         if let Some((gc, t, out)) = &self.last_dist {
             if *t == d && *gc == self.engine.collections() {
-                return Ok(out.clone());
+                return Ok(Rc::clone(out));
             }
         }
         let store = self.engine.store();
@@ -269,7 +369,8 @@ impl<'a> EngineModel<'a> {
                 Some(s),
             ));
         }
-        self.last_dist = Some((self.engine.collections(), d, out.clone()));
+        let out = Rc::new(out);
+        self.last_dist = Some((self.engine.collections(), d, Rc::clone(&out)));
         Ok(out)
     }
 }
@@ -311,7 +412,7 @@ impl ChanceModel for EngineModel<'_> {
         }
         let game = self.game;
         if self.boolean(&game.final_, s, "final")? {
-            let w = self.call(&game.winner, &[s])?;
+            let w = self.ask(WINNER, &game.winner, &[s])?;
             let mut winners = Vec::new();
             for p in self.set_elements(w) {
                 winners.push(self.player_of(p, "winner", s)?);
@@ -320,9 +421,9 @@ impl ChanceModel for EngineModel<'_> {
             winners.dedup();
             return Ok(Node::Final { winners });
         }
-        let p = self.call(&game.turn, &[s])?;
+        let p = self.ask(TURN, &game.turn, &[s])?;
         let player = self.player_of(p, "turn", s)?;
-        let cs = self.call(&game.choices, &[s])?;
+        let cs = self.ask(CHOICES, &game.choices, &[s])?;
         let choices = self.set_elements(cs);
         if choices.is_empty() {
             return Err(self.err_at(
@@ -333,14 +434,14 @@ impl ChanceModel for EngineModel<'_> {
         }
         let mut options = Vec::with_capacity(choices.len());
         for c in choices {
-            let d = self.call(&game.events, &[c, s])?;
+            let d = self.ask(EVENTS, &game.events, &[c, s])?;
             let dist = self.distribution(d, c, s)?;
             let mut outcomes: Vec<(Prob, TermId)> = Vec::with_capacity(dist.len());
-            for (q, e) in dist {
-                let next = self.call(&game.moves, &[e, c, s])?;
+            for (q, e) in dist.iter() {
+                let next = self.ask(MOVE, &game.moves, &[*e, c, s])?;
                 match outcomes.iter_mut().find(|(_, t)| *t == next) {
-                    Some((q0, _)) => *q0 += &q,
-                    None => outcomes.push((q, next)),
+                    Some((q0, _)) => *q0 += q,
+                    None => outcomes.push((q.clone(), next)),
                 }
             }
             options.push(Opt {
@@ -357,7 +458,7 @@ impl ChanceModel for EngineModel<'_> {
         };
         let mut out = Vec::with_capacity(self.players.len());
         for p in self.players.clone() {
-            let v = self.call(&score, &[p, s])?;
+            let v = self.ask(SCORE, &score, &[p, s])?;
             match self.engine.store().int(v) {
                 Some(i) => out.push(i),
                 None => {

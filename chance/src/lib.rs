@@ -29,6 +29,7 @@ pub mod prob;
 pub mod retro;
 pub mod simulate;
 pub mod solve;
+pub mod statefree;
 pub mod tree;
 
 pub use num_bigint::BigInt;

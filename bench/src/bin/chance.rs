@@ -3,7 +3,9 @@
 //! memory) beside hand-written Rust solvers of the same games: Pig by Gauss-Seidel value
 //! iteration over (own score, other's score, turn total), Snakes and Ladders from the
 //! distribution of the number of throws one counter needs (the counters are independent).
-//! It prints figures and whether the answers agree (within 1e-9); it is not a test.
+//! It prints figures and whether the answers agree (within 1e-9); it is not a test. The
+//! last two columns are gamelang's exploring phase (the state graph built through the
+//! rewriting engine): its wall time and the engine's rewrites per state.
 //!
 //! Beside them, OpenSpiel's value iteration (`open_spiel.python.algorithms.value_iteration`
 //! with `cyclic_game=True`, threshold 1e-12, on `pig(winscore=G)`; one `python3` process per
@@ -146,6 +148,17 @@ p1 = (values[str(game.new_initial_state())] + 1) / 2
 print(json.dumps({"states": len(values), "p1": p1, "vi_cpu": time.process_time() - began}, separators=(",", ":")))
 "#;
 
+/// The exploring phase of a `solve --json` output: its wall time in seconds and the
+/// engine's rewrites per state, as two table cells.
+fn exploring(json: &str) -> String {
+    let num = |key| field(json, key).parse::<f64>().unwrap_or(f64::NAN);
+    format!(
+        "{:.2} | {:.1}",
+        num("exploring_millis") / 1e3,
+        num("rewrites") / num("states")
+    )
+}
+
 fn list(text: &str) -> Vec<usize> {
     text.split(',')
         .filter_map(|x| x.trim().parse().ok())
@@ -180,8 +193,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("| instance | states (gamelang) | method | gamelang wall s | gamelang CPU s | MiB | native s | answer (p1) | agree |");
-    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    println!("| instance | states (gamelang) | method | gamelang wall s | gamelang CPU s | MiB | native s | answer (p1) | agree | exploring wall s | rewrites / state |");
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
     let run_with = |file: &str, set: String, extra: &[&str]| {
         let mut cmd = Command::new(&bin);
         cmd.current_dir(&root)
@@ -198,13 +211,14 @@ fn main() -> ExitCode {
             Ok(r) if !r.stopped => {
                 let got: f64 = field(&r.stdout, "p1").parse().unwrap_or(f64::NAN);
                 println!(
-                    "| Pig, goal {g} | {} (native {native_states}) | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    "| Pig, goal {g} | {} (native {native_states}) | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} | {} |",
                     field(&r.stdout, "states"),
                     field(&r.stdout, "method"),
                     r.secs,
                     r.cpu,
                     r.mib,
-                    (got - want).abs() < 1e-9
+                    (got - want).abs() < 1e-9,
+                    exploring(&r.stdout)
                 );
             }
             Ok(r) => println!(
@@ -222,13 +236,14 @@ fn main() -> ExitCode {
             Ok(r) if !r.stopped => {
                 let got: f64 = field(&r.stdout, "p1").parse().unwrap_or(f64::NAN);
                 println!(
-                    "| Snakes and Ladders, {n} player(s) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    "| Snakes and Ladders, {n} player(s) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} | {} |",
                     field(&r.stdout, "states"),
                     field(&r.stdout, "method"),
                     r.secs,
                     r.cpu,
                     r.mib,
-                    (got - want[0]).abs() < 1e-9
+                    (got - want[0]).abs() < 1e-9,
+                    exploring(&r.stdout)
                 );
             }
             Ok(r) => println!(
@@ -254,13 +269,14 @@ fn main() -> ExitCode {
                     .and_then(|t| t.split('/').next())
                     .map_or(0, str::len);
                 println!(
-                    "| Snakes and Ladders, {n} player(s), --exact ({digits}-digit numerator) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} |",
+                    "| Snakes and Ladders, {n} player(s), --exact ({digits}-digit numerator) | {} | {} | {:.2} | {:.2} | {:.0} | {native:.2} | {got:.10} | {} | {} |",
                     field(&r.stdout, "states"),
                     field(&r.stdout, "method"),
                     r.secs,
                     r.cpu,
                     r.mib,
-                    (got - want[0]).abs() < 1e-9
+                    (got - want[0]).abs() < 1e-9,
+                    exploring(&r.stdout)
                 );
             }
             Ok(r) => println!(
