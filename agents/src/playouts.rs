@@ -19,7 +19,7 @@
 
 use crate::rng::Rng;
 use crate::rules::{index, EngineRules, Node, Pos, Rules, Turn};
-use gamelang_board::play::{Ending, GridNode, GridPlay};
+use gamelang_board::play::{End, Ending, GridNode, GridPlay};
 use gamelang_game::{Side, SolveError, Verdict};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
@@ -132,6 +132,9 @@ fn grid<E: BorrowMut<Engine>>(
         value("black-wins")?,
         value("white-wins")?,
     ];
+    // A counted game (`most-pieces`) passes and counts, as the game's own `counted` says.
+    let counted = value("counted")?;
+    let counted = engine.store().op(counted) == engine.program().sig.true_op;
     let ops = engine.grid_ops()?;
     let (sig, store) = (&engine.program().sig, engine.store());
     let actions = |t| Compiled::new(ops.actions(sig, store, t).ok()?, w, h).ok();
@@ -154,13 +157,17 @@ fn grid<E: BorrowMut<Engine>>(
             Verdict::Draw => Some(None),
         }
     };
-    let stuck = [winner(Side::B)?, winner(Side::R)?];
+    let end = if counted {
+        End::Count
+    } else {
+        End::Stuck([winner(Side::B)?, winner(Side::R)?])
+    };
     Some(GridPlay::new(
         board.width,
         board.height,
         compiled.0,
         compiled.1,
-        stuck,
+        end,
     ))
 }
 
