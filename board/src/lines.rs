@@ -36,6 +36,10 @@ pub struct Lines {
     /// On a board of one word (up to 64 cells, Othello's 8 x 8): each line as a mask, so
     /// that a line's run is found with a few bit operations instead of a walk.
     rays: Option<Vec<[u64; 8]>>,
+    /// On a board of one word: for each direction, the shift that moves every cell one
+    /// step along it (as a cell number difference) and the cells that have a next cell in
+    /// that direction ([`Lines::flanking`]).
+    shifts: Option<[(i32, u64); 8]>,
 }
 
 impl Lines {
@@ -72,11 +76,52 @@ impl Lines {
                 })
                 .collect()
         });
+        let shifts = rays.as_ref().map(|rays: &Vec<[u64; 8]>| {
+            let mut out = [(0, 0); 8];
+            for (d, (dx, dy)) in DIRECTIONS.iter().enumerate() {
+                let from = (0..rays.len())
+                    .filter(|&k| rays[k][d] != 0)
+                    .fold(0u64, |m, k| m | 1 << k);
+                out[d] = ((dy * width + dx) as i32, from);
+            }
+            out
+        });
         Lines {
             starts,
             steps,
             rays,
+            shifts,
         }
+    }
+
+    /// On a board of one word, every cell at which `piece` flanks a line (`flanks` holds
+    /// there, whatever the cell holds), for all cells at once: from each of `piece`'s
+    /// cells, step along a direction over the opponent's pieces; the cell reached just past
+    /// one or more of them sees, looking back, a flanked line. `None` on larger boards.
+    pub fn flanking(&self, words: &[(u64, u64)], piece: Piece) -> Option<u64> {
+        let shifts = self.shifts.as_ref()?;
+        let (mine, theirs) = sides(words[0], piece);
+        let mut out = 0;
+        for &(delta, from) in shifts {
+            let step = |m: u64| {
+                let m = m & from;
+                if delta > 0 {
+                    m << delta
+                } else {
+                    m >> -delta
+                }
+            };
+            let mut run = step(mine) & theirs;
+            loop {
+                let longer = run | (step(run) & theirs);
+                if longer == run {
+                    break;
+                }
+                run = longer;
+            }
+            out |= step(run);
+        }
+        Some(out)
     }
 
     /// On a one-word board, the cells flipped along line `d` from `cell` for the player
@@ -262,6 +307,9 @@ mod tests {
                             let mut after = b.clone();
                             for &(i, j) in &want {
                                 after.set(i, j, piece);
+                            }
+                            if let Some(all) = lines.flanking(b.words(), piece) {
+                                assert_eq!(all >> k & 1 == 1, !want.is_empty(), "{w}x{h}");
                             }
                             for l in [&lines, &walks] {
                                 assert_eq!(l.flanks(b.words(), piece, k), !want.is_empty());

@@ -320,6 +320,8 @@ struct Side {
     distinct: bool,
     /// Some action has a `flanks` precondition.
     flanks: bool,
+    /// With black's pieces, with white's.
+    flank_pieces: [bool; 2],
 }
 
 /// How play ends when the player to move has no move.
@@ -376,10 +378,14 @@ impl GridPlay {
                 watch: vec![Vec::new(); (width * height) as usize],
                 distinct: false,
                 flanks: false,
+                flank_pieces: [false; 2],
             };
             for (a, (lx, hx, ly, hy)) in &acts.actions {
                 let caps = [&a.captures.flanks[..], &a.captures.flips[..]];
                 out.flanks |= !a.captures.flanks.is_empty();
+                for c in &a.captures.flanks {
+                    out.flank_pieces[(c.piece == Piece::White) as usize] = true;
+                }
                 for j in *ly..=*hy {
                     for i in *lx..=*hx {
                         out.actions
@@ -568,6 +574,28 @@ impl GridPlay {
     /// `player`'s moves on `words` as bits, one per action instance.
     fn all_moves(&self, player: usize, words: &[(u64, u64)], bits: &mut [u64]) {
         bits.fill(0);
+        let side = &self.sides[player];
+        if let (true, Some(lines), Some((tests, _))) = (side.flanks, &self.lines, &side.one) {
+            // On one word: where each piece flanks a line, for every cell at once, then
+            // each instance's `flanks` is a bit of it.
+            // Only for the pieces the player's actions flank with.
+            let flanking = |p: Piece| match side.flank_pieces[(p == Piece::White) as usize] {
+                true => lines.flanking(words, p),
+                false => Some(0),
+            };
+            if let (Some(black), Some(white)) = (flanking(Piece::Black), flanking(Piece::White)) {
+                let (b, w) = words[0];
+                for (k, t) in tests.iter().enumerate() {
+                    let flanked = |&(p, c): &(Piece, usize)| {
+                        (if p == Piece::White { white } else { black }) >> c & 1 == 1
+                    };
+                    if t.holds_on(b, w) && side.actions[k].flanks.iter().all(flanked) {
+                        bits[k / 64] |= 1 << (k % 64);
+                    }
+                }
+                return;
+            }
+        }
         for k in 0..self.sides[player].actions.len() {
             if self.legal(player, k, words) {
                 bits[k / 64] |= 1 << (k % 64);
