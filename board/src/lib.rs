@@ -3,6 +3,9 @@
 //! implicit bounds of a condition ([`bounds`]), a condition holding at a position, the
 //! moves a set of actions allows ([`Compiled::successors`]) and goals ([`holds`]).
 //!
+//! Beyond the seed: line capture (Othello's rule, [`lines`]), and random play on boards
+//! alone ([`play`]).
+//!
 //! Three users share it: the engine's grid built-ins (`runtime/src/grid.rs`, which turns
 //! boards into terms and GRID-SYNTAX terms into actions and goals), the BDDL reader and
 //! writers (`bddl/`), and the QBF encoding (`qbf/`), which so need no rewriting engine.
