@@ -474,3 +474,46 @@ fn othello_grid_playouts_follow_an_independent_othello() {
     assert!(passes > 0, "no pass in any game");
     assert!(outcomes.iter().any(|o| o.1 == Some(0)) && outcomes.iter().any(|o| o.1 == Some(1)));
 }
+
+#[test]
+fn a_counted_grid_game_without_line_capture_passes_and_counts_natively_as_its_equations() {
+    // `most-pieces` without line capture (native play updates moves incrementally here):
+    // Black lays horizontal dominoes, White single pieces, so Black often runs out of
+    // moves while White still has some (Black passes), and the end is decided by the
+    // count (either side can have more).
+    let mut g = support::load_source(
+        "counted.game",
+        "fmod COUNTED is
+           protecting GRID-SYNTAX .
+           ops width height : -> Nat .
+           eq width = 3 .
+           eq height = 3 .
+           op init : -> Cond .
+           eq init = no-cells .
+           ops black-actions white-actions : -> Actions .
+           eq black-actions = action \"domino\" : open(?x, ?y) open(?x+1, ?y)
+                                                => black(?x, ?y) black(?x+1, ?y) .
+           eq white-actions = action \"one\" : open(?x, ?y) => white(?x, ?y) .
+           ops black-goals white-goals : -> Goals .
+           eq black-goals = most-pieces .
+           eq white-goals = most-pieces .
+           op no-move-loses : -> Bool .
+           eq no-move-loses = true .
+         endfm
+         view Counted from DRAW-GAME to GRID{COUNTED} is
+           sort Config to Position .
+           sort SetConfig to Set{Position} .
+         endv
+         game counted is
+           instance SOLVE{Counted} .
+           start start .
+           first B .
+         endgame",
+    );
+    let (plies, winners) = follow(&mut g, 60);
+    assert!(plies > 60, "{plies}");
+    assert!(
+        winners.contains(&Some(0)) && winners.contains(&Some(1)),
+        "{winners:?}"
+    );
+}
