@@ -603,7 +603,17 @@ impl GridPlay {
                 return;
             }
         }
-        for k in 0..self.sides[player].actions.len() {
+        if let (false, Some((tests, _))) = (side.flanks, &side.one) {
+            // On one word without line capture: each instance's one test.
+            let (b, w) = words[0];
+            for (k, t) in tests.iter().enumerate() {
+                if t.holds_on(b, w) {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            return;
+        }
+        for k in 0..side.actions.len() {
             if self.legal(player, k, words) {
                 bits[k / 64] |= 1 << (k % 64);
             }
