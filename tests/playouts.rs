@@ -7,7 +7,7 @@
 
 mod support;
 
-use gamelang_agents::{EngineRules, Node, Pos, Rng, Rules};
+use gamelang_agents::{EngineRules, Node, Opened, Pos, Rng, Rules};
 use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_runtime::grid::Board;
@@ -55,6 +55,7 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
     let start_eq = g.value("start");
     let mut plies = 0;
     let mut winners = BTreeSet::new();
+    let mut opened = 0;
     for seed in 0..playouts {
         let mut trace: Vec<Board> = Vec::new();
         let mut rng = Rng::new(seed);
@@ -76,6 +77,23 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
                 Node::Over { winners } => Err(winners),
             };
             assert_eq!(native, eq, "seed {seed}, ply {k}: the agents' node");
+            // A tree that builds only the moves it tries (`open`) gets the same moves.
+            if let Opened::Candidates { candidates, .. } = rules.open(p).unwrap() {
+                let mut tried: Vec<String> = candidates
+                    .iter()
+                    .map(|&x| {
+                        let m = rules.try_candidate(p, x).unwrap().expect("a legal move");
+                        rules.show(m.label)
+                    })
+                    .collect();
+                let mut want = eq
+                    .clone()
+                    .expect("open gives candidates only where play goes on");
+                tried.sort();
+                want.sort();
+                assert_eq!(tried, want, "seed {seed}, ply {k}: open's candidates");
+                opened += 1;
+            }
             let Ok(moves) = eq else { break eq.unwrap_err() };
             // The board played natively, or `stuck(p, b)` when the player gave up.
             let want = match trace.get(k) {
@@ -104,6 +122,7 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
         plies += end.plies;
         winners.insert(end.winner);
     }
+    assert!(opened > 0, "no position opened by candidates");
     (plies, winners)
 }
 

@@ -198,6 +198,31 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         }
     }
 
+    /// [`Rules::open`](crate::Rules::open) of a grid game by [`GridPlay`]: the legal
+    /// action instances as candidates (small integers), each board built only when its
+    /// move is tried ([`EngineRules::grid_try`]); `None` where the node is to be built.
+    pub(crate) fn grid_open(&mut self, play: &GridPlay, p: Pos) -> Option<Vec<TermId>> {
+        let engine = self.engine.borrow_mut();
+        let board = engine.grid_board(p.config)?;
+        let moves = play.instances(&board, index(p.to_move))?;
+        Some(
+            moves
+                .into_iter()
+                .map(|k| engine.store_mut().mk_int(k as i64))
+                .collect(),
+        )
+    }
+
+    /// The configuration a candidate of [`EngineRules::grid_open`] leads to, if a move.
+    pub(crate) fn grid_try(&mut self, play: &GridPlay, p: Pos, x: TermId) -> Option<TermId> {
+        let engine = self.engine.borrow_mut();
+        let board = engine.grid_board(p.config)?;
+        let k = usize::try_from(engine.store().int(x)?).ok()?;
+        let next = play.play(&board, index(p.to_move), k)?;
+        let packed = engine.grid_ops()?.packed;
+        Some(next.to_term(engine.store_mut(), packed))
+    }
+
     /// A random game by [`GridPlay`], from a board (else by the moves).
     pub(crate) fn grid_playout(
         &mut self,

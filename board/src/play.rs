@@ -556,6 +556,34 @@ impl GridPlay {
         self.sides[player].actions[k].flanked(words, self.lines.as_ref())
     }
 
+    /// `mover`'s moves at `board` as the indices of its legal action instances, in the
+    /// order of [`GridPlay::node`]'s boards, for a tree that builds a board only when it
+    /// tries the move ([`GridPlay::play`]). `None` where [`GridPlay::node`] is to say: play
+    /// is over, the mover has no move (gives up or passes), or two instances may lead to
+    /// one board (a node holds each board once).
+    pub fn instances(&self, board: &Board, mover: usize) -> Option<Vec<usize>> {
+        if !self.sides[mover].distinct || self.holds(1 - mover, &board.words) {
+            return None;
+        }
+        let n = self.sides[mover].actions.len();
+        let legal: Vec<usize> = (0..n)
+            .filter(|&k| self.legal(mover, k, &board.words))
+            .collect();
+        (!legal.is_empty()).then_some(legal)
+    }
+
+    /// The board `mover`'s action instance `k` leads to from `board`, if it is a move
+    /// there.
+    pub fn play(&self, board: &Board, mover: usize, k: usize) -> Option<Board> {
+        let acts = &self.sides[mover].actions;
+        if k >= acts.len() || !self.legal(mover, k, &board.words) {
+            return None;
+        }
+        let mut next = board.clone();
+        acts[k].apply(&mut next.words, self.lines.as_ref());
+        Some(next)
+    }
+
     /// Has `player` a move on `words`?
     fn can_move(&self, player: usize, words: &[(u64, u64)]) -> bool {
         (0..self.sides[player].actions.len()).any(|k| self.legal(player, k, words))
