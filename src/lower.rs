@@ -166,6 +166,24 @@ fn value(
         .map_err(|e| Diag::error(format!("cannot evaluate `{text}`: {}", engine.describe(&e))))
 }
 
+/// Where the grid game's own module declares the constant `name` (`black-actions`): the
+/// module `X` of the game's `GRID{X}`.
+fn declared(
+    sig: &gamelang_lang::program::Signature,
+    game: &Game,
+    name: &str,
+) -> Option<gamelang_lang::span::Span> {
+    let gamelang_lang::program::Pat::App(op, _) = &game.next_config else {
+        return None;
+    };
+    let grid = &sig.op(*op).module;
+    let module = grid.strip_prefix("GRID{")?.strip_suffix('}')?;
+    sig.ops
+        .iter()
+        .find(|o| o.name == name && o.args.is_empty() && o.module == module)
+        .and_then(|o| o.span)
+}
+
 /// The BDDL model of a loaded grid game.
 pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Result<Model, Diag> {
     let not_grid = || {
@@ -205,6 +223,30 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
     let white_actions = ops.actions(sig, store, terms[1]).map_err(bad)?;
     let black_goals = ops.goals(sig, store, terms[2]).map_err(bad)?;
     let white_goals = ops.goals(sig, store, terms[3]).map_err(bad)?;
+    // Line capture and counted goals (Othello) are beyond BDDL and the QBF encoding.
+    let captures = black_actions
+        .iter()
+        .chain(&white_actions)
+        .any(|a| !a.captures.is_empty());
+    let counts = ops.counts(store, terms[2]) || ops.counts(store, terms[3]);
+    if captures || counts {
+        let (what, op) = if captures {
+            (
+                "captures along lines (`flanks`, `flip-lines`)",
+                "black-actions",
+            )
+        } else {
+            ("counts pieces at the end (`most-pieces`)", "black-goals")
+        };
+        let text = format!(
+            "game `{}` {what}, which BDDL and the QBF encoding cannot say",
+            game.name
+        );
+        return Err(match declared(sig, game, op) {
+            Some(span) => Diag::at(span, text, "declared here"),
+            None => Diag::error(text),
+        });
+    }
     if sig.true_op.is_none() || store.op(loses) != sig.true_op {
         crate::failure::warning(&format!(
             "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",

@@ -323,3 +323,41 @@ fn a_chance_game_under_json_reports_errors_as_json() {
         "{e}"
     );
 }
+
+#[test]
+fn line_capture_is_refused_by_bddl_and_qbf_where_the_game_says_it() {
+    // Othello as a grid game captures along lines and counts pieces: BDDL and the QBF
+    // encoding cannot say either. Every route to them refuses, at the game's declaration.
+    for args in [
+        &[
+            "lower",
+            "examples/grid/othello.game",
+            "--to",
+            "bddl",
+            "--out",
+            "/tmp/agents-never",
+        ][..],
+        &["lower", "examples/grid/othello.game", "--to", "qdimacs"][..],
+        &[
+            "solve",
+            "examples/grid/othello.game",
+            "--qbf",
+            "--depth",
+            "3",
+        ][..],
+    ] {
+        let o = gamelang(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("captures along lines (`flanks`, `flip-lines`)"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("examples/grid/othello.game:31:3"),
+            "{args:?}: {err}"
+        );
+    }
+    assert!(!Path::new("/tmp/agents-never").exists());
+}

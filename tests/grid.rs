@@ -1207,6 +1207,47 @@ fn a_goal_or_action_off_the_board_is_an_error_naming_the_coordinate() {
     assert!(e.contains("gives cell (1, 1) twice"), "{e}");
 }
 
+#[test]
+fn line_capture_atoms_out_of_place_are_errors() {
+    // flanks only in a precondition, flip-lines only in an effect, neither negated, both
+    // for black-piece or white-piece, never in goals (docs/grid-games.md).
+    let cases: [(&'static str, &'static str, &str); 4] = [
+        (
+            "open(?x, ?y) flip-lines(black-piece, ?x, ?y)",
+            "black(?x, ?y)",
+            "`flanks` belongs in an action's precondition and `flip-lines` in its effect",
+        ),
+        (
+            "open(?x, ?y)",
+            "black(?x, ?y) flanks(black-piece, ?x, ?y)",
+            "`flanks` belongs in an action's precondition and `flip-lines` in its effect",
+        ),
+        (
+            "open(?x, ?y) NOT(flanks(black-piece, ?x, ?y))",
+            "black(?x, ?y)",
+            "cannot be negated",
+        ),
+        (
+            "open(?x, ?y) flanks(open-piece, ?x, ?y)",
+            "black(?x, ?y)",
+            "captured by `black-piece` or `white-piece`",
+        ),
+    ];
+    for (pre, eff, want) in cases {
+        let mut spec = tictactoe(true);
+        spec.black = vec![("place", pre, eff)];
+        let e = solve_error(&mut spec.load());
+        assert!(e.contains(want), "{pre} => {eff}: {e}");
+    }
+    let mut spec = tictactoe(true);
+    spec.black_goals = vec!["flanks(black-piece, ?x, ?y)"];
+    let e = solve_error(&mut spec.load());
+    assert!(
+        e.contains("`flanks` belongs in an action's precondition"),
+        "{e}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------
 // The examples in examples/grid/: their rules against the brute force at small sizes, and
 // the answers their headers give.

@@ -7,120 +7,9 @@
 mod support;
 use std::collections::{BTreeSet, HashMap};
 use support::cli::{gamelang, json};
+use support::othello::{flipped, negamax, placements, start, successors, Pos};
 
 const GAME: &str = "examples/othello.game";
-
-/// A position: Black's and White's discs as bit masks, cell (row, col) = bit row * n + col.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-struct Pos {
-    black: u64,
-    white: u64,
-}
-
-/// The standard start: White on d4 and e5, Black on d5 and e4 (rows counted from the top).
-fn start(n: u32) -> Pos {
-    let at = |r: u32, c: u32| 1u64 << (r * n + c);
-    let m = n / 2;
-    Pos {
-        black: at(m, m - 1) | at(m - 1, m),
-        white: at(m - 1, m - 1) | at(m, m),
-    }
-}
-
-/// The discs of `theirs` flipped when the owner of `mine` places on (r, c): in each of the
-/// eight directions, a run of their discs closed by one of mine.
-fn flipped(n: u32, mine: u64, theirs: u64, r: u32, c: u32) -> u64 {
-    let mut all = 0;
-    for (dr, dc) in [
-        (-1, -1),
-        (-1, 0),
-        (-1, 1),
-        (0, -1),
-        (0, 1),
-        (1, -1),
-        (1, 0),
-        (1, 1),
-    ] {
-        let (mut y, mut x) = (r as i32 + dr, c as i32 + dc);
-        let mut run = 0;
-        while (0..n as i32).contains(&y) && (0..n as i32).contains(&x) {
-            let bit = 1u64 << (y as u32 * n + x as u32);
-            if theirs & bit != 0 {
-                run |= bit;
-            } else {
-                if mine & bit != 0 {
-                    all |= run;
-                }
-                break;
-            }
-            y += dr;
-            x += dc;
-        }
-    }
-    all
-}
-
-/// The positions after each legal placement of the player to move (Black if `black`).
-fn placements(n: u32, p: Pos, black: bool) -> Vec<Pos> {
-    let (mine, theirs) = if black {
-        (p.black, p.white)
-    } else {
-        (p.white, p.black)
-    };
-    let mut out = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            let bit = 1u64 << (r * n + c);
-            if (mine | theirs) & bit != 0 {
-                continue;
-            }
-            let f = flipped(n, mine, theirs, r, c);
-            if f != 0 {
-                let (m, t) = (mine | bit | f, theirs & !f);
-                out.push(if black {
-                    Pos { black: m, white: t }
-                } else {
-                    Pos { black: t, white: m }
-                });
-            }
-        }
-    }
-    out
-}
-
-/// The successors: the placements; with none, a pass (the same position) if the opponent can
-/// move; with neither, nothing (the game is over).
-fn successors(n: u32, p: Pos, black: bool) -> Vec<Pos> {
-    let moves = placements(n, p, black);
-    if moves.is_empty() && !placements(n, p, !black).is_empty() {
-        vec![p]
-    } else {
-        moves
-    }
-}
-
-/// Negamax: the final disc margin (the mover's discs minus the other's) under best play.
-fn negamax(n: u32, p: Pos, black: bool, memo: &mut HashMap<(Pos, bool), i64>) -> i64 {
-    if let Some(&v) = memo.get(&(p, black)) {
-        return v;
-    }
-    let next = successors(n, p, black);
-    let v = if next.is_empty() {
-        let margin = p.black.count_ones() as i64 - p.white.count_ones() as i64;
-        if black {
-            margin
-        } else {
-            -margin
-        }
-    } else {
-        next.into_iter()
-            .map(|q| -negamax(n, q, !black, memo))
-            .max()
-            .unwrap()
-    };
-    memo.insert((p, black), v);
-    v
-}
 
 /// A position written as the game writes it: one word per colour up to 62 cells, two
 /// (the top and the bottom half of the board) beyond.
@@ -242,6 +131,25 @@ fn gamelang_successors(file: &str, n: u32, p: Pos, black: bool) -> BTreeSet<Pos>
         .split_once(": ")
         .unwrap_or_else(|| panic!("no result in {text:?}"));
     parse_boards(n, printed)
+}
+
+/// Othello as a grid game (examples/grid/othello.game: GRID's line capture and counted
+/// end) solves 4 x 4 as the negamax and as the equations' Othello: the same winner, from
+/// the same start. (It has no score: `--value` is the equations' game's alone.)
+#[test]
+fn the_grid_othello_wins_as_the_negamax_and_the_equations() {
+    let margin = negamax(4, start(4), true, &mut HashMap::new());
+    let winner = match margin.signum() {
+        1 => "B",
+        -1 => "R",
+        _ => "draw",
+    };
+    let grid = json(&["solve", "examples/grid/othello.game", "--json"]);
+    assert_eq!(grid["winner"], winner, "{grid}");
+    let start_board = format!("board(\"{}\")", support::othello::compact(4, start(4)));
+    assert_eq!(grid["start"], start_board, "{grid}");
+    let equations = json(&["solve", GAME, "--json"]);
+    assert_eq!(grid["winner"], equations["winner"], "{equations}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 mod support;
 
-use gamelang_agents::{EngineRules, Node, Pos, Rng, Rules};
+use gamelang_agents::{EngineRules, Node, Opened, Pos, Rng, Rules};
 use gamelang_game::{GameDriver, Side, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_runtime::grid::Board;
@@ -55,6 +55,7 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
     let start_eq = g.value("start");
     let mut plies = 0;
     let mut winners = BTreeSet::new();
+    let mut opened = 0;
     for seed in 0..playouts {
         let mut trace: Vec<Board> = Vec::new();
         let mut rng = Rng::new(seed);
@@ -76,6 +77,23 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
                 Node::Over { winners } => Err(winners),
             };
             assert_eq!(native, eq, "seed {seed}, ply {k}: the agents' node");
+            // A tree that builds only the moves it tries (`open`) gets the same moves.
+            if let Opened::Candidates { candidates, .. } = rules.open(p).unwrap() {
+                let mut tried: Vec<String> = candidates
+                    .iter()
+                    .map(|&x| {
+                        let m = rules.try_candidate(p, x).unwrap().expect("a legal move");
+                        rules.show(m.label)
+                    })
+                    .collect();
+                let mut want = eq
+                    .clone()
+                    .expect("open gives candidates only where play goes on");
+                tried.sort();
+                want.sort();
+                assert_eq!(tried, want, "seed {seed}, ply {k}: open's candidates");
+                opened += 1;
+            }
             let Ok(moves) = eq else { break eq.unwrap_err() };
             // The board played natively, or `stuck(p, b)` when the player gave up.
             let want = match trace.get(k) {
@@ -104,6 +122,7 @@ fn follow(g: &mut support::Loaded, playouts: u64) -> (usize, BTreeSet<Option<usi
         plies += end.plies;
         winners.insert(end.winner);
     }
+    assert!(opened > 0, "no position opened by candidates");
     (plies, winners)
 }
 
@@ -396,4 +415,124 @@ fn othello_random_moves_by_candidates_follow_next_config() {
         }
     }
     assert!(passes > 0 && moves > 300, "{moves} moves, {passes} passes");
+}
+
+/// Othello as a grid game (examples/grid/othello.game: GRID's line capture, passes and
+/// `most-pieces`), against the Othello of tests/support/othello.rs, written from the rules:
+/// along native random games, the agents' moves at every position (native too) are that
+/// Othello's successors (a pass where the player cannot place and the opponent can), every
+/// board played is one of them, and the game ends where that Othello's does, with the
+/// winner by count. Then the same games through the game's own equations (`follow`).
+#[test]
+fn othello_grid_playouts_follow_an_independent_othello() {
+    use support::othello::{compact, start, successors, Pos as OPos};
+    let mut passes = 0;
+    let mut outcomes = BTreeSet::new();
+    for (n, playouts) in [(4u32, 40u64), (6, 20), (8, 8)] {
+        let mut g = support::load("examples/grid/othello.game");
+        g.set("n", n);
+        let game = g.game.clone();
+        let mut rules = rules(&g, &game);
+        let first = rules.start().unwrap();
+        let board0 = rules.engine.grid_board(first.config).unwrap();
+        assert_eq!(board0.compact(), compact(n, start(n)));
+        for seed in 0..playouts {
+            let mut trace: Vec<Board> = Vec::new();
+            let mut rng = Rng::new(1000 + seed);
+            let play = rules.grid_play().expect("a grid game is played natively");
+            let end = play.playout(&board0, 0, &mut |k| rng.below(k), 1000, &mut |b| {
+                trace.push(b.clone())
+            });
+            let (mut pos, mut black, mut at) = (start(n), true, first);
+            for k in 0..=trace.len() {
+                let want: BTreeSet<String> = successors(n, pos, black)
+                    .into_iter()
+                    .map(|q| format!("board(\"{}\")", compact(n, q)))
+                    .collect();
+                let Node::Turn(t) = rules.node(at).unwrap() else {
+                    panic!("n {n}, seed {seed}, ply {k}: over before the rules say")
+                };
+                let got: BTreeSet<String> = t.moves.iter().map(|m| rules.show(m.label)).collect();
+                let Some(b) = trace.get(k) else {
+                    // Neither can place: the player gives up (one ply) and play is over.
+                    assert!(want.is_empty(), "n {n}, seed {seed}: ended early");
+                    assert_eq!(got.len(), 1, "{got:?}");
+                    assert!(got.iter().all(|m| m.starts_with("stuck(")), "{got:?}");
+                    break;
+                };
+                assert_eq!(got, want, "n {n}, seed {seed}, ply {k}");
+                let words = b.words()[0];
+                let next = OPos {
+                    black: words.0,
+                    white: words.1,
+                };
+                let played = format!("board(\"{}\")", compact(n, next));
+                assert!(
+                    want.contains(&played),
+                    "n {n}, seed {seed}, ply {k}: {played}"
+                );
+                passes += usize::from(next == pos);
+                let i = t.moves.iter().position(|m| rules.show(m.label) == played);
+                at = at.after(t.moves[i.unwrap()].label);
+                (pos, black) = (next, !black);
+            }
+            assert_eq!(end.plies, trace.len() + 1, "n {n}, seed {seed}");
+            let winner = match pos.black.count_ones().cmp(&pos.white.count_ones()) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            };
+            assert_eq!(end.winner, winner, "n {n}, seed {seed}");
+            outcomes.insert((n, winner));
+        }
+        // The same kind of games, move by move through the equations.
+        let (plies, _) = follow(&mut g, playouts.min(6));
+        assert!(plies > 0);
+    }
+    // Passes were met, and each side won somewhere.
+    assert!(passes > 0, "no pass in any game");
+    assert!(outcomes.iter().any(|o| o.1 == Some(0)) && outcomes.iter().any(|o| o.1 == Some(1)));
+}
+
+#[test]
+fn a_counted_grid_game_without_line_capture_passes_and_counts_natively_as_its_equations() {
+    // `most-pieces` without line capture (native play updates moves incrementally here):
+    // Black lays horizontal dominoes, White single pieces, so Black often runs out of
+    // moves while White still has some (Black passes), and the end is decided by the
+    // count (either side can have more).
+    let mut g = support::load_source(
+        "counted.game",
+        "fmod COUNTED is
+           protecting GRID-SYNTAX .
+           ops width height : -> Nat .
+           eq width = 3 .
+           eq height = 3 .
+           op init : -> Cond .
+           eq init = no-cells .
+           ops black-actions white-actions : -> Actions .
+           eq black-actions = action \"domino\" : open(?x, ?y) open(?x+1, ?y)
+                                                => black(?x, ?y) black(?x+1, ?y) .
+           eq white-actions = action \"one\" : open(?x, ?y) => white(?x, ?y) .
+           ops black-goals white-goals : -> Goals .
+           eq black-goals = most-pieces .
+           eq white-goals = most-pieces .
+           op no-move-loses : -> Bool .
+           eq no-move-loses = true .
+         endfm
+         view Counted from DRAW-GAME to GRID{COUNTED} is
+           sort Config to Position .
+           sort SetConfig to Set{Position} .
+         endv
+         game counted is
+           instance SOLVE{Counted} .
+           start start .
+           first B .
+         endgame",
+    );
+    let (plies, winners) = follow(&mut g, 60);
+    assert!(plies > 60, "{plies}");
+    assert!(
+        winners.contains(&Some(0)) && winners.contains(&Some(1)),
+        "{winners:?}"
+    );
 }

@@ -19,7 +19,7 @@
 
 use crate::rng::Rng;
 use crate::rules::{index, EngineRules, Node, Pos, Rules, Turn};
-use gamelang_board::play::{Ending, GridNode, GridPlay};
+use gamelang_board::play::{End, Ending, GridNode, GridPlay};
 use gamelang_game::{Side, SolveError, Verdict};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Game;
@@ -132,6 +132,9 @@ fn grid<E: BorrowMut<Engine>>(
         value("black-wins")?,
         value("white-wins")?,
     ];
+    // A counted game (`most-pieces`) passes and counts, as the game's own `counted` says.
+    let counted = value("counted")?;
+    let counted = engine.store().op(counted) == engine.program().sig.true_op;
     let ops = engine.grid_ops()?;
     let (sig, store) = (&engine.program().sig, engine.store());
     let actions = |t| Compiled::new(ops.actions(sig, store, t).ok()?, w, h).ok();
@@ -154,13 +157,17 @@ fn grid<E: BorrowMut<Engine>>(
             Verdict::Draw => Some(None),
         }
     };
-    let stuck = [winner(Side::B)?, winner(Side::R)?];
+    let end = if counted {
+        End::Count
+    } else {
+        End::Stuck([winner(Side::B)?, winner(Side::R)?])
+    };
     Some(GridPlay::new(
         board.width,
         board.height,
         compiled.0,
         compiled.1,
-        stuck,
+        end,
     ))
 }
 
@@ -189,6 +196,31 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
                 Some(Node::Turn(Turn::without_chance(p, &moves)))
             }
         }
+    }
+
+    /// [`Rules::open`](crate::Rules::open) of a grid game by [`GridPlay`]: the legal
+    /// action instances as candidates (small integers), each board built only when its
+    /// move is tried ([`EngineRules::grid_try`]); `None` where the node is to be built.
+    pub(crate) fn grid_open(&mut self, play: &GridPlay, p: Pos) -> Option<Vec<TermId>> {
+        let engine = self.engine.borrow_mut();
+        let board = engine.grid_board(p.config)?;
+        let moves = play.instances(&board, index(p.to_move))?;
+        Some(
+            moves
+                .into_iter()
+                .map(|k| engine.store_mut().mk_int(k as i64))
+                .collect(),
+        )
+    }
+
+    /// The configuration a candidate of [`EngineRules::grid_open`] leads to, if a move.
+    pub(crate) fn grid_try(&mut self, play: &GridPlay, p: Pos, x: TermId) -> Option<TermId> {
+        let engine = self.engine.borrow_mut();
+        let board = engine.grid_board(p.config)?;
+        let k = usize::try_from(engine.store().int(x)?).ok()?;
+        let next = play.play(&board, index(p.to_move), k)?;
+        let packed = engine.grid_ops()?.packed;
+        Some(next.to_term(engine.store_mut(), packed))
     }
 
     /// A random game by [`GridPlay`], from a board (else by the moves).

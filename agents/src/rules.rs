@@ -481,6 +481,23 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
     /// By the game's candidates when it declares them ([`crate::playouts`]): a new tree
     /// node then costs `halted` and `candidates`, not every move.
     fn open(&mut self, p: Pos) -> Result<Opened, SolveError> {
+        let playouts = self.playouts();
+        let grid = match &playouts {
+            Playouts::Grid(play) => Some(self.grid_open(play, p)),
+            _ => None,
+        };
+        self.put_playouts(playouts);
+        match grid {
+            Some(Some(candidates)) => {
+                return Ok(Opened::Candidates {
+                    player: index(p.to_move),
+                    candidates,
+                })
+            }
+            // A grid game's node where its instances cannot say (over, stuck, a pass).
+            Some(None) => return Ok(Opened::Node(self.node(p)?)),
+            None => {}
+        }
         if let Some(candidates) = self.open_candidates(p)? {
             return Ok(Opened::Candidates {
                 player: index(p.to_move),
@@ -491,9 +508,17 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
     }
 
     fn try_candidate(&mut self, p: Pos, candidate: TermId) -> Result<Option<Move>, SolveError> {
-        Ok(self
-            .candidate_config(p, candidate)?
-            .map(|c| Move::sure(c, p.after(c))))
+        let playouts = self.playouts();
+        let config = match &playouts {
+            Playouts::Grid(play) => Ok(self.grid_try(play, p, candidate)),
+            _ => Err(()),
+        };
+        self.put_playouts(playouts);
+        let config = match config {
+            Ok(c) => c,
+            Err(()) => self.candidate_config(p, candidate)?,
+        };
+        Ok(config.map(|c| Move::sure(c, p.after(c))))
     }
 
     fn tidy(&mut self, keep: &[TermId]) {

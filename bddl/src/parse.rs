@@ -959,6 +959,7 @@ impl State {
                 name,
                 pre: pre.iter().map(|l| l.atom).collect(),
                 eff: eff.iter().map(|l| l.atom).collect(),
+                captures: Default::default(),
             });
         }
         Ok(out)

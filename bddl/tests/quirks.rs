@@ -31,6 +31,7 @@ fn occupy(p: Piece) -> Action {
         name: "occupy".into(),
         pre: vec![here(Open)],
         eff: vec![here(p)],
+        captures: Default::default(),
     }
 }
 
@@ -72,6 +73,7 @@ fn extra_parentheses_around_not_are_grouping() {
             name: "occupy".into(),
             pre: vec![here(Open), not(at(Open, Rel(0), Rel(1)))],
             eff: vec![here(Black)],
+            captures: Default::default(),
         }]
     );
     assert!(m.white_actions.is_empty());
@@ -90,11 +92,13 @@ fn duplicated_atoms_are_kept_and_actions_may_ignore_y() {
                 name: "occupy-bottom".into(),
                 pre: vec![at(Open, Rel(0), Max); 2],
                 eff: vec![at(White, Rel(0), Max)],
+                captures: Default::default(),
             },
             Action {
                 name: "stay".into(),
                 pre: vec![here(White); 3],
                 eff: vec![here(White)],
+                captures: Default::default(),
             }
         ]
     );
@@ -174,11 +178,13 @@ fn the_papers_listings() {
                 name: "occupyOnTop".into(),
                 pre: vec![here(Open), not(at(Open, Rel(0), Rel(1)))],
                 eff: vec![here(Black)],
+                captures: Default::default(),
             },
             Action {
                 name: "occupyBottom".into(),
                 pre: vec![at(Open, Rel(0), Max)],
                 eff: vec![at(Black, Rel(0), Max)],
+                captures: Default::default(),
             }
         ]
     );
@@ -225,6 +231,7 @@ fn explicit_empty_conditions_are_kept() {
             name: "pass".into(),
             pre: vec![],
             eff: vec![],
+            captures: Default::default(),
         }]
     );
     // Written back, they read the same.

@@ -213,6 +213,7 @@ fn names_are_made_safe() {
             x: Coord::Rel(0),
             y: Coord::Rel(0),
         }],
+        captures: Default::default(),
     }];
     load(&odd, "odd");
     assert!(odd.domain_text().contains(":action put--x----here\n"));

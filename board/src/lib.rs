@@ -3,16 +3,22 @@
 //! implicit bounds of a condition ([`bounds`]), a condition holding at a position, the
 //! moves a set of actions allows ([`Compiled::successors`]) and goals ([`holds`]).
 //!
+//! Beyond the seed: line capture (Othello's rule, [`lines`]), and random play on boards
+//! alone ([`play`]).
+//!
 //! Three users share it: the engine's grid built-ins (`runtime/src/grid.rs`, which turns
 //! boards into terms and GRID-SYNTAX terms into actions and goals), the BDDL reader and
 //! writers (`bddl/`), and the QBF encoding (`qbf/`), which so need no rewriting engine.
 //! Definition 10 (whose turn, when play halts, who won) is the equations of `GRID{X}` in
 //! `stdlib/grid.game`.
 
-/// Largest board side accepted (the board of a position is copied per move: a bound keeps
-/// a mistyped size from exhausting memory, and 64 is far beyond what search can solve).
+pub mod lines;
 pub mod play;
 
+pub use lines::{Capture, Captures, Lines};
+
+/// Largest board side accepted (the board of a position is copied per move: a bound keeps
+/// a mistyped size from exhausting memory, and 64 is far beyond what search can solve).
 pub const MAX_SIDE: i64 = 64;
 
 /// What a cell holds.
@@ -103,6 +109,18 @@ impl Board {
             Piece::Black => *b |= bit,
             Piece::White => *wh |= bit,
             Piece::Open => {}
+        }
+    }
+
+    /// The number of cells holding `p`.
+    pub fn count(&self, p: Piece) -> u32 {
+        let (b, w): (u32, u32) = self.words.iter().fold((0, 0), |(b, w), &(x, y)| {
+            (b + x.count_ones(), w + y.count_ones())
+        });
+        match p {
+            Piece::Black => b,
+            Piece::White => w,
+            Piece::Open => self.width * self.height - b - w,
         }
     }
 
@@ -238,12 +256,34 @@ pub type Range = (i64, i64, i64, i64);
 /// Goals: a disjunction of conjunctions of atoms.
 pub type Goals = Vec<Vec<Atom>>;
 
-/// An action: a name, a precondition and an effect (conjunctions of atoms).
+/// An action: a name, a precondition and an effect (conjunctions of atoms), and the
+/// line-capture atoms of both ([`lines`]; none in seed 001's BDDL).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
     pub name: String,
     pub pre: Vec<Atom>,
     pub eff: Vec<Atom>,
+    pub captures: Captures,
+}
+
+impl Action {
+    /// The coordinates of every atom of the action, line-capture atoms included (what its
+    /// implicit bounds are computed from).
+    fn coords(&self) -> Vec<Atom> {
+        let capture = |c: &Capture| Atom {
+            piece: c.piece,
+            negated: false,
+            x: c.x,
+            y: c.y,
+        };
+        let caps = &self.captures;
+        self.pre
+            .iter()
+            .chain(&self.eff)
+            .copied()
+            .chain(caps.flanks.iter().chain(&caps.flips).map(capture))
+            .collect()
+    }
 }
 
 /// The implicit bounds of a condition (Definition 4): the positions (i, j) at which every
@@ -318,10 +358,17 @@ fn check_absolute(atoms: &[Atom], width: i64, height: i64, what: &str) -> Result
     Ok(())
 }
 
-/// A player's actions, each with the positions to try it at on a given board size.
+/// A player's actions, each with the positions to try it at on a given board size, and
+/// the board's lines when an action captures along them.
 #[derive(Debug)]
 pub struct Compiled {
     pub actions: Vec<(Action, Range)>,
+    pub lines: Option<Lines>,
+}
+
+/// The cell number (row by row from the top left, from 0) of a capture at (i, j).
+fn capture_cell(c: &Capture, i: i64, j: i64, width: i64, height: i64) -> usize {
+    ((c.y.at(j, height) - 1) * width + (c.x.at(i, width) - 1)) as usize
 }
 
 /// Goals compiled for a board size: each with the positions to try it at.
@@ -368,27 +415,66 @@ impl Compiled {
                 ));
             }
             let what = format!("action `{}`", a.name);
-            check_absolute(&a.pre, width, height, &what)?;
-            check_absolute(&a.eff, width, height, &what)?;
-            let bd = search_range(a.pre.iter().chain(&a.eff), width, height);
+            let coords = a.coords();
+            check_absolute(&coords, width, height, &what)?;
+            let caps = &a.captures;
+            if caps
+                .flanks
+                .iter()
+                .chain(&caps.flips)
+                .any(|c| c.piece == Piece::Open)
+            {
+                return Err(format!(
+                    "action `{}` captures lines for `open-piece`: a line is flanked by black-piece or white-piece",
+                    a.name
+                ));
+            }
+            let bd = search_range(&coords, width, height);
             out.push((a, bd));
         }
-        Ok(Compiled { actions: out })
+        let lines = out
+            .iter()
+            .any(|(a, _)| !a.captures.is_empty())
+            .then(|| Lines::new(width, height));
+        Ok(Compiled {
+            actions: out,
+            lines,
+        })
+    }
+
+    /// Does the action's precondition hold at (i, j), its line-capture atoms included?
+    fn allows(&self, a: &Action, board: &Board, i: i64, j: i64) -> bool {
+        let (w, h) = (board.width as i64, board.height as i64);
+        holds_at(board, &a.pre, i, j)
+            && a.captures.flanks.iter().all(|c| {
+                let lines = self.lines.as_ref().expect("lines for a capture");
+                lines.flanks(&board.words, c.piece, capture_cell(c, i, j, w, h))
+            })
+    }
+
+    /// The action's effect at (i, j) on `board`: the flanked lines flipped, in the order
+    /// written, then the atoms made true, in the order written.
+    fn apply(&self, a: &Action, board: &mut Board, i: i64, j: i64) {
+        let (w, h) = (board.width as i64, board.height as i64);
+        for c in &a.captures.flips {
+            let lines = self.lines.as_ref().expect("lines for a capture");
+            lines.flip(&mut board.words, c.piece, capture_cell(c, i, j, w, h));
+        }
+        for e in &a.eff {
+            board.set(e.x.at(i, w), e.y.at(j, h), e.piece);
+        }
     }
 
     /// Every move from `board` (Definition 7), as (action index, i, j, resulting board), in
     /// the order: action, row, column. Two moves may lead to the same board.
     pub fn successors(&self, board: &Board) -> Vec<(usize, i64, i64, Board)> {
         let mut out = Vec::new();
-        let (w, h) = (board.width as i64, board.height as i64);
         for (k, (a, (lx, hx, ly, hy))) in self.actions.iter().enumerate() {
             for j in *ly..=*hy {
                 for i in *lx..=*hx {
-                    if holds_at(board, &a.pre, i, j) {
+                    if self.allows(a, board, i, j) {
                         let mut next = board.clone();
-                        for e in &a.eff {
-                            next.set(e.x.at(i, w), e.y.at(j, h), e.piece);
-                        }
+                        self.apply(a, &mut next, i, j);
                         out.push((k, i, j, next));
                     }
                 }

@@ -14,9 +14,14 @@
 //! player (who has just moved) hold, and that player has won; otherwise `p` moves to one of
 //! the distinct boards its actions lead to, chosen uniformly; a player without a move
 //! gives up with one more ply, and then loses or draws as the game says ([`GridPlay::new`]'s
-//! `stuck`).
+//! `end`) — or, in a counted game (Othello), passes while the other player has a move,
+//! and play ends where neither has, more pieces winning.
+//!
+//! Actions that capture along lines ([`crate::lines`]) are tested and applied by the same
+//! [`Lines`] as the engine's `moves`; as such a move writes cells that depend on the board,
+//! after it every instance of both players, and their goals, are tested again in full.
 
-use crate::{Atom, Board, Compiled, CompiledGoals, Piece};
+use crate::{Atom, Board, Capture, Compiled, CompiledGoals, Lines, Piece};
 use smallvec::SmallVec;
 
 /// Black (B) is player 0, White (R) player 1, as in the agents' players.
@@ -78,16 +83,34 @@ struct Instance {
     /// The cells the precondition looks at.
     looks: SmallVec<[usize; 4]>,
     /// The written cells whose piece the precondition says is another one: wherever the
-    /// instance is a move, it changes them.
-    changes: SmallVec<[usize; 2]>,
+    /// instance is a move, it changes them; with the piece the precondition says the cell
+    /// holds before, if it says one.
+    changes: SmallVec<[(usize, Option<Piece>); 2]>,
+    /// Line capture: the cells (and the capturing piece) of the precondition's `flanks`
+    /// and of the effect's `flip-lines`.
+    flanks: SmallVec<[(Piece, usize); 1]>,
+    flips: SmallVec<[(Piece, usize); 1]>,
 }
 
 impl Instance {
-    fn holds(&self, words: &[(u64, u64)]) -> bool {
-        self.tests.iter().all(|t| t.holds(words))
+    fn holds(&self, words: &[(u64, u64)], lines: Option<&Lines>) -> bool {
+        self.tests.iter().all(|t| t.holds(words)) && self.flanked(words, lines)
     }
 
-    fn apply(&self, words: &mut [(u64, u64)]) {
+    /// Do the precondition's `flanks` hold (true without any)?
+    #[inline]
+    fn flanked(&self, words: &[(u64, u64)], lines: Option<&Lines>) -> bool {
+        self.flanks
+            .iter()
+            .all(|&(p, k)| lines.expect("lines for a capture").flanks(words, p, k))
+    }
+
+    /// The effect: the flanked lines flipped (as [`Compiled::successors`] does), then the
+    /// atoms written.
+    fn apply(&self, words: &mut [(u64, u64)], lines: Option<&Lines>) {
+        for &(p, k) in &self.flips {
+            lines.expect("lines for a capture").flip(words, p, k);
+        }
         for wr in &self.writes {
             let (b, w) = &mut words[wr.word];
             *b = (*b & !wr.cells) | wr.black;
@@ -102,9 +125,19 @@ fn cell(width: i64, x: i64, y: i64) -> (usize, usize, u64) {
     (k, k / 64, 1u64 << (k % 64))
 }
 
-/// The instance of `pre` (and of the effect `eff`) at (i, j).
-fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64) -> Instance {
+/// The instance of `pre` (and of the effect `eff`, and of the line-capture atoms `caps`:
+/// `flanks`, `flip-lines`) at (i, j).
+fn instance(
+    width: i64,
+    height: i64,
+    (pre, eff, caps): (&[Atom], &[Atom], [&[Capture]; 2]),
+    i: i64,
+    j: i64,
+) -> Instance {
     let mut out = Instance::default();
+    let at = |c: &Capture| (c.piece, cell(width, c.x.at(i, width), c.y.at(j, height)).0);
+    out.flanks = caps[0].iter().map(at).collect();
+    out.flips = caps[1].iter().map(at).collect();
     for a in pre {
         let (k, word, bit) = cell(width, a.x.at(i, width), a.y.at(j, height));
         if !out.looks.contains(&k) {
@@ -169,7 +202,11 @@ fn instance(width: i64, height: i64, pre: &[Atom], eff: &[Atom], i: i64, j: i64)
                 }
         });
         if other {
-            out.changes.push(k);
+            let before = pre.iter().find_map(|a| {
+                (!a.negated && cell(width, a.x.at(i, width), a.y.at(j, height)).0 == k)
+                    .then_some(a.piece)
+            });
+            out.changes.push((k, before));
         }
     }
     out
@@ -187,10 +224,26 @@ impl Instance {
     /// Can this instance and `other` never lead to one board? True when one of them
     /// changes a cell to a piece the other leaves elsewise (does not write, so leaves the
     /// piece that was there, or writes another piece), or when both write a cell with
-    /// different pieces.
+    /// different pieces. A cell the other does not write may still be flipped by its
+    /// `flip-lines` (atoms are written after the flips, so a written cell ends as written):
+    /// to the flipping piece, and only from the opponent's piece (Othello's placements on
+    /// different open cells stay apart: an open cell is never flipped).
     fn never_same(&self, other: &Instance) -> bool {
-        let changes_apart =
-            |a: &Instance, b: &Instance| a.changes.iter().any(|&k| b.end_at(k) != a.end_at(k));
+        let flippable = |b: &Instance, before: Option<Piece>, end: Option<Piece>| {
+            b.flips.iter().any(|&(p, _)| {
+                let theirs = match p {
+                    Piece::Black => Piece::White,
+                    _ => Piece::Black,
+                };
+                Some(p) == end && before.is_none_or(|q| q == theirs)
+            })
+        };
+        let changes_apart = |a: &Instance, b: &Instance| {
+            a.changes.iter().any(|&(k, before)| {
+                let end = a.end_at(k);
+                b.end_at(k) != end && !(b.end_at(k).is_none() && flippable(b, before, end))
+            })
+        };
         changes_apart(self, other)
             || changes_apart(other, self)
             || self
@@ -265,6 +318,22 @@ struct Side {
     /// No two action instances can lead to one board (checked pairwise when there are
     /// few; otherwise boards are compared at each move).
     distinct: bool,
+    /// Some action has a `flanks` precondition.
+    flanks: bool,
+    /// With black's pieces, with white's.
+    flank_pieces: [bool; 2],
+}
+
+/// How play ends when the player to move has no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The player gives up (one more ply, into `stuck(p, b)`): the winner when player `p`
+    /// cannot move (`None`: a draw).
+    Stuck([Option<usize>; 2]),
+    /// A counted game (both players' goals `most-pieces`): the player passes (the same
+    /// board, the other to move) while the other has a move; where neither has, the player
+    /// gives up as above and the one with more pieces wins (equal: a draw).
+    Count,
 }
 
 /// The one test of an instance on a board of one word (no test: one that always holds).
@@ -278,22 +347,26 @@ pub struct GridPlay {
     width: u32,
     height: u32,
     sides: [Side; 2],
-    /// The winner when player `p` cannot move (`None`: a draw).
-    stuck: [Option<usize>; 2],
+    end: End,
+    /// The board's lines, when an action captures along them.
+    lines: Option<Lines>,
+    /// Some action flips lines: the cells a move writes depend on the board.
+    dynamic: bool,
 }
 
 impl GridPlay {
     /// `actions` and `goals` of Black and of White, compiled for a `width` x `height`
-    /// board, and the winner when each player cannot move (from the game's `won`/`lost`
-    /// of a `stuck` position, or `None` for a draw).
+    /// board, and what happens when a player cannot move (for [`End::Stuck`], from the
+    /// game's `won`/`lost` of a `stuck` position).
     pub fn new(
         width: u32,
         height: u32,
         actions: [Compiled; 2],
         goals: [CompiledGoals; 2],
-        stuck: [Option<usize>; 2],
+        end: End,
     ) -> GridPlay {
         let (w, h) = (width as i64, height as i64);
+        let lines = actions.iter().find_map(|c| c.lines.clone());
         let [ab, aw] = actions;
         let [gb, gw] = goals;
         let side = |acts: Compiled, goals: CompiledGoals| {
@@ -304,11 +377,19 @@ impl GridPlay {
                 one: None,
                 watch: vec![Vec::new(); (width * height) as usize],
                 distinct: false,
+                flanks: false,
+                flank_pieces: [false; 2],
             };
             for (a, (lx, hx, ly, hy)) in &acts.actions {
+                let caps = [&a.captures.flanks[..], &a.captures.flips[..]];
+                out.flanks |= !a.captures.flanks.is_empty();
+                for c in &a.captures.flanks {
+                    out.flank_pieces[(c.piece == Piece::White) as usize] = true;
+                }
                 for j in *ly..=*hy {
                     for i in *lx..=*hx {
-                        out.actions.push(instance(w, h, &a.pre, &a.eff, i, j));
+                        out.actions
+                            .push(instance(w, h, (&a.pre, &a.eff, caps), i, j));
                     }
                 }
             }
@@ -322,7 +403,7 @@ impl GridPlay {
                                 out.near[k].push(id);
                             }
                         }
-                        out.goals.push(instance(w, h, g, &[], i, j));
+                        out.goals.push(instance(w, h, (g, &[], [&[], &[]]), i, j));
                     }
                 }
             }
@@ -343,11 +424,17 @@ impl GridPlay {
             }
             out
         };
+        let sides = [side(ab, gb), side(aw, gw)];
+        let dynamic = sides
+            .iter()
+            .any(|s| s.actions.iter().any(|a| !a.flips.is_empty()));
         GridPlay {
             width,
             height,
-            sides: [side(ab, gb), side(aw, gw)],
-            stuck,
+            sides,
+            end,
+            lines,
+            dynamic,
         }
     }
 
@@ -358,19 +445,23 @@ impl GridPlay {
                 let (b, w) = words[0];
                 goals.iter().any(|t| t.holds_on(b, w))
             }
-            None => self.sides[player].goals.iter().any(|g| g.holds(words)),
+            None => self.sides[player]
+                .goals
+                .iter()
+                .any(|g| g.holds(words, None)),
         }
     }
 
     /// Does `player`'s action instance `k` hold (is it a move)?
+    #[inline]
     fn legal(&self, player: usize, k: usize, words: &[(u64, u64)]) -> bool {
         let side = &self.sides[player];
         match &side.one {
             Some((tests, _)) => {
                 let (b, w) = words[0];
-                tests[k].holds_on(b, w)
+                tests[k].holds_on(b, w) && (!side.flanks || self.flanked(player, k, words))
             }
-            None => side.actions[k].holds(words),
+            None => side.actions[k].holds(words, self.lines.as_ref()),
         }
     }
 
@@ -391,7 +482,7 @@ impl GridPlay {
             None => cells.iter().any(|&k| {
                 side.near[k]
                     .iter()
-                    .any(|&g| side.goals[g as usize].holds(words))
+                    .any(|&g| side.goals[g as usize].holds(words, None))
             }),
         }
     }
@@ -413,13 +504,13 @@ impl GridPlay {
         loop {
             let m = succ[below(succ.len())];
             mine.copy_from_slice(words);
-            acts[m].apply(mine);
+            acts[m].apply(mine, self.lines.as_ref());
             let same = succ
                 .iter()
                 .filter(|&&s| {
                     s == m || {
                         other.copy_from_slice(words);
-                        acts[s].apply(other);
+                        acts[s].apply(other, self.lines.as_ref());
                         other == mine
                     }
                 })
@@ -431,8 +522,9 @@ impl GridPlay {
     }
 
     /// What a position is, by `GRID{X}`: over (with the winner), the distinct boards
-    /// `mover` can go to (in the order of [`Compiled::successors`], each once), or none
-    /// (`mover` gives up: the position `stuck(p, b)` is the one move).
+    /// `mover` can go to (in the order of [`Compiled::successors`], each once; in a
+    /// counted game, the board itself when `mover` passes), or none (`mover` gives up: the
+    /// position `stuck(p, b)` is the one move).
     pub fn node(&self, board: &Board, mover: usize) -> GridNode {
         let last = 1 - mover;
         if self.holds(last, &board.words) {
@@ -442,16 +534,117 @@ impl GridPlay {
         for (k, a) in self.sides[mover].actions.iter().enumerate() {
             if self.legal(mover, k, &board.words) {
                 let mut b = board.clone();
-                a.apply(&mut b.words);
+                a.apply(&mut b.words, self.lines.as_ref());
                 if self.sides[mover].distinct || !out.contains(&b) {
                     out.push(b);
                 }
             }
         }
-        if out.is_empty() {
-            GridNode::Stuck
-        } else {
+        if !out.is_empty() {
             GridNode::Moves(out)
+        } else if self.end == End::Count && self.can_move(last, &board.words) {
+            GridNode::Moves(vec![board.clone()])
+        } else {
+            GridNode::Stuck
+        }
+    }
+
+    /// Do the `flanks` of `player`'s action instance `k` hold? Out of line: the grid games
+    /// without line capture keep `legal` small enough to inline in their playouts.
+    #[inline(never)]
+    fn flanked(&self, player: usize, k: usize, words: &[(u64, u64)]) -> bool {
+        self.sides[player].actions[k].flanked(words, self.lines.as_ref())
+    }
+
+    /// `mover`'s moves at `board` as the indices of its legal action instances, in the
+    /// order of [`GridPlay::node`]'s boards, for a tree that builds a board only when it
+    /// tries the move ([`GridPlay::play`]). `None` where [`GridPlay::node`] is to say: play
+    /// is over, the mover has no move (gives up or passes), or two instances may lead to
+    /// one board (a node holds each board once).
+    pub fn instances(&self, board: &Board, mover: usize) -> Option<Vec<usize>> {
+        if !self.sides[mover].distinct || self.holds(1 - mover, &board.words) {
+            return None;
+        }
+        let n = self.sides[mover].actions.len();
+        let legal: Vec<usize> = (0..n)
+            .filter(|&k| self.legal(mover, k, &board.words))
+            .collect();
+        (!legal.is_empty()).then_some(legal)
+    }
+
+    /// The board `mover`'s action instance `k` leads to from `board`, if it is a move
+    /// there.
+    pub fn play(&self, board: &Board, mover: usize, k: usize) -> Option<Board> {
+        let acts = &self.sides[mover].actions;
+        if k >= acts.len() || !self.legal(mover, k, &board.words) {
+            return None;
+        }
+        let mut next = board.clone();
+        acts[k].apply(&mut next.words, self.lines.as_ref());
+        Some(next)
+    }
+
+    /// Has `player` a move on `words`?
+    fn can_move(&self, player: usize, words: &[(u64, u64)]) -> bool {
+        (0..self.sides[player].actions.len()).any(|k| self.legal(player, k, words))
+    }
+
+    /// The winner when `player` gives up on `words` (`None`: a draw).
+    fn stuck_winner(&self, player: usize, words: &[(u64, u64)]) -> Option<usize> {
+        match self.end {
+            End::Stuck(w) => w[player],
+            End::Count => {
+                let (b, w) = words.iter().fold((0, 0), |(b, w), &(x, y)| {
+                    (b + x.count_ones(), w + y.count_ones())
+                });
+                match b.cmp(&w) {
+                    std::cmp::Ordering::Greater => Some(BLACK),
+                    std::cmp::Ordering::Less => Some(WHITE),
+                    std::cmp::Ordering::Equal => None,
+                }
+            }
+        }
+    }
+
+    /// `player`'s moves on `words` as bits, one per action instance.
+    fn all_moves(&self, player: usize, words: &[(u64, u64)], bits: &mut [u64]) {
+        bits.fill(0);
+        let side = &self.sides[player];
+        if let (true, Some(lines), Some((tests, _))) = (side.flanks, &self.lines, &side.one) {
+            // On one word: where each piece flanks a line, for every cell at once, then
+            // each instance's `flanks` is a bit of it.
+            // Only for the pieces the player's actions flank with.
+            let flanking = |p: Piece| match side.flank_pieces[(p == Piece::White) as usize] {
+                true => lines.flanking(words, p),
+                false => Some(0),
+            };
+            if let (Some(black), Some(white)) = (flanking(Piece::Black), flanking(Piece::White)) {
+                let (b, w) = words[0];
+                for (k, t) in tests.iter().enumerate() {
+                    let flanked = |&(p, c): &(Piece, usize)| {
+                        (if p == Piece::White { white } else { black }) >> c & 1 == 1
+                    };
+                    if t.holds_on(b, w) && side.actions[k].flanks.iter().all(flanked) {
+                        bits[k / 64] |= 1 << (k % 64);
+                    }
+                }
+                return;
+            }
+        }
+        if let (false, Some((tests, _))) = (side.flanks, &side.one) {
+            // On one word without line capture: each instance's one test.
+            let (b, w) = words[0];
+            for (k, t) in tests.iter().enumerate() {
+                if t.holds_on(b, w) {
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+            return;
+        }
+        for k in 0..side.actions.len() {
+            if self.legal(player, k, words) {
+                bits[k / 64] |= 1 << (k % 64);
+            }
         }
     }
 
@@ -483,13 +676,11 @@ impl GridPlay {
         let mut moves: [SmallVec<[u64; 4]>; 2] = [BLACK, WHITE].map(|q| {
             let n = self.sides[q].actions.len();
             let mut bits: SmallVec<[u64; 4]> = smallvec::smallvec![0u64; n.div_ceil(64)];
-            for k in 0..n {
-                if self.legal(q, k, &board.words) {
-                    bits[k / 64] |= 1 << (k % 64);
-                }
-            }
+            self.all_moves(q, &board.words, &mut bits);
             bits
         });
+        // Moves out of date (see `dynamic` below).
+        let mut stale = [false; 2];
         let mut succ: Vec<usize> = Vec::new();
         // Boards to compare moves on, made when a player's moves may lead to one board.
         let mut scratch: Option<[Vec<(u64, u64)>; 2]> = None;
@@ -505,13 +696,23 @@ impl GridPlay {
                 };
             }
             let n = count(&moves[mover]);
+            if n == 0 && self.end == End::Count && stale[last] {
+                self.all_moves(last, &board.words, &mut moves[last]);
+                stale[last] = false;
+            }
+            if n == 0 && self.end == End::Count && count(&moves[last]) > 0 {
+                // A pass: the same board, the other player to move.
+                seen(&board);
+                mover = last;
+                continue;
+            }
             if n == 0 {
                 // Giving up is a move to `stuck(p, b)`, where play has stopped.
                 if ply + 1 == limit {
                     break;
                 }
                 return Ending {
-                    winner: self.stuck[mover],
+                    winner: self.stuck_winner(mover, &board.words),
                     plies: ply + 1,
                     stopped: false,
                 };
@@ -527,8 +728,20 @@ impl GridPlay {
                 self.pick(&board.words, mover, &succ, below, scratch)
             };
             let chosen = &acts[m];
-            chosen.apply(&mut board.words);
+            chosen.apply(&mut board.words, self.lines.as_ref());
             seen(&board);
+            if self.dynamic {
+                // The cells written depend on the board: the goals and the next player's
+                // moves are tested again in full; the mover's, when needed (a pass).
+                for q in [BLACK, WHITE] {
+                    held[q] = self.holds(q, &board.words);
+                }
+                self.all_moves(last, &board.words, &mut moves[last]);
+                stale = [false; 2];
+                stale[mover] = true;
+                mover = last;
+                continue;
+            }
             for q in [BLACK, WHITE] {
                 held[q] = if held[q] {
                     self.holds(q, &board.words)

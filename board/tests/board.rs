@@ -35,6 +35,7 @@ fn a_drop_action_moves_to_every_open_cell() {
         name: "drop".into(),
         pre: vec![atom(Piece::Open, 0, 0, false)],
         eff: vec![atom(Piece::Black, 0, 0, false)],
+        captures: Default::default(),
     };
     let b = Board::parse(".o/x.").unwrap();
     let moves = Compiled::new(vec![drop], 2, 2).unwrap().successors(&b);

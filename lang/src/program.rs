@@ -99,6 +99,8 @@ pub enum Builtin {
     GridAt,
     GridColumns,
     GridRows,
+    /// `pieces(board, piece)`: the number of cells holding the piece.
+    GridPieces,
     // Finite maps (stdlib/map.game, runtime/src/term/map.rs): a map of two or more entries
     // is one term of the store holding a persistent `imbl::OrdMap`, so an override shares
     // the rest of the map; `nomap` and a single entry `k |-> v` stay ordinary terms.
@@ -159,6 +161,7 @@ impl Builtin {
                 | GridAt
                 | GridColumns
                 | GridRows
+                | GridPieces
         )
     }
 }

@@ -163,7 +163,7 @@ fn compile_action(a: &Action, w: i64, h: i64) -> CAction {
 }
 
 /// Check what the encoding relies on: a board within 1..=MAX_SIDE, absolute coordinates on
-/// it, effects without NOT (the same checks as the runtime's `Compiled::new`).
+/// it, effects without NOT, no line capture (the same checks as the runtime's `Compiled::new`).
 fn validate(m: &Model) -> Result<(), String> {
     for (what, v) in [("width", m.width), ("height", m.height)] {
         if !(1..=MAX_SIDE).contains(&v) {
@@ -198,6 +198,12 @@ fn validate(m: &Model) -> Result<(), String> {
         Ok(())
     };
     for a in m.black_actions.iter().chain(&m.white_actions) {
+        if !a.captures.is_empty() {
+            return Err(format!(
+                "action `{}` captures along lines (`flanks`/`flip-lines`), which the QBF encoding cannot say",
+                a.name
+            ));
+        }
         if a.eff.iter().any(|e| e.negated) {
             return Err(format!(
                 "the effect of action `{}` has a NOT: an effect says what a cell holds afterwards",

@@ -406,6 +406,7 @@ fn random_action(r: &mut Rng, w: i64, h: i64, own: Piece) -> Action {
         name: format!("a{}", r.below(100)),
         pre,
         eff,
+        captures: Default::default(),
     }
 }
 

@@ -11,8 +11,8 @@
 
 use crate::term::{TermData, TermId, TermStore};
 pub use gamelang_board::{
-    bounds, holds, Action, Atom, Board, Compiled, CompiledGoals, Coord, Goals, Piece, Range,
-    MAX_SIDE,
+    bounds, holds, Action, Atom, Board, Capture, Captures, Compiled, CompiledGoals, Coord, Goals,
+    Piece, Range, MAX_SIDE,
 };
 use gamelang_lang::program::{Builtin, OpId, Signature};
 use rustc_hash::FxHashMap;
@@ -70,6 +70,10 @@ pub struct GridOps {
     no_actions: OpId,
     goals: OpId,
     no_goal: OpId,
+    /// Line capture: `flanks(P, X, Y)`, `flip-lines(P, X, Y)`, and the goal `most-pieces`.
+    flanks: OpId,
+    flip_lines: OpId,
+    most_pieces: OpId,
     /// The hidden constructor of boards.
     pub packed: OpId,
     /// For each `grid-moves` operator: the union and empty set of its result sort.
@@ -149,6 +153,9 @@ impl GridOps {
             no_actions: find("no-actions", 0)?,
             goals: find("_|_", 2)?,
             no_goal: find("no-goal", 0)?,
+            flanks: find("flanks", 3)?,
+            flip_lines: find("flip-lines", 3)?,
+            most_pieces: find("most-pieces", 0)?,
             packed,
             sets,
         })
@@ -193,12 +200,45 @@ impl GridOps {
             })
     }
 
+    /// An atom of a condition, or a line-capture atom (`true` for `flip-lines`).
+    fn part(&self, sig: &Signature, store: &TermStore, t: TermId) -> Result<Part, String> {
+        match store.app(t) {
+            Some((op, args)) if op == self.flanks || op == self.flip_lines => {
+                let piece = self
+                    .piece_of(store, args[0])
+                    .filter(|&p| p != Piece::Open)
+                    .ok_or("a line is captured by `black-piece` or `white-piece`")?;
+                Ok(Part::Capture(
+                    op == self.flip_lines,
+                    Capture {
+                        piece,
+                        x: self.coord(sig, store, args[1], &self.xs, "column")?,
+                        y: self.coord(sig, store, args[2], &self.ys, "row")?,
+                    },
+                ))
+            }
+            _ => self.atom(sig, store, t).map(Part::Atom),
+        }
+    }
+
     fn atom(&self, sig: &Signature, store: &TermStore, t: TermId) -> Result<Atom, String> {
         let (op, args) = store.app(t).ok_or("not an atom")?;
         if op == self.not {
+            if matches!(store.app(args[0]), Some((o, _)) if o == self.flanks || o == self.flip_lines)
+            {
+                return Err(
+                    "a line-capture atom (`flanks`, `flip-lines`) cannot be negated".into(),
+                );
+            }
             let mut a = self.atom(sig, store, args[0])?;
             a.negated = !a.negated;
             return Ok(a);
+        }
+        if op == self.flanks || op == self.flip_lines {
+            return Err(
+                "`flanks` belongs in an action's precondition and `flip-lines` in its effect"
+                    .into(),
+            );
         }
         let piece = match self.atoms.iter().position(|&o| o == op) {
             Some(0) => Piece::Open,
@@ -218,13 +258,42 @@ impl GridOps {
 
     /// The atoms of a condition term (`a b c` or one atom).
     pub fn cond(&self, sig: &Signature, store: &TermStore, t: TermId) -> Result<Vec<Atom>, String> {
+        self.items(store, t)
+            .into_iter()
+            .map(|a| self.atom(sig, store, a))
+            .collect()
+    }
+
+    /// The items of a condition term.
+    fn items(&self, store: &TermStore, t: TermId) -> Vec<TermId> {
         match store.app(t) {
-            Some((op, args)) if op == self.conj => {
-                args.iter().map(|&a| self.atom(sig, store, a)).collect()
-            }
-            Some((op, _)) if op == self.no_cells => Ok(Vec::new()),
-            _ => Ok(vec![self.atom(sig, store, t)?]),
+            Some((op, args)) if op == self.conj => args.to_vec(),
+            Some((op, _)) if op == self.no_cells => Vec::new(),
+            _ => vec![t],
         }
+    }
+
+    /// The atoms of an action's condition term, and its line-capture atoms: `flanks` in a
+    /// precondition (`effect` false), `flip-lines` in an effect.
+    fn action_cond(
+        &self,
+        sig: &Signature,
+        store: &TermStore,
+        t: TermId,
+        effect: bool,
+    ) -> Result<(Vec<Atom>, Vec<Capture>), String> {
+        let (mut atoms, mut caps) = (Vec::new(), Vec::new());
+        for item in self.items(store, t) {
+            match self.part(sig, store, item)? {
+                Part::Atom(a) => atoms.push(a),
+                Part::Capture(flip, c) if flip == effect => caps.push(c),
+                Part::Capture(..) => return Err(
+                    "`flanks` belongs in an action's precondition and `flip-lines` in its effect"
+                        .into(),
+                ),
+            }
+        }
+        Ok((atoms, caps))
     }
 
     /// The actions of an `Actions` term.
@@ -254,10 +323,13 @@ impl GridOps {
                     .map(|(n, _)| sig.op(n).name.clone())
                     .filter(|n| n.starts_with('"'))
                     .ok_or("an action's name must be a string literal")?;
+                let (pre, flanks) = self.action_cond(sig, store, args[1], false)?;
+                let (eff, flips) = self.action_cond(sig, store, args[2], true)?;
                 Ok(Action {
                     name: crate::print::unquote(&name),
-                    pre: self.cond(sig, store, args[1])?,
-                    eff: self.cond(sig, store, args[2])?,
+                    pre,
+                    eff,
+                    captures: Captures { flanks, flips },
                 })
             })
             .collect()
@@ -271,12 +343,26 @@ impl GridOps {
         t: TermId,
     ) -> Result<Vec<Vec<Atom>>, String> {
         match store.app(t) {
-            Some((op, args)) if op == self.goals => {
-                args.iter().map(|&g| self.cond(sig, store, g)).collect()
-            }
-            Some((op, _)) if op == self.no_goal => Ok(Vec::new()),
+            Some((op, args)) if op == self.goals => args
+                .iter()
+                .map(|&g| {
+                    if self.counts(store, g) {
+                        return Err(
+                            "`most-pieces` is a player's whole goal, not one of several".into()
+                        );
+                    }
+                    self.cond(sig, store, g)
+                })
+                .collect(),
+            // `most-pieces` is decided when play ends (GRID{X}'s equations), never during it.
+            Some((op, _)) if op == self.no_goal || op == self.most_pieces => Ok(Vec::new()),
             _ => Ok(vec![self.cond(sig, store, t)?]),
         }
+    }
+
+    /// Is the goals term `t` the goal `most-pieces` (play to the end, more pieces wins)?
+    pub fn counts(&self, store: &TermStore, t: TermId) -> bool {
+        store.op(t) == Some(self.most_pieces)
     }
 
     /// The board a term is (`None` if it is not a packed board).
@@ -288,6 +374,13 @@ impl GridOps {
     pub fn is_board(&self, store: &TermStore, t: TermId) -> bool {
         matches!(store.data(t), TermData::App { op, .. } if *op == self.packed)
     }
+}
+
+/// An item of an action's condition.
+enum Part {
+    Atom(Atom),
+    /// A line-capture atom: `flip-lines` (true) or `flanks` (false).
+    Capture(bool, Capture),
 }
 
 /// Compiled actions and goals by (term, width, height), so that each list is compiled once

@@ -3,6 +3,7 @@
 // Each test file uses some of these helpers; the rest would be dead code in that file.
 #![allow(dead_code)]
 
+pub mod othello;
 pub mod quoridor;
 pub mod ttt;
 

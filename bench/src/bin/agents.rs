@@ -3,7 +3,8 @@
 //! simulation, for gamelang (`gamelang playout GAME --mcts N --json`, the game written in
 //! equations) beside OpenSpiel's C++ MCTS (`pyspiel.MCTSBot` with
 //! `pyspiel.RandomRolloutEvaluator(1, seed)`, UCT constant 1.4 as gamelang's), on
-//! Connect-4 7x6, Breakthrough 8x8, Othello 8x8 and Quoridor 5x5 and 9x9. One decision
+//! Connect-4 7x6, Breakthrough 8x8, Othello 8x8 (as a grid game, and as equations) and
+//! Quoridor 5x5 and 9x9. One decision
 //! of N simulations each; the figure is N over the CPU seconds of the decision (both sides
 //! time the decision alone, not loading). Without `pyspiel` the OpenSpiel column is
 //! skipped with a message. It prints figures; it is not a test.
@@ -50,8 +51,18 @@ const GAMES: &[Game] = &[
         sims: 25000,
         openspiel_sims: 10000,
     },
+    // Othello as a grid game (GRID's line capture, played natively), and as equations
+    // (examples/othello.game, by its candidates) for comparison.
     Game {
         name: "othello",
+        file: "examples/grid/othello.game",
+        set: &["n=8"],
+        openspiel: "othello",
+        sims: 15000,
+        openspiel_sims: 3000,
+    },
+    Game {
+        name: "othello-equations",
         file: "examples/othello.game",
         set: &["n=8"],
         openspiel: "othello",
@@ -142,7 +153,7 @@ fn main() -> ExitCode {
     let opts = match options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,quoridor5,quoridor9] [--seed S]");
+            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9] [--seed S]");
             return ExitCode::from(2);
         }
     };

@@ -144,6 +144,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "grid-at" => GridAt,
         "grid-columns" => GridColumns,
         "grid-rows" => GridRows,
+        "grid-pieces" => GridPieces,
         // Finite maps (stdlib/map.game).
         "map-union" => MapUnion,
         "map-agree" => MapAgree,

@@ -309,6 +309,7 @@ pub fn action(name: &str, pre: &str, eff: &str) -> Action {
         name: name.to_string(),
         pre: atoms(pre),
         eff: atoms(eff),
+        captures: Default::default(),
     }
 }
 

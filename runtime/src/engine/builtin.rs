@@ -30,7 +30,7 @@ impl Engine {
             True | False | AndThen | OrElse | IfThenElse => Ok(None),
             // Read their arguments themselves: see `grid_builtin`.
             GridPacked | GridBoard | GridInitial | GridMoves | GridHolds | GridAt | GridColumns
-            | GridRows => Ok(None),
+            | GridRows | GridPieces => Ok(None),
             // Finite maps: the store computes them on its map terms.
             MapUnion | MapAgree | MapGet | MapOverride | MapRemove | MapInDom | MapInRan
             | MapOnly | MapSize | MapDom | MapRan => {

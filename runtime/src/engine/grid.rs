@@ -160,6 +160,15 @@ impl Engine {
                 let p = bd.get(x, y);
                 Some(self.store.mk_app(ops.piece_op(p), &[]))
             }
+            Builtin::GridPieces => {
+                let Some(bd) = board(self, 0) else {
+                    return Ok(None);
+                };
+                let Some(p) = args.get(1).and_then(|&t| ops.piece_of(&self.store, t)) else {
+                    return Ok(None);
+                };
+                Some(self.store.mk_int(bd.count(p) as i64))
+            }
             Builtin::GridColumns | Builtin::GridRows => {
                 let Some(bd) = board(self, 0) else {
                     return Ok(None);
