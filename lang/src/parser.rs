@@ -190,6 +190,23 @@ pub(crate) fn check_equation_end(rhs: &TokenRun) -> Result<(), ParseError> {
     })
 }
 
+/// An `eq` whose right-hand side has a condition `if` (as [`split_condition`] finds it): the
+/// conditional equation was meant, which is written `ceq`. Without this check the whole
+/// `R if C` is parsed as one term and fails with a sort error far from the cause.
+pub(crate) fn check_no_condition(rhs: &TokenRun) -> Result<(), ParseError> {
+    let Some((term, _)) = split_condition(rhs.clone()) else {
+        return Ok(());
+    };
+    let at = rhs[term.len()].span;
+    Err(ParseError {
+        label: Some("a condition in an `eq`".to_string()),
+        help: Some(
+            "an equation with a condition is written with `ceq`: `ceq L = R if C .`".to_string(),
+        ),
+        ..ParseError::new("an `eq` cannot have a condition: use `ceq`", at)
+    })
+}
+
 /// Splits the right-hand side of a `ceq` into the term and its condition, at the condition
 /// `if`: the rightmost `if` that does not open an `if … fi` closed further right, so that
 /// `if_then_else_fi` may be used in the term. `None` if there is no such `if` or either
@@ -950,6 +967,19 @@ endv
             "missing ` .` at the end of the declaration before `endfm`"
         );
         assert_eq!(at(src, e.span), "NAT");
+    }
+
+    #[test]
+    fn a_condition_in_an_eq_asks_for_ceq() {
+        let src = "fmod A is\n  op d : Nat -> Nat .\n  var n : Nat .\n  eq d(n) = n + 1 if n < 3 .\nendfm";
+        let e = err(src);
+        assert_eq!(e.message, "an `eq` cannot have a condition: use `ceq`");
+        assert_eq!(at(src, e.span), "if");
+        assert_eq!(e.span.start as usize, src.find("if n").unwrap());
+        assert!(e.help.unwrap().contains("`ceq L = R if C .`"));
+        // `if_then_else_fi` in the right-hand side is not a condition.
+        let ok = "fmod A is\n  op d : Nat -> Nat .\n  var n : Nat .\n  eq d(n) = if n < 3 then n else 0 fi .\nendfm";
+        assert!(crate::parser::parse_file(FILE, ok).is_ok());
     }
 
     #[test]
