@@ -332,6 +332,11 @@ pub struct EngineRules<'a, 'g> {
     pub engine: &'a mut Engine,
     /// Rewrites spent in each rule, and how often it was asked (for `GAMELANG_SOLVE_STATS`).
     pub spent: RuleCosts,
+    /// A collection ([`Rules::collect`]) first forgets the engine's memo tables (caches:
+    /// what they held is computed again when asked) if they hold more entries than this.
+    pub memo_limit: usize,
+    /// How often it did.
+    pub memo_forgotten: u64,
 }
 
 /// Per rule of a `.game` game, (times asked, rewrites spent): where a solve's rewrites go.
@@ -372,6 +377,8 @@ impl<'a, 'g> EngineRules<'a, 'g> {
             driver,
             engine,
             spent: RuleCosts::default(),
+            memo_limit: usize::MAX,
+            memo_forgotten: 0,
         }
     }
 
@@ -468,11 +475,28 @@ impl Rules for EngineRules<'_, '_> {
     }
 
     /// A garbage collection of the engine's terms, with the driver's own terms and `live`
-    /// as roots (the memo tables are roots anyway).
+    /// as roots (the memo tables are roots too, unless over [`EngineRules::memo_limit`]:
+    /// then they are forgotten first, so that their terms can go).
     fn collect(&mut self, live: &[TermId]) {
+        let memo = self.engine.memo_total();
+        if memo > self.memo_limit {
+            self.engine.clear_memo();
+            self.memo_forgotten += 1;
+        }
         let mut roots = self.driver.roots();
         roots.extend_from_slice(live);
         self.engine.collect_garbage(&roots);
+        if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+            let rss = gamelang_runtime::engine::resident_memory().unwrap_or(0);
+            eprintln!(
+                "  collection {}: {} live positions held, {} terms, {} memo entries (were {memo}), {} MB resident",
+                self.engine.collections(),
+                live.len(),
+                self.engine.store().len(),
+                self.engine.memo_total(),
+                rss >> 20
+            );
+        }
     }
 
     /// What the move changed in the configuration's term ([`crate::movekey`]).

@@ -305,3 +305,53 @@ fn the_distance_search_values_wins_by_their_depth_optimal_length() {
         }
     }
 }
+
+/// A bounded table forgets positions as it goes (here nearly all of them: at most 2 to 8
+/// kept), which must change the work done but never an answer: outcomes, scores,
+/// distances and principal lines stay those of plain minimax.
+#[test]
+fn a_bounded_table_forgets_positions_but_no_answer_changes() {
+    let mut forgot = 0;
+    for seed in 0..400 {
+        for capacity in [2, 3, 5, 8] {
+            let mut g = graph(seed, seed % 2 == 0);
+            let n = g.succ.len();
+            let mut outcomes = OutcomeSearch::new();
+            outcomes.set_capacity(capacity);
+            let mut scores = ValueSearch::new(Leaf::Score);
+            scores.set_capacity(capacity);
+            let mut distances = ValueSearch::new(Leaf::Distance);
+            distances.set_capacity(capacity);
+            for c in (0..n).rev().chain(0..n) {
+                for p in [Side::B, Side::R] {
+                    let at = format!("seed {seed}, capacity {capacity}, position {c}, {p:?}");
+                    let verdict = outcomes.verdict(&mut g, p, c).unwrap();
+                    assert_eq!(verdict, outcome(&g, p, c), "{at}");
+                    assert_eq!(scores.value(&mut g, p, c).unwrap(), value(&g, p, c), "{at}");
+                    let want = match verdict {
+                        Verdict::Win(w) if w == Side::B => WON - plies(&g, w, p, c) as i64,
+                        Verdict::Win(w) => plies(&g, w, p, c) as i64 - WON,
+                        Verdict::Draw => 0,
+                    };
+                    assert_eq!(distances.value(&mut g, p, c).unwrap(), want, "{at}");
+                    if verdict != Verdict::Draw {
+                        let line = principal_line(&mut g, &mut outcomes, p, c, verdict, usize::MAX)
+                            .unwrap()
+                            .expect("no budget");
+                        assert_eq!(line, brute_line(&g, p, c), "{at}");
+                    }
+                }
+            }
+            assert!(
+                outcomes.kept() <= capacity,
+                "seed {seed}: {} kept",
+                outcomes.kept()
+            );
+            if outcomes.positions() > outcomes.kept() {
+                forgot += 1;
+            }
+        }
+    }
+    // Most runs forgot positions (and searched some again).
+    assert!(forgot > 1000, "{forgot} runs forgot positions");
+}
