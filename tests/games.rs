@@ -664,11 +664,11 @@ fn connect_masks(text: &str) -> (u64, u64) {
 }
 
 /// `gamelang solve --table-size N`: the outcome search keeps at most N positions and a
-/// collection forgets the engine's memo tables past 2N entries. With N tiny (4, 16) and a
-/// collection every few hundred terms (4: only on the small c = 3 boards), the answers stay: the winner is the brute force's;
-/// the line is legal (one stone of the player to move a ply, dropped on its column),
-/// keeps the verdict at every position (brute force) and ends the game; a depth-optimal
-/// line is the unbounded solve's.
+/// collection forgets the engine's memo tables past 2N entries. With N tiny (4 on the
+/// c = 3 boards, 16) and a collection every few hundred terms, the answers stay: the
+/// winner is the brute force's; the line is legal (one stone of the player to move a ply,
+/// dropped on its column), keeps the verdict at every position (brute force) and ends the
+/// game; a depth-optimal line is the unbounded solve's.
 #[test]
 fn solving_with_a_tiny_table_keeps_every_answer() {
     let mut forgot = 0;
