@@ -6,7 +6,7 @@ use crate::error::SolveError;
 use crate::rules::Rules;
 use crate::side::{Side, Verdict};
 use gamelang_lang::elab::Game;
-use gamelang_lang::program::Pat;
+use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure, TRACE_HEAD, TRACE_TAIL};
 use gamelang_runtime::print::unquote;
 use gamelang_runtime::term::TermId;
@@ -348,6 +348,7 @@ pub struct RuleCosts {
     pub score: (u64, u64),
     pub eval: (u64, u64),
     pub forced: (u64, u64),
+    pub mirror: (u64, u64),
 }
 
 impl std::fmt::Display for RuleCosts {
@@ -359,6 +360,7 @@ impl std::fmt::Display for RuleCosts {
             ("score", self.score),
             ("eval", self.eval),
             ("forced", self.forced),
+            ("mirror", self.mirror),
         ];
         let mut first = true;
         // A rule that cost nothing (an `eval` the game does not declare) is left out.
@@ -445,6 +447,14 @@ impl Rules for EngineRules<'_, '_> {
 
     fn score(&mut self, p: Side, c: TermId) -> Result<i64, SolveError> {
         self.counted(|s| &mut s.score, |r| r.score_of(p, c))
+    }
+
+    fn mirror(&mut self, p: Side, c: TermId) -> Result<Option<TermId>, SolveError> {
+        let Some(op) = self.driver.game.mirror else {
+            return Ok(None);
+        };
+        self.counted(|s| &mut s.mirror, |r| r.mirror_of(op, p, c))
+            .map(Some)
     }
 
     fn interrupted(&self) -> bool {
@@ -572,6 +582,15 @@ impl EngineRules<'_, '_> {
                 self.engine.show(v)
             ))
         })
+    }
+
+    /// `mirror(p, c)` (the game declares `mirror`).
+    fn mirror_of(&mut self, op: OpId, p: Side, c: TermId) -> Result<TermId, SolveError> {
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(p), c],
+        );
+        self.driver.reduce(self.engine, t)
     }
 
     /// The elements of `forced(p, c)` (the game declares `forced`).

@@ -515,6 +515,20 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if rules.interrupted() {
             return Err(rules.stop(&path(p, c)));
         }
+        // A position the table does not know, whose mirror image it does: the image's
+        // bounds hold for it (the two are worth the same).
+        let (alpha, beta) = if hint.is_none() && !self.table.contains_key(&(p, c)) {
+            match rules.mirror(p, c) {
+                Ok(Some(m)) if m != c => match self.probe(p, m, alpha, beta) {
+                    Ok(v) => return Ok(Opened::Value(v)),
+                    Err((a, b, _)) => (a, b),
+                },
+                Ok(_) => (alpha, beta),
+                Err(e) => return Err(rules.in_context(e, &path(p, c))),
+            }
+        } else {
+            (alpha, beta)
+        };
         let looked = look(self.leaf, rules, p, c);
         let moves = match looked {
             Ok(Ok(v)) => {
