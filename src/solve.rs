@@ -52,6 +52,13 @@ pub struct SolveArgs {
     /// principal line is the winner's first winning moves, and `depth_optimal` is false.
     #[arg(long, value_name = "N", default_value_t = driver::DEFAULT_LINE_BUDGET)]
     pub line_budget: usize,
+    /// Keep at most about N positions in the outcome search's transposition table (default:
+    /// all). Past it the search forgets the half with the least work below them, and the
+    /// engine's memo tables when they hold over 2N entries, so memory stays bounded
+    /// however many positions are searched; a position forgotten and met again is searched
+    /// again (and counts again in `positions`). Answers do not change.
+    #[arg(long, value_name = "N")]
+    pub table_size: Option<usize>,
     /// In text output, show at most this many plies of the principal line (JSON has all).
     #[arg(long, value_name = "N", default_value_t = 30)]
     pub show_plies: usize,
@@ -160,17 +167,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // This command holds no term across the solve: the search may collect garbage
     // (GAMELANG_NO_COLLECT=1 turns it off, to measure what it saves).
     let collect = std::env::var_os("GAMELANG_NO_COLLECT").is_none();
-    let outcome = match driver::solve_collecting(
-        &mut engine,
-        &game,
-        &start,
-        &first,
-        args.line_budget,
+    let memory = driver::Memory {
         collect,
-    ) {
-        Ok(o) => o,
-        Err(e) => return failed(&engine, &e),
+        table: args.table_size.unwrap_or(usize::MAX),
     };
+    let outcome =
+        match driver::solve_in_memory(&mut engine, &game, &start, &first, args.line_budget, memory)
+        {
+            Ok(o) => o,
+            Err(e) => return failed(&engine, &e),
+        };
     renderer(&engine).print(&Report::Outcome(&outcome), args.json);
     if !args.json {
         match report::draw_line(&mut engine, &game, &outcome, args.show_plies) {

@@ -649,6 +649,124 @@ fn solving_while_collecting_garbage_keeps_every_answer() {
     }
 }
 
+/// Cells of a Connect position as printed, `(1, 2 | 0)`: B's mask and R's.
+fn connect_masks(text: &str) -> (u64, u64) {
+    let inner = text.trim_start_matches('(').trim_end_matches(')');
+    let (x, o) = inner.split_once('|').expect("a Connect position");
+    let mask = |s: &str| {
+        s.split(',')
+            .map(str::trim)
+            .filter(|t| *t != "empty")
+            .map(|t| 1u64 << t.parse::<u32>().expect("a cell"))
+            .fold(0, |m, b| m | b)
+    };
+    (mask(x), mask(o))
+}
+
+/// `gamelang solve --table-size N`: the outcome search keeps at most N positions and a
+/// collection forgets the engine's memo tables past 2N entries. With N tiny (4 on the
+/// c = 3 boards, 16) and a collection every few hundred terms, the answers stay: the
+/// winner is the brute force's; the line is legal (one stone of the player to move a ply,
+/// dropped on its column), keeps the verdict at every position (brute force) and ends the
+/// game; a depth-optimal line is the unbounded solve's.
+#[test]
+fn solving_with_a_tiny_table_keeps_every_answer() {
+    let mut forgot = 0;
+    for (w, h, c) in [(4, 4, 3), (3, 4, 3), (3, 5, 3), (4, 4, 4)] {
+        for budget in [gamelang_game::line::DEFAULT_LINE_BUDGET, 0] {
+            if c == 4 && budget > 0 {
+                continue; // a draw: the same line of first moves either way
+            }
+            let solve = |table: usize| {
+                let mut g = load("examples/connect.game");
+                for (name, v) in [("width", w), ("height", h), ("c", c)] {
+                    g.set(name, v);
+                }
+                g.engine.collect_min_terms = 256;
+                let (start, first) = (g.game.start.clone(), g.game.first.clone());
+                let memory = gamelang_game::Memory {
+                    collect: true,
+                    table,
+                };
+                let o = gamelang_game::solve_in_memory(
+                    &mut g.engine,
+                    &g.game,
+                    &start,
+                    &first,
+                    budget,
+                    memory,
+                )
+                .unwrap();
+                let line: Vec<String> = o.line.iter().map(|&t| g.engine.show(t)).collect();
+                (o.winner, line, o.depth_optimal, o.positions)
+            };
+            let (_, full_line, _, full_positions) = solve(usize::MAX);
+            for table in [4, 16].into_iter().filter(|&t| c < 4 || t > 4) {
+                let at = format!("Connect-{c} on {w} x {h}, budget {budget}, table {table}");
+                let (winner, line, optimal, positions) = solve(table);
+                let memo = &mut HashMap::new();
+                assert_eq!(winner, connect(w, h, c, 0, 0, memo, Side::B), "{at}");
+                if optimal {
+                    assert_eq!(line, full_line, "{at}");
+                }
+                if positions > full_positions {
+                    forgot += 1;
+                }
+                // Each position of the line, from the mover's side, keeps the verdict.
+                let mut before = (0u64, 0u64);
+                for (ply, text) in line.iter().enumerate() {
+                    let (x, o) = connect_masks(text);
+                    let (me, mine, theirs) = match ply % 2 {
+                        0 => (Side::B, x, o),
+                        _ => (Side::R, o, x),
+                    };
+                    let memo = &mut HashMap::new();
+                    assert_eq!(
+                        connect(w, h, c, mine, theirs, memo, me),
+                        winner,
+                        "{at}: {text}"
+                    );
+                    if ply > 0 {
+                        // The stone of the player who moved, on the lowest free cell.
+                        let (new, moved) = match ply % 2 {
+                            1 => (x ^ before.0, o == before.1 && x & before.0 == before.0),
+                            _ => (o ^ before.1, x == before.0 && o & before.1 == before.1),
+                        };
+                        let cell = new.trailing_zeros() as i32;
+                        let under = cell < w || (before.0 | before.1) & 1 << (cell - w) != 0;
+                        assert!(moved && new.count_ones() == 1 && under, "{at}: {text}");
+                    }
+                    before = (x, o);
+                }
+                // The line ends where play does: a full board, or c in a row.
+                let (x, o) = before;
+                let full = (x | o).count_ones() as i32 == w * h;
+                let row = |s: u64| {
+                    (0..w * h).any(|i| {
+                        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                            (0..c).all(|k| {
+                                let (x, y) = (i % w + k * dx, i / w + k * dy);
+                                (0..w).contains(&x)
+                                    && (0..h).contains(&y)
+                                    && s & 1 << (y * w + x) != 0
+                            })
+                        })
+                    })
+                };
+                assert!(
+                    full || row(x) || row(o),
+                    "{at}: the line stops at {}",
+                    line.last().unwrap()
+                );
+            }
+        }
+    }
+    assert!(
+        forgot > 4,
+        "{forgot} solves searched forgotten positions again"
+    );
+}
+
 /// A game's `forced` that names a configuration which is not one of the moves is an error
 /// naming it, not a wrong answer.
 #[test]

@@ -6,7 +6,7 @@ use crate::error::SolveError;
 use crate::rules::Rules;
 use crate::side::{Side, Verdict};
 use gamelang_lang::elab::Game;
-use gamelang_lang::program::Pat;
+use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure, TRACE_HEAD, TRACE_TAIL};
 use gamelang_runtime::print::unquote;
 use gamelang_runtime::term::TermId;
@@ -332,6 +332,11 @@ pub struct EngineRules<'a, 'g> {
     pub engine: &'a mut Engine,
     /// Rewrites spent in each rule, and how often it was asked (for `GAMELANG_SOLVE_STATS`).
     pub spent: RuleCosts,
+    /// A collection ([`Rules::collect`]) first forgets the engine's memo tables (caches:
+    /// what they held is computed again when asked) if they hold more entries than this.
+    pub memo_limit: usize,
+    /// How often it did.
+    pub memo_forgotten: u64,
 }
 
 /// Per rule of a `.game` game, (times asked, rewrites spent): where a solve's rewrites go.
@@ -343,6 +348,7 @@ pub struct RuleCosts {
     pub score: (u64, u64),
     pub eval: (u64, u64),
     pub forced: (u64, u64),
+    pub mirror: (u64, u64),
 }
 
 impl std::fmt::Display for RuleCosts {
@@ -354,6 +360,7 @@ impl std::fmt::Display for RuleCosts {
             ("score", self.score),
             ("eval", self.eval),
             ("forced", self.forced),
+            ("mirror", self.mirror),
         ];
         let mut first = true;
         // A rule that cost nothing (an `eval` the game does not declare) is left out.
@@ -372,6 +379,8 @@ impl<'a, 'g> EngineRules<'a, 'g> {
             driver,
             engine,
             spent: RuleCosts::default(),
+            memo_limit: usize::MAX,
+            memo_forgotten: 0,
         }
     }
 
@@ -440,6 +449,14 @@ impl Rules for EngineRules<'_, '_> {
         self.counted(|s| &mut s.score, |r| r.score_of(p, c))
     }
 
+    fn mirror(&mut self, p: Side, c: TermId) -> Result<Option<TermId>, SolveError> {
+        let Some(op) = self.driver.game.mirror else {
+            return Ok(None);
+        };
+        self.counted(|s| &mut s.mirror, |r| r.mirror_of(op, p, c))
+            .map(Some)
+    }
+
     fn interrupted(&self) -> bool {
         self.engine
             .interrupt
@@ -468,11 +485,28 @@ impl Rules for EngineRules<'_, '_> {
     }
 
     /// A garbage collection of the engine's terms, with the driver's own terms and `live`
-    /// as roots (the memo tables are roots anyway).
+    /// as roots (the memo tables are roots too, unless over [`EngineRules::memo_limit`]:
+    /// then they are forgotten first, so that their terms can go).
     fn collect(&mut self, live: &[TermId]) {
+        let memo = self.engine.memo_total();
+        if memo > self.memo_limit {
+            self.engine.clear_memo();
+            self.memo_forgotten += 1;
+        }
         let mut roots = self.driver.roots();
         roots.extend_from_slice(live);
         self.engine.collect_garbage(&roots);
+        if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+            let rss = gamelang_runtime::engine::resident_memory().unwrap_or(0);
+            eprintln!(
+                "  collection {}: {} live positions held, {} terms, {} memo entries (were {memo}), {} MB resident",
+                self.engine.collections(),
+                live.len(),
+                self.engine.store().len(),
+                self.engine.memo_total(),
+                rss >> 20
+            );
+        }
     }
 
     /// What the move changed in the configuration's term ([`crate::movekey`]).
@@ -548,6 +582,15 @@ impl EngineRules<'_, '_> {
                 self.engine.show(v)
             ))
         })
+    }
+
+    /// `mirror(p, c)` (the game declares `mirror`).
+    fn mirror_of(&mut self, op: OpId, p: Side, c: TermId) -> Result<TermId, SolveError> {
+        let t = self.engine.build(
+            &Pat::App(op, vec![Pat::Var(0), Pat::Var(1)]),
+            &[self.driver.player(p), c],
+        );
+        self.driver.reduce(self.engine, t)
     }
 
     /// The elements of `forced(p, c)` (the game declares `forced`).

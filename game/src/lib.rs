@@ -38,5 +38,6 @@ pub use report::{Bounded, Outcome, Value, Valued};
 pub use rules::Rules;
 pub use side::{Side, Verdict};
 pub use solve::{
-    solve, solve_collecting, solve_value, solve_value_within, solve_with_budget, solve_within,
+    solve, solve_collecting, solve_in_memory, solve_value, solve_value_within, solve_with_budget,
+    solve_within, Memory,
 };

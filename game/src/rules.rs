@@ -60,6 +60,15 @@ pub trait Rules {
         Ok(None)
     }
 
+    /// A configuration worth exactly what `c` is worth with `p` to move (its mirror image,
+    /// or any other symmetric twin), for a solver's table to share what it learns of either
+    /// (a position whose twin is known need not be searched); `None` when the game gives
+    /// none. A promise of the game, like a symmetry: answers depend on it being true.
+    fn mirror(&mut self, p: Side, c: Self::Config) -> Result<Option<Self::Config>, SolveError> {
+        let _ = (p, c);
+        Ok(None)
+    }
+
     /// Would a collection of garbage free much now (see [`Rules::collect`])? Asked often,
     /// so it must be cheap. By default, never.
     fn wants_collection(&self) -> bool {

@@ -59,6 +59,9 @@ fn rule_stats(rules: &EngineRules<'_, '_>) {
             e.memo_total(),
             e.collections()
         );
+        if rules.memo_forgotten > 0 {
+            eprintln!("  memo tables forgotten {} times", rules.memo_forgotten);
+        }
     }
 }
 
@@ -95,13 +98,58 @@ pub fn solve_collecting(
     line_budget: usize,
     collect: bool,
 ) -> Result<Outcome, SolveError> {
+    let memory = Memory {
+        collect,
+        ..Memory::default()
+    };
+    solve_in_memory(engine, game, start, first, line_budget, memory)
+}
+
+/// How much memory a solve may keep (see [`solve_in_memory`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Memory {
+    /// Collect the engine's garbage as the outcome search goes ([`solve_collecting`]).
+    pub collect: bool,
+    /// Most positions the outcome search's table keeps (`usize::MAX`: all of them).
+    pub table: usize,
+}
+
+impl Default for Memory {
+    fn default() -> Self {
+        Memory {
+            collect: false,
+            table: usize::MAX,
+        }
+    }
+}
+
+/// [`solve_collecting`] in bounded memory: the outcome search's table keeps at most
+/// `memory.table` positions (forgetting those with the least work below them, see
+/// [`crate::search::ValueSearch::set_capacity`]), and when the search collects garbage, a
+/// collection also forgets the engine's memo tables once they hold more than twice as many
+/// entries. What the search keeps then no longer grows with the positions searched; a
+/// position forgotten and met again is searched again, and counts again in `positions`.
+/// Answers (winner, line) are those of an unbounded solve.
+pub fn solve_in_memory(
+    engine: &mut Engine,
+    game: &Game,
+    start: &Pat,
+    first: &Pat,
+    line_budget: usize,
+    memory: Memory,
+) -> Result<Outcome, SolveError> {
+    let collect = memory.collect;
     let began = Instant::now();
     let steps_before = engine.steps();
     let d = GameDriver::new(engine, game)?;
     let (to_move, start) = position(engine, &d, start, first)?;
     with_budget(engine, |engine| {
         let mut rules = EngineRules::new(&d, engine);
+        if memory.table != usize::MAX {
+            rules.memo_limit = memory.table.saturating_mul(2);
+        }
         let mut search = OutcomeSearch::new();
+        search.set_capacity(memory.table);
         search.set_collect(collect);
         let verdict = search.verdict(&mut rules, to_move, start)?;
         // The depth-optimal line holds positions of its own between searches (the line of
@@ -109,6 +157,9 @@ pub fn solve_collecting(
         search.set_collect(false);
         let positions = search.positions();
         stats("outcome", positions, rules.engine.steps() - steps_before);
+        if memory.table != usize::MAX && std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
+            eprintln!("  table: {} positions kept", search.kept());
+        }
         if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
             // Said before the line is sought, which can take long (a draw's line of first
             // moves proves each move kept).

@@ -19,6 +19,8 @@ struct Graph {
     cyclic: bool,
     /// A static evaluation (random, so often misleading), when the game declares one.
     eval: Option<Vec<i64>>,
+    /// Nodes `i` and `i + n` are mirror images (for `i < 2n`), when set to `Some(n)`.
+    mirror: Option<usize>,
 }
 
 /// A tiny deterministic generator (xorshift), so the test needs no crate.
@@ -80,6 +82,37 @@ fn graph(seed: u64, draws: bool) -> Graph {
         score,
         draws,
         cyclic: false,
+        mirror: None,
+    }
+}
+
+/// Two copies of `g` that are mirror images of each other (node `i` and `i + n`), each
+/// edge leading into either copy at random (the mirrored edge into the other), and a new
+/// root, `2n`, leading to both copies' roots: so a position and its image meet often.
+fn mirrored(g: Graph, seed: u64) -> Graph {
+    let mut rng = Rng(seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1);
+    let n = g.succ.len();
+    let mut succ = vec![Vec::new(); 2 * n + 1];
+    for i in 0..n {
+        for &j in &g.succ[i] {
+            let other = rng.below(2) == 1;
+            succ[i].push(if other { j + n } else { j });
+            succ[i + n].push(if other { j } else { j + n });
+        }
+    }
+    succ[2 * n] = vec![0, n];
+    // The new root's result and score are never asked (it has moves).
+    fn twice<T: Copy>(v: &[T]) -> Vec<T> {
+        v.iter().chain(v).chain(&v[..1]).copied().collect()
+    }
+    Graph {
+        result: twice(&g.result),
+        score: twice(&g.score),
+        eval: g.eval.as_deref().map(twice),
+        succ,
+        draws: g.draws,
+        cyclic: false,
+        mirror: Some(n),
     }
 }
 
@@ -110,6 +143,12 @@ impl Rules for Graph {
     /// answers must not depend on it.
     fn move_key(&mut self, _p: Side, _from: usize, to: usize) -> Result<Option<u64>, SolveError> {
         Ok(Some(to as u64 % 5))
+    }
+    fn mirror(&mut self, _p: Side, c: usize) -> Result<Option<usize>, SolveError> {
+        Ok(self
+            .mirror
+            .filter(|&n| c < 2 * n)
+            .map(|n| (c + n) % (2 * n)))
     }
     fn cycle(&mut self, path: &[(Side, usize)]) -> SolveError {
         SolveError::Game(format!("cycle through {} positions", path.len()))
@@ -304,4 +343,101 @@ fn the_distance_search_values_wins_by_their_depth_optimal_length() {
             }
         }
     }
+}
+
+/// A bounded table forgets positions as it goes (here nearly all of them: at most 2 to 8
+/// kept), which must change the work done but never an answer: outcomes, scores,
+/// distances and principal lines stay those of plain minimax.
+#[test]
+fn a_bounded_table_forgets_positions_but_no_answer_changes() {
+    let mut forgot = 0;
+    for seed in 0..400 {
+        for capacity in [2, 3, 5, 8] {
+            let mut g = graph(seed, seed % 2 == 0);
+            let n = g.succ.len();
+            let mut outcomes = OutcomeSearch::new();
+            outcomes.set_capacity(capacity);
+            let mut scores = ValueSearch::new(Leaf::Score);
+            scores.set_capacity(capacity);
+            let mut distances = ValueSearch::new(Leaf::Distance);
+            distances.set_capacity(capacity);
+            for c in (0..n).rev().chain(0..n) {
+                for p in [Side::B, Side::R] {
+                    let at = format!("seed {seed}, capacity {capacity}, position {c}, {p:?}");
+                    let verdict = outcomes.verdict(&mut g, p, c).unwrap();
+                    assert_eq!(verdict, outcome(&g, p, c), "{at}");
+                    assert_eq!(scores.value(&mut g, p, c).unwrap(), value(&g, p, c), "{at}");
+                    let want = match verdict {
+                        Verdict::Win(w) if w == Side::B => WON - plies(&g, w, p, c) as i64,
+                        Verdict::Win(w) => plies(&g, w, p, c) as i64 - WON,
+                        Verdict::Draw => 0,
+                    };
+                    assert_eq!(distances.value(&mut g, p, c).unwrap(), want, "{at}");
+                    if verdict != Verdict::Draw {
+                        let line = principal_line(&mut g, &mut outcomes, p, c, verdict, usize::MAX)
+                            .unwrap()
+                            .expect("no budget");
+                        assert_eq!(line, brute_line(&g, p, c), "{at}");
+                    }
+                }
+            }
+            assert!(
+                outcomes.kept() <= capacity,
+                "seed {seed}: {} kept",
+                outcomes.kept()
+            );
+            if outcomes.positions() > outcomes.kept() {
+                forgot += 1;
+            }
+        }
+    }
+    // Most runs forgot positions (and searched some again).
+    assert!(forgot > 1000, "{forgot} runs forgot positions");
+}
+
+/// A game that declares mirror images: the search takes a position's value from its
+/// image's table entry. Outcomes, scores, distances and principal lines stay those of plain
+/// minimax (which knows nothing of mirrors), with an unbounded table and a tiny one.
+#[test]
+fn mirror_images_share_the_table_and_no_answer_changes() {
+    let mut shared = 0;
+    for seed in 0..300 {
+        for capacity in [usize::MAX, 4] {
+            let mut g = mirrored(graph(seed, seed % 2 == 0), seed);
+            let n = g.succ.len();
+            let mut outcomes = OutcomeSearch::new();
+            outcomes.set_capacity(capacity);
+            let mut scores = ValueSearch::new(Leaf::Score);
+            scores.set_capacity(capacity);
+            let mut distances = ValueSearch::new(Leaf::Distance);
+            distances.set_capacity(capacity);
+            let first = outcomes.verdict(&mut g, Side::B, n - 1).unwrap();
+            assert_eq!(first, outcome(&g, Side::B, n - 1), "seed {seed}");
+            // The root leads to two mirror images: the second costs nothing.
+            if capacity == usize::MAX && outcomes.positions() <= n / 2 + 1 {
+                shared += 1;
+            }
+            for c in (0..n).rev().chain(0..n) {
+                for p in [Side::B, Side::R] {
+                    let at = format!("seed {seed}, capacity {capacity}, position {c}, {p:?}");
+                    let verdict = outcomes.verdict(&mut g, p, c).unwrap();
+                    assert_eq!(verdict, outcome(&g, p, c), "{at}");
+                    assert_eq!(scores.value(&mut g, p, c).unwrap(), value(&g, p, c), "{at}");
+                    let want = match verdict {
+                        Verdict::Win(w) if w == Side::B => WON - plies(&g, w, p, c) as i64,
+                        Verdict::Win(w) => plies(&g, w, p, c) as i64 - WON,
+                        Verdict::Draw => 0,
+                    };
+                    assert_eq!(distances.value(&mut g, p, c).unwrap(), want, "{at}");
+                    if verdict != Verdict::Draw {
+                        let line = principal_line(&mut g, &mut outcomes, p, c, verdict, usize::MAX)
+                            .unwrap()
+                            .expect("no budget");
+                        assert_eq!(line, brute_line(&g, p, c), "{at}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(shared > 100, "{shared} graphs searched one image only");
 }

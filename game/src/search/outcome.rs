@@ -31,6 +31,11 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.set_limit(limit);
     }
 
+    /// Keep at most about `capacity` positions in the table ([`ValueSearch::set_capacity`]).
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.search.set_capacity(capacity);
+    }
+
     /// Let the search collect garbage as it goes ([`ValueSearch::set_collect`]).
     pub fn set_collect(&mut self, on: bool) {
         self.search.set_collect(on);
@@ -41,9 +46,14 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.pin(held);
     }
 
-    /// Positions searched so far.
+    /// Positions searched so far ([`ValueSearch::positions`]).
     pub fn positions(&self) -> usize {
         self.search.positions()
+    }
+
+    /// Positions the table holds now.
+    pub fn kept(&self) -> usize {
+        self.search.kept()
     }
 
     /// The search itself, with its table (for a distance search to start from).

@@ -25,6 +25,12 @@
 //!
 //! The search keeps its own stack, so a game 100,000 plies deep runs without recursion.
 //!
+//! The table may be bounded ([`ValueSearch::set_capacity`]): when it is full, the half of
+//! its entries with the least work below them (positions searched under them) is forgotten,
+//! so memory no longer grows with the positions searched. A forgotten position is searched
+//! again if it is met again; answers do not change (a table only ever saves work), only
+//! the work done. The table keeps the entries that saved most, those high in the tree.
+//!
 //! A position met again while it is on the stack (play can repeat it) has no value the
 //! search can compute. Its parent goes on without that move: if another move cuts the
 //! search off, the bound it gives holds whatever an endless play would be worth, and is
@@ -84,6 +90,9 @@ struct Bounds<C> {
     hi: i64,
     /// The successor that was best (or caused the cut-off) when it was last searched.
     best: Option<C>,
+    /// Positions searched below it (itself included), over all its searches: what
+    /// forgetting it would cost, for a bounded table's choice of entries to forget.
+    work: u32,
 }
 
 /// A position being searched.
@@ -100,7 +109,9 @@ struct Frame<C> {
     /// The moves' keys for the history heuristic (empty when the game gives none).
     keys: Vec<u64>,
     next: usize,
-    /// Positions in the table when the current successor's search began.
+    /// Positions searched ([`ValueSearch::positions`]) when the position was opened, and
+    /// when the current successor's search began.
+    opened: usize,
     started: usize,
     /// The best value so far, and the successor that gave it.
     g: i64,
@@ -128,6 +139,13 @@ pub struct ValueSearch<C> {
     /// [`SolveError::OverLimit`].
     limit: usize,
     table: FxHashMap<(Side, C), Bounds<C>>,
+    /// Most entries the table keeps ([`ValueSearch::set_capacity`]).
+    capacity: usize,
+    /// Positions searched: entries added to the table, counting again one forgotten and
+    /// searched anew (without a capacity, the table's size).
+    searched: usize,
+    /// Say how the search goes every 2^20 positions (`GAMELANG_SOLVE_STATS`).
+    progress: Option<std::time::Instant>,
     /// Moves that cut the search off, for ordering ([`History`]).
     history: History,
     /// May the search have the rules collect garbage ([`Rules::collect`])? Only when the
@@ -144,6 +162,9 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             leaf,
             limit: usize::MAX,
             table: FxHashMap::default(),
+            capacity: usize::MAX,
+            searched: 0,
+            progress: std::env::var_os("GAMELANG_SOLVE_STATS").map(|_| std::time::Instant::now()),
             history: History::default(),
             collect: false,
             pinned: Vec::new(),
@@ -186,15 +207,48 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         live
     }
 
-    /// Stop searching (with [`SolveError::OverLimit`]) once the table holds `limit`
-    /// positions; what was learnt stays in the table.
+    /// Stop searching (with [`SolveError::OverLimit`]) once `limit` positions have been
+    /// searched ([`ValueSearch::positions`]); what was learnt stays in the table.
     pub fn set_limit(&mut self, limit: usize) {
         self.limit = limit;
     }
 
-    /// Positions searched so far.
+    /// Keep at most about `capacity` positions in the table (at least 2): when it is full,
+    /// forget the half with the least work below them. Unbounded by default.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity.max(2);
+    }
+
+    /// Positions searched so far: the positions whose value the table learnt, a position
+    /// forgotten by a bounded table and searched again counting again. (Without a
+    /// capacity, the positions in the table.)
     pub fn positions(&self) -> usize {
+        self.searched
+    }
+
+    /// Positions the table holds now.
+    pub fn kept(&self) -> usize {
         self.table.len()
+    }
+
+    /// Forget about half of the table: the entries with the least work below them.
+    fn forget(&mut self) {
+        let n = self.table.len() / 2;
+        let mut works: Vec<u32> = self.table.values().map(|b| b.work).collect();
+        let (below, &mut t, _) = works.select_nth_unstable(n);
+        // Everything with less work than the median goes, and as many with just as much
+        // as make up half.
+        let mut ties = n - below.iter().filter(|&&w| w < t).count();
+        self.table.retain(|_, b| {
+            if b.work < t {
+                false
+            } else if b.work == t && ties > 0 {
+                ties -= 1;
+                false
+            } else {
+                true
+            }
+        });
     }
 
     /// Start a [`Leaf::Distance`] search from what an outcome search (`outcomes`, a search
@@ -207,11 +261,15 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         let lo = |v: i64| if v <= -1 { i64::MIN } else { v };
         let hi = |v: i64| if v >= 1 { i64::MAX } else { v };
         for (&k, b) in &outcomes.table {
-            self.table.entry(k).or_insert(Bounds {
-                lo: lo(b.lo),
-                hi: hi(b.hi),
-                best: b.best,
-            });
+            if let std::collections::hash_map::Entry::Vacant(e) = self.table.entry(k) {
+                e.insert(Bounds {
+                    lo: lo(b.lo),
+                    hi: hi(b.hi),
+                    best: b.best,
+                    work: b.work,
+                });
+                self.searched += 1;
+            }
         }
     }
 
@@ -288,12 +346,44 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         }
     }
 
-    fn store(&mut self, p: Side, c: C, alpha: i64, beta: i64, g: i64, best: Option<C>) {
+    /// Learn from a search of `c` (with `p` to move) for the window (alpha, beta), which
+    /// found `g` and the successor `best` after searching `work` positions.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        p: Side,
+        c: C,
+        alpha: i64,
+        beta: i64,
+        g: i64,
+        best: Option<C>,
+        work: usize,
+    ) {
+        if !self.table.contains_key(&(p, c)) {
+            if self.table.len() >= self.capacity {
+                self.forget();
+            }
+            self.searched += 1;
+            if let Some(began) = self.progress {
+                if self.searched.is_multiple_of(1 << 20) {
+                    eprintln!(
+                        "  search: {} positions, {} in the table, {:.1} s",
+                        self.searched,
+                        self.table.len() + 1,
+                        began.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        }
         let entry = self.table.entry((p, c)).or_insert(Bounds {
             lo: i64::MIN,
             hi: i64::MAX,
             best: None,
+            work: 0,
         });
+        entry.work = entry
+            .work
+            .saturating_add(u32::try_from(work.max(1)).unwrap_or(u32::MAX));
         if g <= alpha {
             entry.hi = entry.hi.min(g);
         } else if g >= beta {
@@ -362,14 +452,14 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 }
             }
             if cut && !top.keys.is_empty() {
-                let work = self.table.len() - top.started;
+                let work = self.searched - top.started;
                 self.history
                     .cut(top.p, top.keys[top.next - 1], work as u64, ply);
             }
             if !cut && top.next < top.moves.len() {
                 let m = top.moves[top.next];
                 top.next += 1;
-                top.started = self.table.len();
+                top.started = self.searched;
                 let (a, b) = self.widen(top.a, top.b);
                 open = Some((top.p.opponent(), m, a, b));
                 continue;
@@ -388,7 +478,8 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     None => return Err(rules.cycle(&path)),
                 }
             }
-            self.store(f.p, f.c, f.alpha, f.beta, f.g, f.best);
+            let work = self.searched - f.opened + 1;
+            self.store(f.p, f.c, f.alpha, f.beta, f.g, f.best, work);
             result = Some(f.g);
         }
     }
@@ -418,17 +509,31 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if on_stack.contains(&(p, c)) {
             return Ok(Opened::Repeat(path(p, c)));
         }
-        if self.table.len() >= self.limit {
+        if self.searched >= self.limit {
             return Err(SolveError::OverLimit);
         }
         if rules.interrupted() {
             return Err(rules.stop(&path(p, c)));
         }
+        // A position the table does not know, whose mirror image it does: the image's
+        // bounds hold for it (the two are worth the same).
+        let (alpha, beta) = if hint.is_none() && !self.table.contains_key(&(p, c)) {
+            match rules.mirror(p, c) {
+                Ok(Some(m)) if m != c => match self.probe(p, m, alpha, beta) {
+                    Ok(v) => return Ok(Opened::Value(v)),
+                    Err((a, b, _)) => (a, b),
+                },
+                Ok(_) => (alpha, beta),
+                Err(e) => return Err(rules.in_context(e, &path(p, c))),
+            }
+        } else {
+            (alpha, beta)
+        };
         let looked = look(self.leaf, rules, p, c);
         let moves = match looked {
             Ok(Ok(v)) => {
                 // Halted: its value is exact whatever the window.
-                self.store(p, c, i64::MIN, i64::MAX, v, None);
+                self.store(p, c, i64::MIN, i64::MAX, v, None, 1);
                 return Ok(Opened::Value(v));
             }
             Ok(Err(moves)) => moves,
@@ -441,11 +546,11 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             if let Some(&b) = self.table.get(&(q, m)) {
                 let (lo, hi) = (self.lift(b.lo), self.lift(b.hi));
                 if p == Side::B && lo >= beta {
-                    self.store(p, c, alpha, beta, lo, Some(m));
+                    self.store(p, c, alpha, beta, lo, Some(m), 1);
                     return Ok(Opened::Value(lo));
                 }
                 if p == Side::R && hi <= alpha {
-                    self.store(p, c, alpha, beta, hi, Some(m));
+                    self.store(p, c, alpha, beta, hi, Some(m), 1);
                     return Ok(Opened::Value(hi));
                 }
             }
@@ -469,6 +574,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             p,
             c,
             keys,
+            opened: self.searched,
             started: 0,
             alpha,
             beta,

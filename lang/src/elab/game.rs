@@ -80,6 +80,10 @@ pub struct Game {
     /// them (a move that wins at once; the move that stops the opponent's). Empty: no
     /// such knowledge, every move is searched.
     pub forced: Option<OpId>,
+    /// `mirror : Players Config -> Config`, for the solvers: a configuration worth the same
+    /// as `c` with `p` to move (its mirror image), so that the two share what the solver's
+    /// table learns of either.
+    pub mirror: Option<OpId>,
 }
 
 impl Session {
@@ -324,11 +328,12 @@ impl Session {
                     && sig.same_kind(i.args[1], config_sort)
             })
         };
-        let (eval, goal_distance, randomizable, forced) = (
+        let (eval, goal_distance, randomizable, forced, mirror) = (
             agent_op("eval"),
             agent_op("goal-distance"),
             agent_op("randomizable"),
             agent_op("forced"),
+            agent_op("mirror"),
         );
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let (value, score, value_module) = match self.value_for(&binding, inst.span)? {
@@ -399,6 +404,7 @@ impl Session {
             goal_distance,
             randomizable,
             forced,
+            mirror,
         })
     }
 
