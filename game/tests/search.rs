@@ -345,6 +345,39 @@ fn the_distance_search_values_wins_by_their_depth_optimal_length() {
     }
 }
 
+/// Every position of `g` with either side to move, asked in both orders: the outcome, the
+/// score, the distance and the principal line the searches give are those of plain minimax
+/// and the brute-force line (`at` names the run in a failure).
+fn check_every_position(
+    g: &mut Graph,
+    outcomes: &mut OutcomeSearch<usize>,
+    scores: &mut ValueSearch<usize>,
+    distances: &mut ValueSearch<usize>,
+    at: &str,
+) {
+    let n = g.succ.len();
+    for c in (0..n).rev().chain(0..n) {
+        for p in [Side::B, Side::R] {
+            let at = format!("{at}, position {c}, {p:?}");
+            let verdict = outcomes.verdict(g, p, c).unwrap();
+            assert_eq!(verdict, outcome(g, p, c), "{at}");
+            assert_eq!(scores.value(g, p, c).unwrap(), value(g, p, c), "{at}");
+            let want = match verdict {
+                Verdict::Win(w) if w == Side::B => WON - plies(g, w, p, c) as i64,
+                Verdict::Win(w) => plies(g, w, p, c) as i64 - WON,
+                Verdict::Draw => 0,
+            };
+            assert_eq!(distances.value(g, p, c).unwrap(), want, "{at}");
+            if verdict != Verdict::Draw {
+                let line = principal_line(g, outcomes, p, c, verdict, usize::MAX)
+                    .unwrap()
+                    .expect("no budget");
+                assert_eq!(line, brute_line(g, p, c), "{at}");
+            }
+        }
+    }
+}
+
 /// A bounded table forgets positions as it goes (here nearly all of them: at most 2 to 8
 /// kept), which must change the work done but never an answer: outcomes, scores,
 /// distances and principal lines stay those of plain minimax.
@@ -354,33 +387,14 @@ fn a_bounded_table_forgets_positions_but_no_answer_changes() {
     for seed in 0..400 {
         for capacity in [2, 3, 5, 8] {
             let mut g = graph(seed, seed % 2 == 0);
-            let n = g.succ.len();
             let mut outcomes = OutcomeSearch::new();
             outcomes.set_capacity(capacity);
             let mut scores = ValueSearch::new(Leaf::Score);
             scores.set_capacity(capacity);
             let mut distances = ValueSearch::new(Leaf::Distance);
             distances.set_capacity(capacity);
-            for c in (0..n).rev().chain(0..n) {
-                for p in [Side::B, Side::R] {
-                    let at = format!("seed {seed}, capacity {capacity}, position {c}, {p:?}");
-                    let verdict = outcomes.verdict(&mut g, p, c).unwrap();
-                    assert_eq!(verdict, outcome(&g, p, c), "{at}");
-                    assert_eq!(scores.value(&mut g, p, c).unwrap(), value(&g, p, c), "{at}");
-                    let want = match verdict {
-                        Verdict::Win(w) if w == Side::B => WON - plies(&g, w, p, c) as i64,
-                        Verdict::Win(w) => plies(&g, w, p, c) as i64 - WON,
-                        Verdict::Draw => 0,
-                    };
-                    assert_eq!(distances.value(&mut g, p, c).unwrap(), want, "{at}");
-                    if verdict != Verdict::Draw {
-                        let line = principal_line(&mut g, &mut outcomes, p, c, verdict, usize::MAX)
-                            .unwrap()
-                            .expect("no budget");
-                        assert_eq!(line, brute_line(&g, p, c), "{at}");
-                    }
-                }
-            }
+            let at = format!("seed {seed}, capacity {capacity}");
+            check_every_position(&mut g, &mut outcomes, &mut scores, &mut distances, &at);
             assert!(
                 outcomes.kept() <= capacity,
                 "seed {seed}: {} kept",
@@ -417,26 +431,8 @@ fn mirror_images_share_the_table_and_no_answer_changes() {
             if capacity == usize::MAX && outcomes.positions() <= n / 2 + 1 {
                 shared += 1;
             }
-            for c in (0..n).rev().chain(0..n) {
-                for p in [Side::B, Side::R] {
-                    let at = format!("seed {seed}, capacity {capacity}, position {c}, {p:?}");
-                    let verdict = outcomes.verdict(&mut g, p, c).unwrap();
-                    assert_eq!(verdict, outcome(&g, p, c), "{at}");
-                    assert_eq!(scores.value(&mut g, p, c).unwrap(), value(&g, p, c), "{at}");
-                    let want = match verdict {
-                        Verdict::Win(w) if w == Side::B => WON - plies(&g, w, p, c) as i64,
-                        Verdict::Win(w) => plies(&g, w, p, c) as i64 - WON,
-                        Verdict::Draw => 0,
-                    };
-                    assert_eq!(distances.value(&mut g, p, c).unwrap(), want, "{at}");
-                    if verdict != Verdict::Draw {
-                        let line = principal_line(&mut g, &mut outcomes, p, c, verdict, usize::MAX)
-                            .unwrap()
-                            .expect("no budget");
-                        assert_eq!(line, brute_line(&g, p, c), "{at}");
-                    }
-                }
-            }
+            let at = format!("seed {seed}, capacity {capacity}");
+            check_every_position(&mut g, &mut outcomes, &mut scores, &mut distances, &at);
         }
     }
     assert!(shared > 100, "{shared} graphs searched one image only");
