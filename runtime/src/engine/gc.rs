@@ -72,10 +72,10 @@ impl Engine {
         all.extend(self.false_t);
         all.extend(self.trace.iter().copied());
         all.extend_from_slice(self.store.constants());
-        // The call cache keeps the terms of its expensive entries alive (`calls::KEEP_COST`)
+        // The call cache's most expensive entries keep their terms alive (`calls::KEEP`);
+        // of the others, only those whose terms are alive anyway stay.
         self.calls.kept(&mut all);
         self.store.mark(all, &mut marks);
-        // and the other entries whose terms are alive anyway.
         self.calls.retain(|t| bit(&marks, t));
         let before = self.store.len();
         self.store.sweep(&marks);
@@ -123,10 +123,10 @@ impl Engine {
                 | Frame::Memo { term }
                 | Frame::Remember { term } => roots.push(term),
                 Frame::Cond { subj, .. } if !subj.is_open() => roots.push(subj.term),
-                // An open subject's values are on `vals`; a memo-pair key is a memo-table
-                // key; nodes refer to `envs` and to terms that are roots anyway.
                 // The arguments of a cached call being rewritten: its value is recorded.
                 Frame::Cache { key, .. } => roots.extend(super::calls::key_args(&key)),
+                // An open subject's values are on `vals`; a memo-pair key is a memo-table
+                // key; nodes refer to `envs` and to terms that are roots anyway.
                 Frame::Cond { .. }
                 | Frame::Memo2 { .. }
                 | Frame::BArgs { .. }
