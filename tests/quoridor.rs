@@ -280,6 +280,13 @@ fn the_path_rule_shortcut_agrees_on_crowded_boards_7x7() {
     crowded(7, 25, 14, 0x7c0d);
 }
 
+/// 9 x 9 keeps its cells in two words (rows 0 to 6, rows 7 and 8) for the path rule's
+/// flood: steps across the words, walls on both sides of the split.
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_9x9() {
+    crowded(9, 12, 24, 0x9c0d);
+}
+
 #[test]
 fn a_wall_closing_a_box_is_refused_and_one_touching_once_is_not() {
     // B on (0, 0) with H(0, 0) under it and its neighbour: V(1, 0) meets the top edge and
