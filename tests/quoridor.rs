@@ -170,11 +170,12 @@ fn closes(n: usize, walls: &BTreeSet<support::quoridor::Wall>, w: support::quori
 
 /// Positions crowded with walls (up to `most` of them, placed at random where legal) and
 /// pawns anywhere off their goal rows: gamelang's successor sets equal the generator's.
-/// The game skips the path search for a wall that does not join two points of one part of
-/// the lines (`closes` in examples/quoridor.game); the test checks, by its own union-find
-/// and breadth-first search, that no such wall ever cuts a path, and that the positions met
-/// walls of every kind: touching the lines at most once, touching them twice on different
-/// parts, closing a loop yet legal, and refused by the path rule.
+/// The game skips the path search for a wall meeting the lines of walls and edge at most
+/// once (`closes` in examples/quoridor.game); the test checks, by its own union-find and
+/// breadth-first search, the stronger rule that no wall joining no two points of one part
+/// of the lines ever cuts a path, and that the positions met walls of every kind: touching
+/// the lines at most once, touching them twice on different parts, closing a loop yet
+/// legal, and refused by the path rule.
 fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
     use support::quoridor::Wall;
     let mut g = support::load("examples/quoridor.game");
