@@ -288,6 +288,14 @@ fn the_path_rule_shortcut_agrees_on_crowded_boards_9x9() {
     crowded(9, 12, 24, 0x9c0d);
 }
 
+/// 8 x 8: the high word is one row (no step within it north or south); 10 x 10: rows 0 to
+/// 5 and 6 to 9, the largest board the flood takes.
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_8x8_and_10x10() {
+    crowded(8, 8, 20, 0x8c0d);
+    crowded(10, 6, 28, 0xac0d);
+}
+
 #[test]
 fn a_wall_closing_a_box_is_refused_and_one_touching_once_is_not() {
     // B on (0, 0) with H(0, 0) under it and its neighbour: V(1, 0) meets the top edge and
