@@ -74,7 +74,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=5"],
         openspiel: "quoridor(board_size=5)",
-        sims: 1000,
+        sims: 2500,
         openspiel_sims: 20000,
     },
     Game {
@@ -82,7 +82,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=9"],
         openspiel: "quoridor",
-        sims: 200,
+        sims: 500,
         openspiel_sims: 3000,
     },
     // Quoridor capped as OpenSpiel's is (its max_game_length, a draw at the cap): the
@@ -93,7 +93,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=5", "max-plies=100"],
         openspiel: "quoridor(board_size=5)",
-        sims: 1000,
+        sims: 2500,
         openspiel_sims: 20000,
     },
     Game {
@@ -101,7 +101,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=9", "max-plies=324"],
         openspiel: "quoridor",
-        sims: 200,
+        sims: 500,
         openspiel_sims: 3000,
     },
 ];
