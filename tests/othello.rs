@@ -305,3 +305,47 @@ fn the_game_starts_from_the_standard_position_on_every_side() {
         assert_eq!(out["to_move"], "B", "{n} x {n}: {out}");
     }
 }
+
+/// The grid Othello's `eval` (examples/grid/othello.game, what `alphabeta` scores its
+/// leaves with), on positions of random games (a pass and a finished game among them) on
+/// 4 x 4, 6 x 6 and 8 x 8: 20 per corner, 3 per move (mobility), 1 per disc, Black's minus
+/// White's, computed here from this file's Othello; at a `stuck(P, b)` the same as at b.
+#[test]
+fn the_grid_othellos_eval_weighs_corners_mobility_and_discs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, seed, ordinary) in [(4, 5, 6), (6, 13, 6), (8, 17, 6)] {
+        let source = std::fs::read_to_string("examples/grid/othello.game").unwrap();
+        let mut script = source.replace("eq n = 4 .", &format!("eq n = {n} ."));
+        let mut expected = Vec::new();
+        for (p, black, _) in sample(n, seed, ordinary) {
+            let count = |x: u64| x.count_ones() as i64;
+            let corners = (1u64 << 0) | (1 << (n - 1)) | (1 << (n * (n - 1))) | (1 << (n * n - 1));
+            let mobility = |black: bool| placements(n, p, black).len() as i64;
+            let e = 20 * (count(p.black & corners) - count(p.white & corners))
+                + 3 * (mobility(true) - mobility(false))
+                + count(p.black)
+                - count(p.white);
+            let who = if black { "B" } else { "R" };
+            let board = format!("board(\"{}\")", support::othello::compact(n, p));
+            script += &format!("reduce in OTHELLO-GRID : eval({who}, {board}) .\n");
+            script += &format!("reduce in OTHELLO-GRID : eval({who}, stuck({who}, {board})) .\n");
+            expected.extend([e, e]);
+        }
+        let path = dir.path().join(format!("eval{n}.game"));
+        std::fs::write(&path, script).unwrap();
+        let out = gamelang(&["reduce", &path.display().to_string(), "--quiet"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<i64> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("result "))
+            .map(|l| l.split_once(": ").unwrap().1.parse().unwrap())
+            .collect();
+        assert_eq!(got, expected, "{n} x {n}");
+        assert!(expected.iter().any(|&e| e < 0) && expected.iter().any(|&e| e > 0));
+    }
+}

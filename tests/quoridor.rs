@@ -170,11 +170,12 @@ fn closes(n: usize, walls: &BTreeSet<support::quoridor::Wall>, w: support::quori
 
 /// Positions crowded with walls (up to `most` of them, placed at random where legal) and
 /// pawns anywhere off their goal rows: gamelang's successor sets equal the generator's.
-/// The game skips the path search for a wall that does not join two points of one part of
-/// the lines (`closes` in examples/quoridor.game); the test checks, by its own union-find
-/// and breadth-first search, that no such wall ever cuts a path, and that the positions met
-/// walls of every kind: touching the lines at most once, touching them twice on different
-/// parts, closing a loop yet legal, and refused by the path rule.
+/// The game skips the path search for a wall meeting the lines of walls and edge at most
+/// once (`closes` in examples/quoridor.game); the test checks, by its own union-find and
+/// breadth-first search, the stronger rule that no wall joining no two points of one part
+/// of the lines ever cuts a path, and that the positions met walls of every kind: touching
+/// the lines at most once, touching them twice on different parts, closing a loop yet
+/// legal, and refused by the path rule.
 fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
     use support::quoridor::Wall;
     let mut g = support::load("examples/quoridor.game");
@@ -280,6 +281,21 @@ fn the_path_rule_shortcut_agrees_on_crowded_boards_7x7() {
     crowded(7, 25, 14, 0x7c0d);
 }
 
+/// 9 x 9 keeps its cells in two words (rows 0 to 6, rows 7 and 8) for the path rule's
+/// flood: steps across the words, walls on both sides of the split.
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_9x9() {
+    crowded(9, 12, 24, 0x9c0d);
+}
+
+/// 8 x 8: the high word is one row (no step within it north or south); 10 x 10: rows 0 to
+/// 5 and 6 to 9, the largest board the flood takes.
+#[test]
+fn the_path_rule_shortcut_agrees_on_crowded_boards_8x8_and_10x10() {
+    crowded(8, 8, 20, 0x8c0d);
+    crowded(10, 6, 28, 0xac0d);
+}
+
 #[test]
 fn a_wall_closing_a_box_is_refused_and_one_touching_once_is_not() {
     // B on (0, 0) with H(0, 0) under it and its neighbour: V(1, 0) meets the top edge and
@@ -303,4 +319,91 @@ fn a_wall_closing_a_box_is_refused_and_one_touching_once_is_not() {
         walls.contains("q(0, 22, 3, 2, (H(0, 0), V(1, 1)))"),
         "{walls:?}"
     );
+}
+
+/// `--set max-plies=K` (OpenSpiel's cap on a game's length): along random games, the
+/// configurations are `capped(k, position)` with k the plies played; the moves are this
+/// file's generator's successors, each capped with k + 1; play halts after K plies or when
+/// a pawn is home, and a game stopped by the cap is a draw (neither `won` nor `lost`),
+/// one ended by a pawn is that pawn's player's. The games met both ends.
+#[test]
+fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
+    let n = 5;
+    let rules = Rules { n };
+    let mut rng = Rng(0xca9);
+    let (mut drawn, mut won) = (0, 0);
+    for (game, cap) in [6, 10, 14, 30, 30, 40].into_iter().enumerate() {
+        let mut g = support::load("examples/quoridor.game");
+        g.set("n", n);
+        g.set("walls", 2);
+        g.set("max-plies", cap);
+        let split = |text: &str| -> (usize, Pos) {
+            let rest = text
+                .strip_prefix("capped(")
+                .expect("a capped configuration");
+            let (k, pos) = rest.split_once(", ").unwrap();
+            (k.parse().unwrap(), rules.parse(pos))
+        };
+        let start = g.value("start");
+        let (k0, mut pos) = split(&g.engine.show(start));
+        assert_eq!(k0, 0);
+        let mut mover = Side::B;
+        let mut ply = 0;
+        loop {
+            let c = g.config(&format!("capped({ply}, {})", rules.term(&pos)));
+            let driver = GameDriver::new(&mut g.engine, &g.game).unwrap();
+            let halted = driver.halted(&mut g.engine, mover, c).unwrap();
+            assert_eq!(
+                halted,
+                ply >= cap || rules.halted(&pos),
+                "game {game} ply {ply}"
+            );
+            if halted {
+                break;
+            }
+            let got: BTreeSet<(usize, Pos)> = driver
+                .moves(&mut g.engine, mover, c)
+                .unwrap()
+                .into_iter()
+                .map(|t| split(&g.engine.show(t)))
+                .collect();
+            let want: BTreeSet<(usize, Pos)> = rules
+                .successors(&pos, mover, &mut Seen::default())
+                .into_iter()
+                .map(|s| (ply + 1, s))
+                .collect();
+            assert_eq!(got, want, "game {game} ply {ply} at {}", rules.term(&pos));
+            // Pawn moves 3 to 1, so that games run to the cap and pawns get home.
+            let list: Vec<&Pos> = want.iter().map(|(_, s)| s).collect();
+            let pawn: Vec<&Pos> = list
+                .iter()
+                .copied()
+                .filter(|q| q.walls == pos.walls)
+                .collect();
+            pos = if !pawn.is_empty() && rng.below(4) > 0 {
+                pawn[rng.below(pawn.len())].clone()
+            } else {
+                list[rng.below(list.len())].clone()
+            };
+            mover = mover.opponent();
+            ply += 1;
+        }
+        let end = format!("capped({ply}, {})", rules.term(&pos));
+        let r_won = g.value(&format!("won({}, {end})", mover.name()));
+        let b_won = g.value(&format!("lost({}, {end})", mover.name()));
+        let (r_won, b_won) = (g.engine.show(r_won), g.engine.show(b_won));
+        let home = (pos.r.1 == 0, pos.b.1 == n - 1);
+        assert_eq!(
+            (r_won == "true", b_won == "true"),
+            home,
+            "game {game} at {end}"
+        );
+        if home == (false, false) {
+            assert_eq!(ply, cap);
+            drawn += 1;
+        } else {
+            won += 1;
+        }
+    }
+    assert!(drawn > 0 && won > 0, "{drawn} drawn, {won} won");
 }

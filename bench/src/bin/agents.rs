@@ -4,7 +4,7 @@
 //! equations) beside OpenSpiel's C++ MCTS (`pyspiel.MCTSBot` with
 //! `pyspiel.RandomRolloutEvaluator(1, seed)`, UCT constant 1.4 as gamelang's), on
 //! Connect-4 7x6, Breakthrough 8x8, Othello 8x8 (as a grid game, and as equations) and
-//! Quoridor 5x5 and 9x9. One decision
+//! Quoridor 5x5 and 9x9 (uncapped, and capped at OpenSpiel's game length). One decision
 //! of N simulations each; the figure is N over the CPU seconds of the decision (both sides
 //! time the decision alone, not loading). Without `pyspiel` the OpenSpiel column is
 //! skipped with a message. It prints figures; it is not a test.
@@ -74,7 +74,7 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=5"],
         openspiel: "quoridor(board_size=5)",
-        sims: 1000,
+        sims: 2500,
         openspiel_sims: 20000,
     },
     Game {
@@ -82,7 +82,26 @@ const GAMES: &[Game] = &[
         file: "examples/quoridor.game",
         set: &["n=9"],
         openspiel: "quoridor",
-        sims: 200,
+        sims: 500,
+        openspiel_sims: 3000,
+    },
+    // Quoridor capped as OpenSpiel's is (its max_game_length, a draw at the cap): the
+    // same game on both sides; the rows above play gamelang's uncapped Quoridor, whose
+    // random games are 25-33% longer.
+    Game {
+        name: "quoridor5-capped",
+        file: "examples/quoridor.game",
+        set: &["n=5", "max-plies=100"],
+        openspiel: "quoridor(board_size=5)",
+        sims: 2500,
+        openspiel_sims: 20000,
+    },
+    Game {
+        name: "quoridor9-capped",
+        file: "examples/quoridor.game",
+        set: &["n=9", "max-plies=324"],
+        openspiel: "quoridor",
+        sims: 500,
         openspiel_sims: 3000,
     },
 ];
@@ -153,7 +172,7 @@ fn main() -> ExitCode {
     let opts = match options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9] [--seed S]");
+            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9,quoridor5-capped,quoridor9-capped] [--seed S]");
             return ExitCode::from(2);
         }
     };
