@@ -398,12 +398,13 @@ impl Engine {
         let (first, end) = rt.dispatch.candidates(&self.vals[b..], &self.store);
         for c in first..end {
             let rt = &self.ops[op.0 as usize];
-            let ei = rt.eqs[rt.dispatch.at(c) as usize] as usize;
-            let eq = &self.eqs[ei];
-            if !eq
-                .guards
-                .iter()
-                .all(|g| g.admits(&self.vals[b..], &self.store))
+            let (q, settled) = rt.dispatch.at(c);
+            let eq = &self.eqs[rt.eqs[q as usize] as usize];
+            if !settled
+                && !eq
+                    .guards
+                    .iter()
+                    .all(|g| g.admits(&self.vals[b..], &self.store))
             {
                 continue;
             }
