@@ -288,9 +288,10 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let t0 = std::time::Instant::now();
     if trace {
         eprintln!(
-            "lifting: {m} unknowns, L+U {} coefficients, factorisation {} multiplications",
+            "lifting: {m} unknowns, L+U {} coefficients, factorisation {} multiplications ({:.2} s CPU)",
             sym.fill(),
-            sym.factor_ops
+            sym.factor_ops,
+            cpu()
         );
     }
     let nnz: u64 = sys.rows.iter().map(|r| r.len() as u64).sum();
@@ -319,7 +320,11 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let p = fac.f.p;
     let pb = BigInt::from(p);
     if trace {
-        eprintln!("lifting: factored in {:?}", t0.elapsed());
+        eprintln!(
+            "lifting: factored in {:?} ({:.2} s CPU)",
+            t0.elapsed(),
+            cpu()
+        );
     }
 
     // Pass 1: a candidate denominator, from one number that mixes every unknown of every
@@ -374,9 +379,10 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let steps1 = digits.len();
     if trace {
         eprintln!(
-            "lifting: pass 1, {steps1} digits, denominator {} bits, {:?}",
+            "lifting: pass 1, {steps1} digits, denominator {} bits, {:?} ({:.2} s CPU)",
             den.bits(),
-            t0.elapsed()
+            t0.elapsed(),
+            cpu()
         );
     }
 
@@ -437,7 +443,11 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     // three leading digits (|the rest| < p^(t−2), so the relative error is below p^-2).
     let steps2 = all.len();
     if trace {
-        eprintln!("lifting: pass 2, {steps2} digits, {:?}", t0.elapsed());
+        eprintln!(
+            "lifting: pass 2, {steps2} digits, {:?} ({:.2} s CPU)",
+            t0.elapsed(),
+            cpu()
+        );
     }
     let mut num = vec![None; m];
     for k in 0..m {
@@ -472,6 +482,24 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
         steps: (steps1, steps2),
         ops,
     })
+}
+
+/// The process's CPU time so far in seconds, for the trace (`GAMELANG_TRACE_LIFTING`), where
+/// the system says (Linux); 0 elsewhere.
+fn cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields 14 and 15 (user and system time in clock ticks of 1/100 s), after the
+    // command name in parentheses.
+    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    f.iter().sum::<f64>() / 100.0
 }
 
 /// `y / d` in floating point, `d = den_top · 2^den_shift`.
