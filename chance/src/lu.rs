@@ -15,7 +15,7 @@ use crate::modp::Modp;
 /// The largest system ordered here (its bit sets take `m²/4` bytes: 225 MB at this size;
 /// and below 2^15, so that a row's sum of products fits 128 bits, `Modp::reduce_wide`).
 pub const MAX_ORDER: usize = 30_000;
-const _: () = assert!(MAX_ORDER < 1 << 15);
+const _: () = assert!(MAX_ORDER < 1 << 15 && MAX_ORDER <= u16::MAX as usize + 1);
 
 /// The result of the symbolic elimination: the order and the pattern of `L + U`.
 pub struct Symbolic {
@@ -255,11 +255,13 @@ impl Heap {
     }
 }
 
-/// A sparse pattern, row after row in one array.
+/// A sparse pattern, row after row in one array. Positions are below [`MAX_ORDER`], so
+/// 16 bits each: the triangular solves of the lifting read the whole pattern with the
+/// factors for every digit, and at 10 bytes a coefficient instead of 12 they read less.
 struct Rows {
     /// Row `k` is `idx[start[k]..start[k + 1]]`.
     start: Vec<usize>,
-    idx: Vec<u32>,
+    idx: Vec<u16>,
 }
 
 impl Rows {
@@ -268,7 +270,7 @@ impl Rows {
         start.push(0);
         let mut idx = Vec::with_capacity(rows.iter().map(Vec::len).sum());
         for r in rows {
-            idx.extend_from_slice(&r);
+            idx.extend(r.iter().map(|&j| j as u16));
             start.push(idx.len());
         }
         Rows { start, idx }
@@ -278,7 +280,7 @@ impl Rows {
         self.start[k]..self.start[k + 1]
     }
 
-    fn row(&self, k: usize) -> &[u32] {
+    fn row(&self, k: usize) -> &[u16] {
         &self.idx[self.range(k)]
     }
 }
@@ -418,7 +420,7 @@ impl Factors {
 /// `Σ vals[i]·b[idx[i]]`, unreduced, with four independent sums (one 128-bit sum is a chain
 /// of dependent additions; four let the multiplications overlap).
 #[inline(always)]
-fn dot(idx: &[u32], vals: &[u64], b: &[u64]) -> u128 {
+fn dot(idx: &[u16], vals: &[u64], b: &[u64]) -> u128 {
     let mut acc = [0u128; 4];
     let (ic, vc) = (idx.chunks_exact(4), vals.chunks_exact(4));
     let (ir, vr) = (ic.remainder(), vc.remainder());
@@ -435,7 +437,7 @@ fn dot(idx: &[u32], vals: &[u64], b: &[u64]) -> u128 {
 
 /// [`dot`] for two right-hand sides side by side: two independent sums per column.
 #[inline(always)]
-fn dot2(idx: &[u32], vals: &[u64], b: &[[u64; 2]]) -> [u128; 2] {
+fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]]) -> [u128; 2] {
     let mut acc = [[0u128; 2]; 2];
     let (ic, vc) = (idx.chunks_exact(2), vals.chunks_exact(2));
     let (ir, vr) = (ic.remainder(), vc.remainder());
