@@ -341,21 +341,17 @@ impl Factors {
     /// Solve `A x = b` for `n` right-hand sides at once: `b` holds, for each position in
     /// the order, its `n` values (Montgomery form), and is overwritten by the solution.
     pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64]) {
-        if n == 1 {
-            return self.solve_one(sym, b);
-        }
         // Columns two at a time, side by side: the solves stream the factors from memory
-        // (4.2 M coefficients of 12 bytes on Snakes and Ladders with two players, far
+        // (4.2 M coefficients of 10 bytes on Snakes and Ladders with two players, far
         // more than the caches), so a second column read along with the first costs
         // little more than its multiplications. (Columns were once interleaved `n` to a
         // position and indexed through `n` in the inner loop; that took 2.9 times as long
         // as one column.)
         let m = self.uinv.len();
-        let mut pair = vec![[0u64; 2]; m];
-        let mut col = vec![0u64; m];
         let mut i = 0;
-        while i < n {
-            if i + 1 < n {
+        if n >= 2 {
+            let mut pair: Box<[[u64; 2]; SPAN]> = boxed([0; 2]);
+            while i + 1 < n {
                 for k in 0..m {
                     pair[k] = [b[k * n + i], b[k * n + i + 1]];
                 }
@@ -364,21 +360,22 @@ impl Factors {
                     [b[k * n + i], b[k * n + i + 1]] = pair[k];
                 }
                 i += 2;
-            } else {
-                for k in 0..m {
-                    col[k] = b[k * n + i];
-                }
-                self.solve_one(sym, &mut col);
-                for k in 0..m {
-                    b[k * n + i] = col[k];
-                }
-                i += 1;
+            }
+        }
+        if i < n {
+            let mut col: Box<[u64; SPAN]> = boxed(0);
+            for k in 0..m {
+                col[k] = b[k * n + i];
+            }
+            self.solve_one(sym, &mut col);
+            for k in 0..m {
+                b[k * n + i] = col[k];
             }
         }
     }
 
     /// The triangular solves for two right-hand sides side by side.
-    fn solve_two(&self, sym: &Symbolic, b: &mut [[u64; 2]]) {
+    fn solve_two(&self, sym: &Symbolic, b: &mut [[u64; 2]; SPAN]) {
         let f = &self.f;
         let m = self.uinv.len();
         for k in 0..m {
@@ -401,7 +398,7 @@ impl Factors {
     }
 
     /// The triangular solves for one right-hand side.
-    fn solve_one(&self, sym: &Symbolic, b: &mut [u64]) {
+    fn solve_one(&self, sym: &Symbolic, b: &mut [u64; SPAN]) {
         let f = &self.f;
         let m = self.uinv.len();
         for k in 0..m {
@@ -417,10 +414,24 @@ impl Factors {
     }
 }
 
+/// Positions are 16 bits, so a vector of `SPAN` entries indexed by one needs no bounds
+/// check: the triangular solves work on such vectors (their inner loops are a gather, a
+/// multiplication and an addition per coefficient, and a check there was a third of the
+/// instructions).
+const SPAN: usize = 1 << 16;
+
+/// A vector of `SPAN` copies of `x` on the heap.
+fn boxed<T: Copy + std::fmt::Debug>(x: T) -> Box<[T; SPAN]> {
+    vec![x; SPAN]
+        .into_boxed_slice()
+        .try_into()
+        .expect("SPAN entries")
+}
+
 /// `Σ vals[i]·b[idx[i]]`, unreduced, with four independent sums (one 128-bit sum is a chain
 /// of dependent additions; four let the multiplications overlap).
 #[inline(always)]
-fn dot(idx: &[u16], vals: &[u64], b: &[u64]) -> u128 {
+fn dot(idx: &[u16], vals: &[u64], b: &[u64; SPAN]) -> u128 {
     let mut acc = [0u128; 4];
     let (ic, vc) = (idx.chunks_exact(4), vals.chunks_exact(4));
     let (ir, vr) = (ic.remainder(), vc.remainder());
@@ -437,7 +448,7 @@ fn dot(idx: &[u16], vals: &[u64], b: &[u64]) -> u128 {
 
 /// [`dot`] for two right-hand sides side by side: two independent sums per column.
 #[inline(always)]
-fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]]) -> [u128; 2] {
+fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]; SPAN]) -> [u128; 2] {
     let mut acc = [[0u128; 2]; 2];
     let (ic, vc) = (idx.chunks_exact(2), vals.chunks_exact(2));
     let (ir, vr) = (ic.remainder(), vc.remainder());
