@@ -36,7 +36,7 @@
 //! the integer matrix: linear in the size of the answer, where rational elimination is
 //! quadratic in it per coefficient.
 
-use crate::lu::{Factors, Symbolic};
+use crate::lu::{Factors, Scratch, Symbolic};
 use crate::modp::{prime, Modp};
 use crate::Q;
 use num_bigint::{BigInt, Sign};
@@ -114,6 +114,7 @@ struct Lifting<'a> {
     r: Residual,
     /// Scratch: one digit vector, in the order of the factorisation, n per position.
     work: Vec<u64>,
+    scratch: Scratch,
 }
 
 /// Beyond this a residual entry is kept as a big integer (so that a row's sum of
@@ -149,6 +150,7 @@ impl<'a> Lifting<'a> {
             n,
             r,
             work: vec![0; sys.rows.len() * n],
+            scratch: Scratch::default(),
         }
     }
 
@@ -184,7 +186,8 @@ impl<'a> Lifting<'a> {
             let (v, i) = (e / n, e % n);
             self.work[self.sym.pos[v] as usize * n + i] = f.from_i128(rem);
         }
-        self.fac.solve(self.sym, n, &mut self.work);
+        self.fac
+            .solve(self.sym, n, &mut self.work, &mut self.scratch);
         for v in 0..m {
             let k = self.sym.pos[v] as usize;
             for i in 0..n {

@@ -391,7 +391,9 @@ impl Factors {
 
     /// Solve `A x = b` for `n` right-hand sides at once: `b` holds, for each position in
     /// the order, its `n` values (Montgomery form), and is overwritten by the solution.
-    pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64]) {
+    /// `scratch` holds the vectors the solves work on (allocated once per lifting, not per
+    /// digit).
+    pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64], scratch: &mut Scratch) {
         // Columns two at a time, side by side: the solves stream the factors from memory
         // (4.2 M coefficients of 10 bytes on Snakes and Ladders with two players, far
         // more than the caches), so a second column read along with the first costs
@@ -401,12 +403,12 @@ impl Factors {
         let m = self.uinv.len();
         let mut i = 0;
         if n >= 2 {
-            let mut pair: Box<[[u64; 2]; SPAN]> = boxed([0; 2]);
+            let pair = scratch.pair.get_or_insert_with(|| boxed([0; 2]));
             while i + 1 < n {
                 for k in 0..m {
                     pair[k] = [b[k * n + i], b[k * n + i + 1]];
                 }
-                self.solve_two(sym, &mut pair);
+                self.solve_two(sym, pair);
                 for k in 0..m {
                     [b[k * n + i], b[k * n + i + 1]] = pair[k];
                 }
@@ -414,11 +416,11 @@ impl Factors {
             }
         }
         if i < n {
-            let mut col: Box<[u64; SPAN]> = boxed(0);
+            let col = scratch.col.get_or_insert_with(|| boxed(0));
             for k in 0..m {
                 col[k] = b[k * n + i];
             }
-            self.solve_one(sym, &mut col);
+            self.solve_one(sym, col);
             for k in 0..m {
                 b[k * n + i] = col[k];
             }
@@ -473,6 +475,13 @@ const BLOCK: usize = 4;
 /// multiplication and an addition per coefficient, and a check there was a third of the
 /// instructions).
 const SPAN: usize = 1 << 16;
+
+/// The vectors [`Factors::solve`] works on, made when first needed.
+#[derive(Default)]
+pub struct Scratch {
+    col: Option<Box<[u64; SPAN]>>,
+    pair: Option<Box<[[u64; 2]; SPAN]>>,
+}
 
 /// A vector of `SPAN` copies of `x` on the heap.
 fn boxed<T: Copy + std::fmt::Debug>(x: T) -> Box<[T; SPAN]> {
