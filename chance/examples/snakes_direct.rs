@@ -1,6 +1,8 @@
 //! Snakes and Ladders written directly against `ChanceModel` (no rewriting engine), to
 //! measure the solver alone: `cargo run --release -p gamelang-chance --example
-//! snakes_direct -- PLAYERS`. Same rules as `examples/snakes-ladders.game`.
+//! snakes_direct -- PLAYERS [exact]`. Same rules as `examples/snakes-ladders.game`.
+//! With `exact`, the exact solver (`--exact`): the two-seat game's lifting, measured
+//! without the engine.
 
 use gamelang_chance::model::{ChanceError, ChanceModel, Node, Opt};
 use gamelang_chance::Prob;
@@ -90,8 +92,13 @@ fn main() {
     let mut m = Snakes { players };
     let g = gamelang_chance::graph::explore(&mut m, false, usize::MAX).expect("explore");
     let explored = t.elapsed();
+    let exact = std::env::args().nth(2).as_deref() == Some("exact");
     let opts = gamelang_chance::solve::Options {
-        exactness: gamelang_chance::solve::Exactness::Float,
+        exactness: if exact {
+            gamelang_chance::solve::Exactness::Exact
+        } else {
+            gamelang_chance::solve::Exactness::Float
+        },
         ..Default::default()
     };
     let t = Instant::now();
@@ -104,4 +111,13 @@ fn main() {
         sol.value,
         sol.method
     );
+    if let Some(x) = &sol.exact {
+        for q in x {
+            println!(
+                "exact: {} / {} digits",
+                q.numer().to_string().len(),
+                q.denom().to_string().len()
+            );
+        }
+    }
 }

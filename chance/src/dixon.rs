@@ -28,13 +28,15 @@
 //!    the identity above says `A·Y = D·b` over the integers, so `x = Y / D` is the
 //!    solution — proved by exact integer arithmetic, whatever happened in pass 1. If the
 //!    residual does not vanish within a generous number of steps, the candidate was wrong
-//!    and the solver says so (the caller falls back to another method).
+//!    and the solver says so (the caller falls back to another method). When the
+//!    right-hand sides add up to a constant solution (one winner at every end: the
+//!    probabilities add up to 1), the last one is not lifted but taken as the difference.
 //!
 //! The work is one factorisation plus, per digit, two triangular solves and a product by
 //! the integer matrix: linear in the size of the answer, where rational elimination is
 //! quadratic in it per coefficient.
 
-use crate::lu::{Factors, Symbolic};
+use crate::lu::{Factors, Scratch, Symbolic};
 use crate::modp::{prime, Modp};
 use crate::Q;
 use num_bigint::{BigInt, Sign};
@@ -56,8 +58,13 @@ pub struct Solved {
     pub den: BigInt,
     /// The numerators of the rows asked for (`None` for the others).
     pub num: Vec<Option<Vec<BigInt>>>,
-    /// Every row, `n` values each, as `f64` (each correct to the last bit but one).
+    /// Every row, `n` values each, as `f64` (each correct to the last bit but one; a
+    /// column not lifted, see [`Solved::lifted`], to a few units of the last place of the
+    /// constant the columns add up to, except in the wanted rows).
     pub float: Vec<f64>,
+    /// The right-hand sides lifted in pass 2: `n`, or `n − 1` when they add up to a
+    /// constant solution and the last one is their difference.
+    pub lifted: usize,
     /// Digits (lifting steps) of the two passes.
     pub steps: (usize, usize),
     /// Machine multiplications done (the factorisation and the lifting).
@@ -107,6 +114,7 @@ struct Lifting<'a> {
     r: Residual,
     /// Scratch: one digit vector, in the order of the factorisation, n per position.
     work: Vec<u64>,
+    scratch: Scratch,
 }
 
 /// Beyond this a residual entry is kept as a big integer (so that a row's sum of
@@ -142,6 +150,7 @@ impl<'a> Lifting<'a> {
             n,
             r,
             work: vec![0; sys.rows.len() * n],
+            scratch: Scratch::default(),
         }
     }
 
@@ -177,7 +186,8 @@ impl<'a> Lifting<'a> {
             let (v, i) = (e / n, e % n);
             self.work[self.sym.pos[v] as usize * n + i] = f.from_i128(rem);
         }
-        self.fac.solve(self.sym, n, &mut self.work);
+        self.fac
+            .solve(self.sym, n, &mut self.work, &mut self.scratch);
         for v in 0..m {
             let k = self.sym.pos[v] as usize;
             for i in 0..n {
@@ -288,9 +298,10 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let t0 = std::time::Instant::now();
     if trace {
         eprintln!(
-            "lifting: {m} unknowns, L+U {} coefficients, factorisation {} multiplications",
+            "lifting: {m} unknowns, L+U {} coefficients, factorisation {} multiplications ({:.2} s CPU)",
             sym.fill(),
-            sym.factor_ops
+            sym.factor_ops,
+            cpu()
         );
     }
     let nnz: u64 = sys.rows.iter().map(|r| r.len() as u64).sum();
@@ -319,7 +330,11 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let p = fac.f.p;
     let pb = BigInt::from(p);
     if trace {
-        eprintln!("lifting: factored in {:?}", t0.elapsed());
+        eprintln!(
+            "lifting: factored in {:?} ({:.2} s CPU)",
+            t0.elapsed(),
+            cpu()
+        );
     }
 
     // Pass 1: a candidate denominator, from one number that mixes every unknown of every
@@ -374,9 +389,10 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let steps1 = digits.len();
     if trace {
         eprintln!(
-            "lifting: pass 1, {steps1} digits, denominator {} bits, {:?}",
+            "lifting: pass 1, {steps1} digits, denominator {} bits, {:?} ({:.2} s CPU)",
             den.bits(),
-            t0.elapsed()
+            t0.elapsed(),
+            cpu()
         );
     }
 
@@ -385,21 +401,28 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     // (rows with smaller denominators than others, e.g. parts of the chain that cannot
     // reach the probes). Their fractions are reconstructed from these digits, D is
     // multiplied by their denominators, and the pass starts again (up to four times).
+    //
+    // When the right-hand sides add up to a constant solution (`A·(c, …, c) = Σᵢ Bᵢ`: a
+    // chain where every path ends with exactly one winner, whose probabilities add up to
+    // 1), the last column is not lifted: `Y_last = D·c − Σ Yᵢ` (then `A·Y_last = D·c·A·1 −
+    // Σ D·Bᵢ = D·B_last`, exact like the rest). Two players lift one column instead of two.
     let mut den = den;
     let mut rounds = 0;
+    let sum = if n >= 2 { constant_sum(sys) } else { None };
+    let cols = if sum.is_some() { n - 1 } else { n };
     let all = loop {
         let scaled: Vec<BigInt> = sys
             .rhs
             .iter()
-            .flat_map(|r| r.iter().map(|x| x * &den))
+            .flat_map(|r| r[..cols].iter().map(|x| x * &den))
             .collect();
-        let mut lift = Lifting::new(sys, &sym, &fac, scaled, n);
+        let mut lift = Lifting::new(sys, &sym, &fac, scaled, cols);
         let mut all: Vec<Vec<i64>> = Vec::new();
         let limit = 2 * steps1 + 8;
         while !lift.is_zero() && all.len() < limit {
-            let mut y = vec![0i64; m * n];
+            let mut y = vec![0i64; m * cols];
             lift.step(&mut y)?;
-            ops += (fill + nnz) * n as u64;
+            ops += (fill + nnz) * cols as u64;
             budget(ops)?;
             all.push(y);
         }
@@ -415,7 +438,7 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
         let modulus = pb.pow(all.len() as u32);
         let last = all.last().expect("at least one digit");
         let mut extra = BigInt::one();
-        for e in 0..m * n {
+        for e in 0..m * cols {
             if last[e] != 0 {
                 let x = assemble(all.iter().map(|y| y[e]), p);
                 let Some((_, b)) = reconstruct(&x, &modulus) else {
@@ -437,16 +460,24 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     // three leading digits (|the rest| < p^(t−2), so the relative error is below p^-2).
     let steps2 = all.len();
     if trace {
-        eprintln!("lifting: pass 2, {steps2} digits, {:?}", t0.elapsed());
+        eprintln!(
+            "lifting: pass 2, {steps2} digits of {cols} column(s), {:?} ({:.2} s CPU)",
+            t0.elapsed(),
+            cpu()
+        );
     }
+    let dc = sum.as_ref().map(|c| &den * c);
     let mut num = vec![None; m];
     for k in 0..m {
         if wanted[k] {
-            num[k] = Some(
-                (0..n)
-                    .map(|i| assemble(all.iter().map(|y| y[k * n + i]), p))
-                    .collect(),
-            );
+            let mut v: Vec<BigInt> = (0..cols)
+                .map(|i| assemble(all.iter().map(|y| y[k * cols + i]), p))
+                .collect();
+            if let Some(dc) = &dc {
+                let rest = v.iter().fold(dc.clone(), |a, y| a - y);
+                v.push(rest);
+            }
+            num[k] = Some(v);
         }
     }
     let den_shift = den.bits().saturating_sub(60);
@@ -454,15 +485,25 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     let mut powers: Vec<Option<BigInt>> = vec![None; steps2 + 1];
     let mut float = vec![0.0f64; m * n];
     for k in 0..m {
-        for i in 0..n {
-            let Some(t) = (0..steps2).rev().find(|&j| all[j][k * n + i] != 0) else {
+        for i in 0..cols {
+            let Some(t) = (0..steps2).rev().find(|&j| all[j][k * cols + i] != 0) else {
                 continue;
             };
             let lo = t.saturating_sub(2);
-            let top = assemble((lo..=t).map(|j| all[j][k * n + i]), p);
+            let top = assemble((lo..=t).map(|j| all[j][k * cols + i]), p);
             let scale = powers[lo].get_or_insert_with(|| pb.pow(lo as u32));
             let y = top * &*scale;
             float[k * n + i] = ratio(&y, den_shift, den_top);
+        }
+        if let Some(c) = &sum {
+            // The column not lifted: from the exact numerator where there is one, else
+            // `c` minus the others (to within a few units of the last place of `c`).
+            float[k * n + cols] = match &num[k] {
+                Some(v) => ratio(&v[cols], den_shift, den_top),
+                None => {
+                    c.to_f64().unwrap_or(f64::NAN) - float[k * n..k * n + cols].iter().sum::<f64>()
+                }
+            };
         }
     }
     Ok(Solved {
@@ -471,7 +512,49 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
         float,
         steps: (steps1, steps2),
         ops,
+        lifted: cols,
     })
+}
+
+/// The integer `c` with `A·(c, …, c) = Σᵢ Bᵢ`, when there is one: every row's right-hand
+/// sides add up to `c` times the row's sum of coefficients (and to zero where that sum is
+/// zero). Checked exactly on every row; `None` also when no row fixes `c`.
+fn constant_sum(sys: &IntSystem) -> Option<BigInt> {
+    let mut c: Option<BigInt> = None;
+    for (row, rhs) in sys.rows.iter().zip(&sys.rhs) {
+        let weight: i128 = row.iter().map(|&(_, a)| a as i128).sum();
+        let total: BigInt = rhs.iter().sum();
+        if weight == 0 {
+            if !total.is_zero() {
+                return None;
+            }
+            continue;
+        }
+        let (q, r) = total.div_rem(&BigInt::from(weight));
+        if !r.is_zero() || c.as_ref().is_some_and(|c| *c != q) {
+            return None;
+        }
+        c = Some(q);
+    }
+    c
+}
+
+/// The process's CPU time so far in seconds, for the trace (`GAMELANG_TRACE_LIFTING`), where
+/// the system says (Linux); 0 elsewhere.
+fn cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields 14 and 15 (user and system time in clock ticks of 1/100 s), after the
+    // command name in parentheses.
+    let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    f.iter().sum::<f64>() / 100.0
 }
 
 /// `y / d` in floating point, `d = den_top · 2^den_shift`.
@@ -572,6 +655,79 @@ mod tests {
                     assert!(
                         (got.float[k * n + i] - w).abs() <= 1e-14 * w.abs().max(1e-300),
                         "round {round}, row {k}: {} vs {w}",
+                        got.float[k * n + i]
+                    );
+                }
+            }
+        }
+    }
+
+    /// Random chains whose every exit pays one of `n` players `c` (so the columns add up
+    /// to the constant solution `c`, as in a game with exactly one winner): pass 2 lifts
+    /// `n − 1` columns and the last is their difference, and the answers are still those of
+    /// rational elimination — exact in the wanted rows, in floating point in every row.
+    /// With one row spoiled (paying one player a little more), all `n` are lifted.
+    #[test]
+    fn columns_adding_up_to_a_constant_lift_one_column_less() {
+        let mut rng = Rng(0x51_7cc1_b727_220a);
+        for round in 0..24 {
+            let m = 3 + round * 4;
+            let n = 2 + round % 3;
+            let c: i64 = if round % 2 == 0 { 1 } else { 7 };
+            let spoil = round % 4 == 3;
+            let mut rows: Vec<Vec<(u32, i64)>> = Vec::new();
+            let mut rhs: Vec<Vec<BigInt>> = Vec::new();
+            let mut sys: System<Q> = System::new(m, n);
+            for k in 0..m {
+                let mut row = vec![0i64; m];
+                row[k] += 6;
+                let mut b = vec![0i64; n];
+                for _ in 0..6 {
+                    if rng.below(3) == 0 || k == m - 1 {
+                        b[rng.below(n as u64) as usize] += c;
+                    } else {
+                        row[rng.below(m as u64) as usize] -= 1;
+                    }
+                }
+                if spoil && k == m / 2 {
+                    b[0] += 1;
+                }
+                let entries: Vec<(u32, i64)> = row
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &a)| a != 0)
+                    .map(|(j, &a)| (j as u32, a))
+                    .collect();
+                for &(j, a) in &entries {
+                    sys.set(k, j as usize, Q::from_integer(a.into()));
+                }
+                for (i, &bi) in b.iter().enumerate() {
+                    sys.rhs_mut(k)[i] = Q::from_integer(bi.into());
+                }
+                rows.push(entries);
+                rhs.push(b.into_iter().map(BigInt::from).collect());
+            }
+            let Ok(want) = sys.solve(|_, _| Ok(())) else {
+                continue;
+            };
+            let int = IntSystem { rows, rhs, n };
+            let wanted: Vec<bool> = (0..m).map(|k| k % 2 == 0).collect();
+            let got = solve(&int, &wanted, u64::MAX).expect("solved");
+            assert_eq!(got.lifted, if spoil { n } else { n - 1 }, "round {round}");
+            for k in 0..m {
+                if wanted[k] {
+                    assert_eq!(got.exact(k).unwrap(), want[k], "round {round}, row {k}");
+                }
+                for i in 0..n {
+                    let w = want[k][i].to_f64().unwrap();
+                    let tol = if wanted[k] || i + 1 < n || spoil {
+                        1e-14 * w.abs()
+                    } else {
+                        1e-14 * c as f64
+                    };
+                    assert!(
+                        (got.float[k * n + i] - w).abs() <= tol.max(1e-300),
+                        "round {round}, row {k}, column {i}: {} vs {w}",
                         got.float[k * n + i]
                     );
                 }

@@ -15,7 +15,7 @@ use crate::modp::Modp;
 /// The largest system ordered here (its bit sets take `m²/4` bytes: 225 MB at this size;
 /// and below 2^15, so that a row's sum of products fits 128 bits, `Modp::reduce_wide`).
 pub const MAX_ORDER: usize = 30_000;
-const _: () = assert!(MAX_ORDER < 1 << 15);
+const _: () = assert!(MAX_ORDER < 1 << 15 && MAX_ORDER <= u16::MAX as usize + 1);
 
 /// The result of the symbolic elimination: the order and the pattern of `L + U`.
 pub struct Symbolic {
@@ -66,11 +66,8 @@ impl Symbolic {
         let markowitz = |i: u64, o: u64| i * o;
         let mut n_in: Vec<u64> = (0..m).map(|v| count(&ins, v)).collect();
         let mut n_out: Vec<u64> = (0..m).map(|v| count(&outs, v)).collect();
-        let mut score: Vec<u64> = (0..m).map(|v| markowitz(n_in[v], n_out[v])).collect();
-        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(u64, u32)>> = (0..m)
-            .map(|v| std::cmp::Reverse((score[v], v as u32)))
-            .collect();
-        let mut done = vec![false; m];
+        let score: Vec<u64> = (0..m).map(|v| markowitz(n_in[v], n_out[v])).collect();
+        let mut heap = Heap::new(&score);
         let mut order = Vec::with_capacity(m);
         let mut ins_of: Vec<Vec<u32>> = Vec::with_capacity(m);
         let mut outs_of: Vec<Vec<u32>> = Vec::with_capacity(m);
@@ -86,12 +83,7 @@ impl Symbolic {
             }
             out
         };
-        while let Some(std::cmp::Reverse((sc, v))) = heap.pop() {
-            let v = v as usize;
-            if done[v] || sc != score[v] {
-                continue;
-            }
-            done[v] = true;
+        while let Some(v) = heap.pop() {
             order.push(v as u32);
             row.copy_from_slice(&outs[v * words..(v + 1) * words]);
             col.copy_from_slice(&ins[v * words..(v + 1) * words]);
@@ -133,11 +125,7 @@ impl Symbolic {
             }
             for &u in c.iter().chain(&r) {
                 let u = u as usize;
-                let sc = markowitz(n_in[u], n_out[u]);
-                if sc != score[u] {
-                    score[u] = sc;
-                    heap.push(std::cmp::Reverse((sc, u as u32)));
-                }
+                heap.set(u, markowitz(n_in[u], n_out[u]));
             }
             ins_of.push(c);
             outs_of.push(r);
@@ -173,11 +161,107 @@ impl Symbolic {
     }
 }
 
-/// A sparse pattern, row after row in one array.
+/// The unknowns not yet eliminated by their Markowitz counts, least first, ties to the
+/// lower number: a binary heap that knows where each unknown is, so that a count that
+/// changes moves its one entry. (A heap of (count, unknown) pairs with the stale ones
+/// skipped when popped grew to millions of entries on Snakes and Ladders, each update an
+/// insertion: 9% of the exact solve, against a heap of 12,116 entries here.)
+struct Heap {
+    /// (count, unknown), a binary min-heap.
+    items: Vec<(u64, u32)>,
+    /// `at[v]`: where unknown `v` is in `items`, or `GONE`.
+    at: Vec<u32>,
+}
+
+const GONE: u32 = u32::MAX;
+
+impl Heap {
+    fn new(score: &[u64]) -> Heap {
+        let mut h = Heap {
+            items: score
+                .iter()
+                .enumerate()
+                .map(|(v, &s)| (s, v as u32))
+                .collect(),
+            at: (0..score.len() as u32).collect(),
+        };
+        for i in (0..h.items.len() / 2).rev() {
+            h.down(i);
+        }
+        h
+    }
+
+    fn swap(&mut self, i: usize, j: usize) {
+        self.items.swap(i, j);
+        self.at[self.items[i].1 as usize] = i as u32;
+        self.at[self.items[j].1 as usize] = j as u32;
+    }
+
+    fn up(&mut self, mut i: usize) {
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if self.items[i] >= self.items[parent] {
+                break;
+            }
+            self.swap(i, parent);
+            i = parent;
+        }
+    }
+
+    fn down(&mut self, mut i: usize) {
+        loop {
+            let (l, r) = (2 * i + 1, 2 * i + 2);
+            let mut least = i;
+            if l < self.items.len() && self.items[l] < self.items[least] {
+                least = l;
+            }
+            if r < self.items.len() && self.items[r] < self.items[least] {
+                least = r;
+            }
+            if least == i {
+                break;
+            }
+            self.swap(i, least);
+            i = least;
+        }
+    }
+
+    /// The unknown of least count, taken out.
+    fn pop(&mut self) -> Option<usize> {
+        let last = self.items.len().checked_sub(1)?;
+        self.swap(0, last);
+        let (_, v) = self.items.pop().expect("not empty");
+        self.at[v as usize] = GONE;
+        if !self.items.is_empty() {
+            self.down(0);
+        }
+        Some(v as usize)
+    }
+
+    /// A new count for `v` (nothing if it was taken out).
+    fn set(&mut self, v: usize, count: u64) {
+        let i = self.at[v];
+        if i == GONE {
+            return;
+        }
+        let i = i as usize;
+        let old = self.items[i].0;
+        self.items[i].0 = count;
+        if count < old {
+            self.up(i);
+        } else if count > old {
+            self.down(i);
+        }
+    }
+}
+
+/// A sparse pattern, row after row in one array. Positions are below [`MAX_ORDER`], so
+/// 16 bits each: the triangular solves of the lifting read the whole pattern with the
+/// factors for every digit, and at 10 bytes a coefficient instead of 12 they read less.
 struct Rows {
     /// Row `k` is `idx[start[k]..start[k + 1]]`.
     start: Vec<usize>,
-    idx: Vec<u32>,
+    idx: Vec<u16>,
 }
 
 impl Rows {
@@ -186,7 +270,7 @@ impl Rows {
         start.push(0);
         let mut idx = Vec::with_capacity(rows.iter().map(Vec::len).sum());
         for r in rows {
-            idx.extend_from_slice(&r);
+            idx.extend(r.iter().map(|&j| j as u16));
             start.push(idx.len());
         }
         Rows { start, idx }
@@ -196,7 +280,7 @@ impl Rows {
         self.start[k]..self.start[k + 1]
     }
 
-    fn row(&self, k: usize) -> &[u32] {
+    fn row(&self, k: usize) -> &[u16] {
         &self.idx[self.range(k)]
     }
 }
@@ -216,70 +300,158 @@ impl Factors {
     /// Factor the matrix whose row `v` is `rows[v]` (unknown, integer coefficient; the
     /// pattern must be within the one `sym` was made from). `None` when a pivot is
     /// divisible by the prime.
+    ///
+    /// Rows are eliminated [`BLOCK`] at a time: each row of U computed before the block
+    /// is read once for all of them (it is subtracted from every row of the block whose L
+    /// has an entry in its column, times that entry), then the rows of the block are
+    /// finished one after the other. Row by row, each row of U was read again for every
+    /// later row that needs it: 12 GB read for the 1.2·10^9 multiplications of two-seat
+    /// Snakes and Ladders, whose U (21 MB) does not fit the processor's cache.
     pub fn new(sym: &Symbolic, rows: &[Vec<(u32, i64)>], f: Modp) -> Option<Factors> {
         let m = sym.order.len();
-        // The row being eliminated, as unreduced sums of products (Montgomery values times
-        // 2^64): an update is one multiplication and an addition, reduced once when read.
-        let mut w = vec![0u128; m];
-        let mut l = Vec::with_capacity(sym.lower.idx.len());
-        let mut u: Vec<u64> = Vec::with_capacity(sym.upper.idx.len());
+        // The rows being eliminated, as unreduced sums of products (Montgomery values
+        // times 2^64): an update is one multiplication and an addition, reduced once when
+        // read. `w[c][b]` is column `c` of the block's row `b`.
+        let mut w = vec![[0u128; BLOCK]; m];
+        let mut l = vec![0u64; sym.lower.idx.len()];
+        let mut u = vec![0u64; sym.upper.idx.len()];
         let mut uinv = vec![0; m];
-        for k in 0..m {
-            for &(j, a) in &rows[sym.order[k] as usize] {
-                let j = sym.pos[j as usize] as usize;
-                w[j] += (f.from_i128(a as i128) as u128) << 64;
+        let mut k0 = 0;
+        while k0 < m {
+            let rows_in = BLOCK.min(m - k0);
+            for b in 0..rows_in {
+                for &(j, a) in &rows[sym.order[k0 + b] as usize] {
+                    let j = sym.pos[j as usize] as usize;
+                    w[j][b] += (f.from_i128(a as i128) as u128) << 64;
+                }
             }
-            for &j in sym.lower.row(k) {
-                let j = j as usize;
-                let x = f.mul(f.reduce_wide(std::mem::take(&mut w[j])), uinv[j]);
-                l.push(x);
-                if x != 0 {
-                    // w −= x·U[j], as w += (p − x)·U[j].
-                    let nx = (f.p - x) as u128;
+            // Where each row of the block is in its L pattern.
+            let mut at = [0usize; BLOCK];
+            // The columns before the block, in increasing order over all its rows.
+            loop {
+                let next = |at: &[usize; BLOCK], b: usize| -> Option<usize> {
+                    let j = *sym.lower.row(k0 + b).get(at[b])? as usize;
+                    (j < k0).then_some(j)
+                };
+                let Some(j) = (0..rows_in).filter_map(|b| next(&at, b)).min() else {
+                    break;
+                };
+                // w[b] −= x·U[j], as w[b] += (p − x)·U[j]; 0 for the rows without j.
+                let mut nx = [0u128; BLOCK];
+                for b in 0..rows_in {
+                    if next(&at, b) == Some(j) {
+                        let x = f.mul(f.reduce_wide(std::mem::take(&mut w[j][b])), uinv[j]);
+                        l[sym.lower.start[k0 + b] + at[b]] = x;
+                        at[b] += 1;
+                        if x != 0 {
+                            nx[b] = (f.p - x) as u128;
+                        }
+                    }
+                }
+                if nx.iter().any(|&x| x != 0) {
                     let r = sym.upper.range(j);
                     for (&c, &a) in sym.upper.idx[r.clone()].iter().zip(&u[r]) {
-                        w[c as usize] += nx * a as u128;
+                        let wc = &mut w[c as usize];
+                        for b in 0..BLOCK {
+                            wc[b] += nx[b] * a as u128;
+                        }
                     }
                 }
             }
-            for &c in sym.upper.row(k) {
-                u.push(f.reduce_wide(std::mem::take(&mut w[c as usize])));
+            // The block's own columns, row after row.
+            for b in 0..rows_in {
+                let k = k0 + b;
+                let lower = sym.lower.row(k);
+                for (t, &j) in lower.iter().enumerate().skip(at[b]) {
+                    let j = j as usize;
+                    let x = f.mul(f.reduce_wide(std::mem::take(&mut w[j][b])), uinv[j]);
+                    l[sym.lower.start[k] + t] = x;
+                    if x != 0 {
+                        let nx = (f.p - x) as u128;
+                        let r = sym.upper.range(j);
+                        for (&c, &a) in sym.upper.idx[r.clone()].iter().zip(&u[r]) {
+                            w[c as usize][b] += nx * a as u128;
+                        }
+                    }
+                }
+                let r = sym.upper.range(k);
+                for (&c, out) in sym.upper.idx[r.clone()].iter().zip(&mut u[r]) {
+                    *out = f.reduce_wide(std::mem::take(&mut w[c as usize][b]));
+                }
+                let pivot = f.reduce_wide(std::mem::take(&mut w[k][b]));
+                if pivot == 0 {
+                    return None;
+                }
+                uinv[k] = f.inv(pivot);
             }
-            let pivot = f.reduce_wide(std::mem::take(&mut w[k]));
-            if pivot == 0 {
-                return None;
-            }
-            uinv[k] = f.inv(pivot);
+            k0 += rows_in;
         }
         Some(Factors { f, l, u, uinv })
     }
 
     /// Solve `A x = b` for `n` right-hand sides at once: `b` holds, for each position in
     /// the order, its `n` values (Montgomery form), and is overwritten by the solution.
-    pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64]) {
-        match n {
-            1 => self.solve_one(sym, b),
-            _ => {
-                // One column at a time: on Snakes and Ladders with two players, two columns
-                // interleaved took 2.9 times as long as one (measured with perf), one after
-                // the other twice as long.
-                let m = self.uinv.len();
-                let mut col = vec![0u64; m];
-                for i in 0..n {
-                    for k in 0..m {
-                        col[k] = b[k * n + i];
-                    }
-                    self.solve_one(sym, &mut col);
-                    for k in 0..m {
-                        b[k * n + i] = col[k];
-                    }
+    /// `scratch` holds the vectors the solves work on (allocated once per lifting, not per
+    /// digit).
+    pub fn solve(&self, sym: &Symbolic, n: usize, b: &mut [u64], scratch: &mut Scratch) {
+        // Columns two at a time, side by side: the solves stream the factors from memory
+        // (4.2 M coefficients of 10 bytes on Snakes and Ladders with two players, far
+        // more than the caches), so a second column read along with the first costs
+        // little more than its multiplications. (Columns were once interleaved `n` to a
+        // position and indexed through `n` in the inner loop; that took 2.9 times as long
+        // as one column.)
+        let m = self.uinv.len();
+        let mut i = 0;
+        if n >= 2 {
+            let pair = scratch.pair.get_or_insert_with(|| boxed([0; 2]));
+            while i + 1 < n {
+                for k in 0..m {
+                    pair[k] = [b[k * n + i], b[k * n + i + 1]];
                 }
+                self.solve_two(sym, pair);
+                for k in 0..m {
+                    [b[k * n + i], b[k * n + i + 1]] = pair[k];
+                }
+                i += 2;
+            }
+        }
+        if i < n {
+            let col = scratch.col.get_or_insert_with(|| boxed(0));
+            for k in 0..m {
+                col[k] = b[k * n + i];
+            }
+            self.solve_one(sym, col);
+            for k in 0..m {
+                b[k * n + i] = col[k];
             }
         }
     }
 
+    /// The triangular solves for two right-hand sides side by side.
+    fn solve_two(&self, sym: &Symbolic, b: &mut [[u64; 2]; SPAN]) {
+        let f = &self.f;
+        let m = self.uinv.len();
+        for k in 0..m {
+            let r = sym.lower.range(k);
+            let [a0, a1] = dot2(&sym.lower.idx[r.clone()], &self.l[r], b);
+            b[k] = [
+                f.sub(b[k][0], f.reduce_wide(a0)),
+                f.sub(b[k][1], f.reduce_wide(a1)),
+            ];
+        }
+        for k in (0..m).rev() {
+            let r = sym.upper.range(k);
+            let [a0, a1] = dot2(&sym.upper.idx[r.clone()], &self.u[r], b);
+            let inv = self.uinv[k];
+            b[k] = [
+                f.mul(f.sub(b[k][0], f.reduce_wide(a0)), inv),
+                f.mul(f.sub(b[k][1], f.reduce_wide(a1)), inv),
+            ];
+        }
+    }
+
     /// The triangular solves for one right-hand side.
-    fn solve_one(&self, sym: &Symbolic, b: &mut [u64]) {
+    fn solve_one(&self, sym: &Symbolic, b: &mut [u64; SPAN]) {
         let f = &self.f;
         let m = self.uinv.len();
         for k in 0..m {
@@ -295,10 +467,34 @@ impl Factors {
     }
 }
 
+/// Rows eliminated together by [`Factors::new`].
+const BLOCK: usize = 4;
+
+/// Positions are 16 bits, so a vector of `SPAN` entries indexed by one needs no bounds
+/// check: the triangular solves work on such vectors (their inner loops are a gather, a
+/// multiplication and an addition per coefficient, and a check there was a third of the
+/// instructions).
+const SPAN: usize = 1 << 16;
+
+/// The vectors [`Factors::solve`] works on, made when first needed.
+#[derive(Default)]
+pub struct Scratch {
+    col: Option<Box<[u64; SPAN]>>,
+    pair: Option<Box<[[u64; 2]; SPAN]>>,
+}
+
+/// A vector of `SPAN` copies of `x` on the heap.
+fn boxed<T: Copy + std::fmt::Debug>(x: T) -> Box<[T; SPAN]> {
+    vec![x; SPAN]
+        .into_boxed_slice()
+        .try_into()
+        .expect("SPAN entries")
+}
+
 /// `Σ vals[i]·b[idx[i]]`, unreduced, with four independent sums (one 128-bit sum is a chain
 /// of dependent additions; four let the multiplications overlap).
 #[inline(always)]
-fn dot(idx: &[u32], vals: &[u64], b: &[u64]) -> u128 {
+fn dot(idx: &[u16], vals: &[u64], b: &[u64; SPAN]) -> u128 {
     let mut acc = [0u128; 4];
     let (ic, vc) = (idx.chunks_exact(4), vals.chunks_exact(4));
     let (ir, vr) = (ic.remainder(), vc.remainder());
@@ -311,4 +507,66 @@ fn dot(idx: &[u32], vals: &[u64], b: &[u64]) -> u128 {
         acc[0] += v as u128 * b[i as usize] as u128;
     }
     acc[0] + acc[1] + acc[2] + acc[3]
+}
+
+/// [`dot`] for two right-hand sides side by side: two independent sums per column.
+#[inline(always)]
+fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]; SPAN]) -> [u128; 2] {
+    let mut acc = [[0u128; 2]; 2];
+    let (ic, vc) = (idx.chunks_exact(2), vals.chunks_exact(2));
+    let (ir, vr) = (ic.remainder(), vc.remainder());
+    for (i, v) in ic.zip(vc) {
+        for t in 0..2 {
+            let x = b[i[t] as usize];
+            acc[t][0] += v[t] as u128 * x[0] as u128;
+            acc[t][1] += v[t] as u128 * x[1] as u128;
+        }
+    }
+    for (&i, &v) in ir.iter().zip(vr) {
+        let x = b[i as usize];
+        acc[0][0] += v as u128 * x[0] as u128;
+        acc[0][1] += v as u128 * x[1] as u128;
+    }
+    [acc[0][0] + acc[1][0], acc[0][1] + acc[1][1]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The heap of Markowitz counts pops what a scan for the least (count, unknown) pair
+    /// finds, through random changes of counts, including changes of unknowns already
+    /// popped (ignored).
+    #[test]
+    fn heap_pops_the_least_count_first_ties_to_the_lower_unknown() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for m in [1usize, 2, 7, 64, 300] {
+            let mut count: Vec<u64> = (0..m).map(|_| next() % 20).collect();
+            let mut heap = Heap::new(&count);
+            let mut left: Vec<bool> = vec![true; m];
+            for _ in 0..m {
+                for _ in 0..(next() % 6) {
+                    let v = (next() % m as u64) as usize;
+                    let c = next() % 20;
+                    heap.set(v, c);
+                    if left[v] {
+                        count[v] = c;
+                    }
+                }
+                let want = (0..m)
+                    .filter(|&v| left[v])
+                    .min_by_key(|&v| (count[v], v))
+                    .unwrap();
+                assert_eq!(heap.pop(), Some(want), "m = {m}");
+                left[want] = false;
+            }
+            assert_eq!(heap.pop(), None);
+        }
+    }
 }
