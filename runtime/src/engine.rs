@@ -780,7 +780,7 @@ impl Engine {
 
     /// Mark `t` normal. Inlined: it follows nearly every rewrite and built-in, and the
     /// bit vector rarely grows (that part is out of line).
-    #[inline]
+    #[inline(always)]
     fn set_normal(&mut self, t: TermId) {
         let i = t.index();
         match self.normal.get_mut(i >> 6) {
