@@ -685,7 +685,7 @@ impl Engine {
                     && args
                         .iter()
                         .enumerate()
-                        .all(|(i, a)| *a == Pat::Var(i as u32)) =>
+                        .all(|(i, a)| matches!(a, Pat::Var(v) if *v as usize == i)) =>
             {
                 self.reduce_app(*op, subst)
             }
@@ -778,12 +778,22 @@ impl Engine {
         }
     }
 
+    /// Mark `t` normal. Inlined: it follows nearly every rewrite and built-in, and the
+    /// bit vector rarely grows (that part is out of line).
+    #[inline(always)]
     fn set_normal(&mut self, t: TermId) {
         let i = t.index();
-        if i >> 6 >= self.normal.len() {
-            let want = (self.store.len().max(i + 1) >> 6) + 1;
-            self.normal.resize(want.max(self.normal.len() * 2), 0);
+        match self.normal.get_mut(i >> 6) {
+            Some(w) => *w |= 1 << (i & 63),
+            None => self.set_normal_grown(i),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn set_normal_grown(&mut self, i: usize) {
+        let want = (self.store.len().max(i + 1) >> 6) + 1;
+        self.normal.resize(want.max(self.normal.len() * 2), 0);
         self.normal[i >> 6] |= 1 << (i & 63);
     }
 

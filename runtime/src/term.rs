@@ -590,7 +590,10 @@ impl TermStore {
                 break;
             }
             let id = entry as u32;
-            if (entry >> 32) as u32 == h && self.terms[id as usize] == TermData::Int(v) {
+            // (Compared in place: `== TermData::Int(v)` built and dropped a `TermData`.)
+            if (entry >> 32) as u32 == h
+                && matches!(self.terms[id as usize], TermData::Int(x) if x == v)
+            {
                 return TermId(id);
             }
             i = (i + 1) & mask;

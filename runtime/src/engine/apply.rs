@@ -154,7 +154,7 @@ impl Engine {
     }
 
     /// The number of arguments of the subject and its first two (`NONE` if missing).
-    #[inline]
+    #[inline(always)]
     pub(super) fn subj_args2(&self, subj: Subj) -> (usize, TermId, TermId) {
         let args = if subj.is_open() {
             let b = subj.base as usize;
