@@ -1018,6 +1018,99 @@ fn connect_forced_moves_win_block_or_stay_safe() {
     assert!(seen.iter().all(|&k| k > 0), "cases seen: {seen:?}");
 }
 
+/// Connect's `halted` (c in a row, found as a stone on one of its own player's winning
+/// cells) and `mirror` (columns reversed) on random positions, play over or not, against
+/// the lines and the mirror image computed here cell by cell.
+#[test]
+fn connect_halted_and_mirror_match_the_board_cell_by_cell() {
+    let mut rng = support::Rng(0x11e5_0fc4);
+    let mut ended = 0;
+    for (w, h, c) in [
+        (6i32, 6i32, 4i32),
+        (5, 4, 3),
+        (4, 4, 4),
+        (7, 6, 4),
+        (3, 5, 2),
+        (4, 3, 1),
+        (3, 3, 5),
+    ] {
+        let mut g = load("examples/connect.game");
+        for (name, v) in [("width", w), ("height", h), ("c", c)] {
+            g.set(name, v);
+        }
+        let n = w * h;
+        let bit = |x: i32| 1u64 << x;
+        let has_line = |s: u64| {
+            (0..n).any(|i| {
+                let (x0, y0) = (i % w, i / w);
+                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                    (0..c).all(|k| {
+                        let (x, y) = (x0 + k * dx, y0 + k * dy);
+                        x >= 0 && x < w && y >= 0 && y < h && s & bit(y * w + x) != 0
+                    })
+                })
+            })
+        };
+        let list = |m: u64| {
+            let cells: Vec<String> = (0..n)
+                .filter(|&i| m & bit(i) != 0)
+                .map(|i| i.to_string())
+                .collect();
+            if cells.is_empty() {
+                "empty".to_string()
+            } else {
+                cells.join(", ")
+            }
+        };
+        let flip = |m: u64| {
+            (0..n)
+                .filter(|&i| m & bit(i) != 0)
+                .fold(0u64, |f, i| f | bit(i / w * w + (w - 1 - i % w)))
+        };
+        for _ in 0..60 {
+            // Random moves until play is over, stopped at a random ply (the end included).
+            let (mut xs, mut os) = (0u64, 0u64);
+            let plies = rng.below(n as u64 + 1) as usize;
+            for k in 0..plies {
+                let taken = xs | os;
+                let free: Vec<i32> = (0..w)
+                    .filter_map(|x| (0..h).map(|y| y * w + x).find(|&i| taken & bit(i) == 0))
+                    .collect();
+                if free.is_empty() || has_line(xs) || has_line(os) {
+                    break;
+                }
+                let i = free[rng.below(free.len() as u64) as usize];
+                if k % 2 == 0 {
+                    xs |= bit(i)
+                } else {
+                    os |= bit(i)
+                }
+            }
+            let over = has_line(xs) || has_line(os) || (xs | os).count_ones() as i32 == n;
+            ended += usize::from(over);
+            let position = format!("({} | {})", list(xs), list(os));
+            for p in ["B", "R"] {
+                let t = g.value(&format!("halted({p}, {position})"));
+                let shown = g.engine.show(t);
+                assert_eq!(
+                    shown,
+                    over.to_string(),
+                    "{w} x {h}, c = {c}: halted({p}, {position})"
+                );
+                let t = g.value(&format!("mirror({p}, {position})"));
+                let image = format!("({} | {})", list(flip(xs)), list(flip(os)));
+                assert_eq!(
+                    g.engine.show(t),
+                    image,
+                    "{w} x {h}: mirror({p}, {position})"
+                );
+            }
+        }
+    }
+    // Both kinds came up: positions where play is over and where it goes on.
+    assert!(ended > 20 && ended < 400, "{ended} of 420 over");
+}
+
 #[test]
 fn symmetry_evaluates_each_class_once_and_keeps_the_answers() {
     let src = std::fs::read_to_string(concat!(

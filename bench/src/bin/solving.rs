@@ -99,6 +99,8 @@ struct Instance {
     params: Vec<String>,
     first: Option<&'static str>,
     native: Vec<String>,
+    /// More arguments for `gamelang solve` (a bounded table for the largest boards).
+    extra: Vec<&'static str>,
 }
 
 fn instance(game: &'static str, params: &[(&str, u32)], value: bool) -> Instance {
@@ -116,6 +118,7 @@ fn instance(game: &'static str, params: &[(&str, u32)], value: bool) -> Instance
         params: params.iter().map(|(k, v)| format!("{k}={v}")).collect(),
         first: None,
         native,
+        extra: Vec::new(),
     }
 }
 
@@ -138,6 +141,7 @@ fn run_gamelang(gamelang: &Path, root: &Path, i: &Instance, limit: Duration) -> 
     if i.value {
         cmd.arg("--value");
     }
+    cmd.args(&i.extra);
     finish(&mut cmd, limit, i.value)
 }
 
@@ -237,11 +241,18 @@ fn main() -> ExitCode {
     list.push(instance("othello", &[("n", 4)], true));
     list.push(instance("othello", &[("n", 6)], false));
     for (width, height) in [(5, 4), (5, 5), (6, 5), (5, 6), (6, 6)] {
-        list.push(instance(
+        let mut i = instance(
             "connect",
             &[("width", width), ("height", height), ("c", 4)],
             false,
-        ));
+        );
+        if (width, height) == (6, 6) {
+            // Tens of millions of positions: a table of 6 M keeps gamelang near 4.5 GB
+            // (unbounded it would need 10 GB or more). It takes over an hour of CPU: give
+            // it `--only connect --timeout 10800` to see it finish.
+            i.extra = vec!["--table-size", "6000000"];
+        }
+        list.push(i);
     }
     list.retain(|i| wanted(i.game));
 

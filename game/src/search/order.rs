@@ -98,12 +98,18 @@ pub(super) fn order<R: Rules>(
     };
     // For B (maximising) a high value first; for R a low one.
     let sign = if p == Side::B { -1 } else { 1 };
+    // The game's `eval` only ranks moves against each other: with at most one move besides
+    // the hint there is nothing to rank, and it is not asked (a forced move, a win at once).
+    let rank = moves.iter().filter(|&&m| Some(m) != hint).count() > 1;
     type Key = (u8, i64, bool, Reverse<u64>);
     let mut keyed: Vec<(Key, R::Config, u64)> = Vec::with_capacity(moves.len());
     for (i, &m) in moves.iter().enumerate() {
         let key = if Some(m) == hint {
             (0, 0)
-        } else if let Some(e) = rules.eval(q, m)? {
+        } else if let Some(e) = match rank {
+            true => rules.eval(q, m)?,
+            false => None,
+        } {
             (1, sign * e)
         } else {
             match known(m) {

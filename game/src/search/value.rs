@@ -541,10 +541,24 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         };
         let mut moves = moves;
         let q = p.opponent();
-        // An enhanced transposition cut-off: a successor already known good enough.
+        // What the table knows of each successor: its own entry, or else its mirror
+        // image's (the two are worth the same).
+        let mut found: Vec<(C, Option<(i64, i64)>)> = Vec::with_capacity(moves.len());
         for &m in &moves {
-            if let Some(&b) = self.table.get(&(q, m)) {
-                let (lo, hi) = (self.lift(b.lo), self.lift(b.hi));
+            let entry = match self.table.get(&(q, m)) {
+                Some(b) => Some(b),
+                None => match rules.mirror(q, m) {
+                    Ok(Some(image)) if image != m => self.table.get(&(q, image)),
+                    Ok(_) => None,
+                    Err(e) => return Err(rules.in_context(e, &path(p, c))),
+                },
+            };
+            found.push((m, entry.map(|b| (b.lo, b.hi))));
+        }
+        // An enhanced transposition cut-off: a successor already known good enough.
+        for &(m, bounds) in &found {
+            if let Some((lo, hi)) = bounds {
+                let (lo, hi) = (self.lift(lo), self.lift(hi));
                 if p == Side::B && lo >= beta {
                     self.store(p, c, alpha, beta, lo, Some(m), 1);
                     return Ok(Opened::Value(lo));
@@ -555,8 +569,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 }
             }
         }
-        let table = &self.table;
-        let known = |m| table.get(&(q, m)).map(|b| (b.lo, b.hi));
+        let known = |m| found.iter().find(|f| f.0 == m).and_then(|f| f.1);
         let keys = match order(
             rules,
             &self.history,
