@@ -884,6 +884,53 @@ fn connect_eval_counts_the_lines_through_each_stone() {
     );
 }
 
+/// A Connect board of the test's own: `w` columns, `h` rows, `c` stones in a row to win; a
+/// set of stones is a bit mask, cell `y * w + x` (row 0 at the bottom), as in
+/// `examples/connect.game`.
+struct ConnectBoard {
+    w: i32,
+    h: i32,
+    c: i32,
+}
+
+impl ConnectBoard {
+    /// `examples/connect.game` set to this board.
+    fn load(&self) -> Loaded {
+        let mut g = load("examples/connect.game");
+        for (name, v) in [("width", self.w), ("height", self.h), ("c", self.c)] {
+            g.set(name, v);
+        }
+        g
+    }
+
+    /// Do the stones `s` hold `c` in a row, in any of the four directions?
+    fn has_line(&self, s: u64) -> bool {
+        let (w, h, c) = (self.w, self.h, self.c);
+        (0..w * h).any(|i| {
+            let (x0, y0) = (i % w, i / w);
+            [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+                (0..c).all(|k| {
+                    let (x, y) = (x0 + k * dx, y0 + k * dy);
+                    x >= 0 && x < w && y >= 0 && y < h && s & (1u64 << (y * w + x)) != 0
+                })
+            })
+        })
+    }
+
+    /// The stones `m` written as the game writes a set of cells.
+    fn list(&self, m: u64) -> String {
+        let cells: Vec<String> = (0..self.w * self.h)
+            .filter(|&i| m & (1u64 << i) != 0)
+            .map(|i| i.to_string())
+            .collect();
+        if cells.is_empty() {
+            "empty".to_string()
+        } else {
+            cells.join(", ")
+        }
+    }
+}
+
 /// Connect's `forced` (the moves the solver searches) on random positions, against the rule
 /// computed here cell by cell: a move that makes c in a row; else the one onto the
 /// opponent's winning cell (the lowest, if several); else the moves not just below one of
@@ -900,39 +947,17 @@ fn connect_forced_moves_win_block_or_stay_safe() {
         (3, 5, 2),
         (4, 3, 1),
     ] {
-        let mut g = load("examples/connect.game");
-        for (name, v) in [("width", w), ("height", h), ("c", c)] {
-            g.set(name, v);
-        }
+        let board = ConnectBoard { w, h, c };
+        let mut g = board.load();
         let n = w * h;
         let bit = |x: i32| 1u64 << x;
-        let has_line = |s: u64| {
-            (0..n).any(|i| {
-                let (x0, y0) = (i % w, i / w);
-                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-                    (0..c).all(|k| {
-                        let (x, y) = (x0 + k * dx, y0 + k * dy);
-                        x >= 0 && x < w && y >= 0 && y < h && s & bit(y * w + x) != 0
-                    })
-                })
-            })
-        };
+        let has_line = |s: u64| board.has_line(s);
         let playable = |taken: u64| -> Vec<i32> {
             (0..w)
                 .filter_map(|x| (0..h).map(|y| y * w + x).find(|&i| taken & bit(i) == 0))
                 .collect()
         };
-        let list = |m: u64| {
-            let cells: Vec<String> = (0..n)
-                .filter(|&i| m & bit(i) != 0)
-                .map(|i| i.to_string())
-                .collect();
-            if cells.is_empty() {
-                "empty".to_string()
-            } else {
-                cells.join(", ")
-            }
-        };
+        let list = |m: u64| board.list(m);
         for _ in 0..100 {
             // A position reached by random moves, play not over.
             let (mut xs, mut os) = (0u64, 0u64);
@@ -1034,34 +1059,12 @@ fn connect_halted_and_mirror_match_the_board_cell_by_cell() {
         (4, 3, 1),
         (3, 3, 5),
     ] {
-        let mut g = load("examples/connect.game");
-        for (name, v) in [("width", w), ("height", h), ("c", c)] {
-            g.set(name, v);
-        }
+        let board = ConnectBoard { w, h, c };
+        let mut g = board.load();
         let n = w * h;
         let bit = |x: i32| 1u64 << x;
-        let has_line = |s: u64| {
-            (0..n).any(|i| {
-                let (x0, y0) = (i % w, i / w);
-                [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
-                    (0..c).all(|k| {
-                        let (x, y) = (x0 + k * dx, y0 + k * dy);
-                        x >= 0 && x < w && y >= 0 && y < h && s & bit(y * w + x) != 0
-                    })
-                })
-            })
-        };
-        let list = |m: u64| {
-            let cells: Vec<String> = (0..n)
-                .filter(|&i| m & bit(i) != 0)
-                .map(|i| i.to_string())
-                .collect();
-            if cells.is_empty() {
-                "empty".to_string()
-            } else {
-                cells.join(", ")
-            }
-        };
+        let has_line = |s: u64| board.has_line(s);
+        let list = |m: u64| board.list(m);
         let flip = |m: u64| {
             (0..n)
                 .filter(|&i| m & bit(i) != 0)
