@@ -46,7 +46,8 @@
 //!   (`Engine::nf`); met again while it is being reduced, it is a loop, reported at once.
 //! * Before the matcher runs, an equation's *guards* (the operator or value required at
 //!   each argument) rule out the equations that cannot match; a direct function reads the
-//!   head of one argument once and tries only the equations that can apply (`dispatch`).
+//!   heads of one or two arguments once and tries only the equations that can apply, without
+//!   testing again the guards those heads settle (`dispatch`).
 //! * A direct function's right-hand side runs as straight-line code compiled when the
 //!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
@@ -186,7 +187,7 @@ struct OpRt {
     cached: bool,
     /// Indices into `Engine::eqs`, in the order to try them.
     eqs: Box<[u32]>,
-    /// For a direct function: which of `eqs` to try, by the head of one argument.
+    /// For a direct function: which of `eqs` to try, by the heads of one or two arguments.
     dispatch: dispatch::Dispatch,
 }
 
