@@ -35,20 +35,16 @@ fn head_key(store: &TermStore, t: TermId) -> u32 {
     store.op(t).map_or(NO_HEAD, |o| o.0)
 }
 
-/// The row (column) of `keys` for argument `arg` of `args`: the position of its head, or
-/// `keys.len()` for any other head or a missing argument.
+/// The row (column) of `keys` for a head: its position, or `keys.len()` for any other head
+/// or a missing argument (`head` gives `None`). `head` is only asked when there are keys.
 #[inline]
-fn row_of(arg: u32, keys: &[u32], args: &[TermId], store: &TermStore) -> usize {
+fn row_of(keys: &[u32], head: impl FnOnce() -> Option<u32>) -> usize {
     if keys.is_empty() {
         return 0;
     }
-    match args.get(arg as usize) {
-        Some(&a) => {
-            let k = head_key(store, a);
-            keys.iter().position(|&x| x == k).unwrap_or(keys.len())
-        }
-        None => keys.len(),
-    }
+    head()
+        .and_then(|k| keys.iter().position(|&x| x == k))
+        .unwrap_or(keys.len())
 }
 
 /// The candidate equations of one function, by the heads of arguments `arg` and `arg2`.
@@ -148,28 +144,19 @@ impl Dispatch {
         };
         let w1 = wants(arg);
         let k1 = keys_of(&w1);
-        // A second argument only where some equations fix both: reading its head is
-        // then worth it (it settles them); otherwise it costs a read for nothing.
-        let both = |a2: u32| {
+        // A second argument only where some equations fix both (reading its head then
+        // settles them; otherwise it costs a read for nothing), and the table stays small.
+        let second = args.get(1).and_then(|&a2| {
             let w2 = wants(a2);
-            w1.iter()
+            let both = w1
+                .iter()
                 .zip(&w2)
-                .filter(|(x, y)| x.is_some() && y.is_some())
-                .count()
-                >= 2
-        };
-        let (arg2, w2, k2) = match args.get(1).filter(|&&a2| both(a2)) {
-            Some(&a2) => {
-                let w2 = wants(a2);
-                let k2 = keys_of(&w2);
-                if (k1.len() + 1) * (k2.len() + 1) <= MAX_CELLS {
-                    (a2, w2, k2)
-                } else {
-                    (NO_ARG, vec![None; guards.len()], Vec::new())
-                }
-            }
-            None => (NO_ARG, vec![None; guards.len()], Vec::new()),
-        };
+                .filter(|(x, y)| x.is_some() && y.is_some());
+            let k2 = keys_of(&w2);
+            (both.count() >= 2 && (k1.len() + 1) * (k2.len() + 1) <= MAX_CELLS)
+                .then_some((a2, w2, k2))
+        });
+        let (arg2, w2, k2) = second.unwrap_or((NO_ARG, vec![None; guards.len()], Vec::new()));
         // Does an equation's want admit the row (column) of key `k` (`None`: any other)?
         let admits = |w: Option<Want>, k: Option<u32>| match (w, k) {
             (None, _) => true,
@@ -211,11 +198,18 @@ impl Dispatch {
     /// arguments `args`.
     #[inline]
     pub(super) fn candidates(&self, args: &[TermId], store: &TermStore) -> (u32, u32) {
-        let row = row_of(self.arg, &self.keys, args, store);
+        self.candidates_by(|arg| args.get(arg as usize).map(|&a| head_key(store, a)))
+    }
+
+    /// The range of candidates for a subject whose argument `arg` has the head key
+    /// `head(arg)` (`None`: no such argument).
+    #[inline]
+    fn candidates_by(&self, head: impl Fn(u32) -> Option<u32>) -> (u32, u32) {
+        let row = row_of(&self.keys, || head(self.arg));
         if self.arg2 == NO_ARG {
             return self.cells[row];
         }
-        let col = row_of(self.arg2, &self.keys2, args, store);
+        let col = row_of(&self.keys2, || head(self.arg2));
         self.cells[row * (self.keys2.len() + 1) + col]
     }
 
@@ -256,15 +250,7 @@ mod tests {
             let want: Vec<u32> = (0..eqs.len() as u32)
                 .filter(|&q| eqs[q as usize].iter().filter(|g| dispatched(g)).all(admits))
                 .collect();
-            let row = d.keys.iter().position(|&k| k == key_of(d.arg));
-            let row = row.unwrap_or(d.keys.len());
-            let col = if d.arg2 == NO_ARG {
-                0
-            } else {
-                let c = d.keys2.iter().position(|&k| k == key_of(d.arg2));
-                c.unwrap_or(d.keys2.len())
-            };
-            let (s, t) = d.cells[row * (d.keys2.len() + 1) + col];
+            let (s, t) = d.candidates_by(|a| Some(key_of(a)));
             let got: Vec<(u32, bool)> = (s..t).map(|p| d.at(p)).collect();
             let positions: Vec<u32> = got.iter().map(|x| x.0).collect();
             assert_eq!(positions, want, "subject heads {subject:?}");
