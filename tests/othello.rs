@@ -6,7 +6,7 @@
 
 mod support;
 use std::collections::{BTreeSet, HashMap};
-use support::cli::{gamelang, json};
+use support::cli::{gamelang, json, reduce_results};
 use support::othello::{flipped, negamax, placements, start, successors, Pos};
 
 const GAME: &str = "examples/othello.game";
@@ -265,19 +265,8 @@ fn halted_and_the_candidates_follow_the_rules_on_random_positions() {
         }
         let path = dir.path().join(format!("questions{n}.game"));
         std::fs::write(&path, script).unwrap();
-        let out = gamelang(&["reduce", &path.display().to_string(), "--quiet"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("result "))
-            .map(|l| l.split_once(": ").map_or(l, |(_sort, value)| value))
-            .collect();
-        assert_eq!(got.len(), expected.len(), "{n} x {n}: {text}");
+        let got = reduce_results(&path);
+        assert_eq!(got.len(), expected.len(), "{n} x {n}: {got:?}");
         for (g, e) in got.iter().zip(&expected) {
             assert_eq!(g, e, "{n} x {n}");
         }
@@ -333,17 +322,9 @@ fn the_grid_othellos_eval_weighs_corners_mobility_and_discs() {
         }
         let path = dir.path().join(format!("eval{n}.game"));
         std::fs::write(&path, script).unwrap();
-        let out = gamelang(&["reduce", &path.display().to_string(), "--quiet"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<i64> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("result "))
-            .map(|l| l.split_once(": ").unwrap().1.parse().unwrap())
+        let got: Vec<i64> = reduce_results(&path)
+            .iter()
+            .map(|v| v.parse().unwrap())
             .collect();
         assert_eq!(got, expected, "{n} x {n}");
         assert!(expected.iter().any(|&e| e < 0) && expected.iter().any(|&e| e > 0));

@@ -58,6 +58,22 @@ pub mod cli {
         serde_json::from_slice(&out.stdout).expect("one JSON object")
     }
 
+    /// The normal forms a successful `gamelang reduce FILE --quiet` prints, one per
+    /// `result SORT: NF` line, in order.
+    pub fn reduce_results(file: &Path) -> Vec<String> {
+        let out = gamelang(&["reduce", &file.display().to_string(), "--quiet"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("result "))
+            .map(|l| l.split_once(": ").expect("result SORT: NF").1.to_string())
+            .collect()
+    }
+
     /// Writes into `dir` a BDDL domain in which both players occupy an open cell, and the
     /// problem `problem`; returns the paths of the two files.
     pub fn occupy_problem(dir: &Path, problem: &str) -> (String, String) {
