@@ -592,6 +592,54 @@ mod tests {
         }
     }
 
+    /// A chain built row by row twice over: as the integer system lifting solves, and as
+    /// the rational system [`crate::linear`] solves by elimination (the reference).
+    struct TwoWays {
+        rows: Vec<Vec<(u32, i64)>>,
+        rhs: Vec<Vec<BigInt>>,
+        sys: System<Q>,
+    }
+
+    impl TwoWays {
+        fn new(m: usize, n: usize) -> Self {
+            TwoWays {
+                rows: Vec::new(),
+                rhs: Vec::new(),
+                sys: System::new(m, n),
+            }
+        }
+
+        /// The next row: its coefficients (dense) and right-hand sides.
+        fn push(&mut self, row: &[i64], b: Vec<BigInt>) {
+            let k = self.rows.len();
+            let entries: Vec<(u32, i64)> = row
+                .iter()
+                .enumerate()
+                .filter(|(_, &a)| a != 0)
+                .map(|(j, &a)| (j as u32, a))
+                .collect();
+            for &(j, a) in &entries {
+                self.sys.set(k, j as usize, Q::from_integer(a.into()));
+            }
+            for (i, bi) in b.iter().enumerate() {
+                self.sys.rhs_mut(k)[i] = Q::from_integer(bi.clone());
+            }
+            self.rows.push(entries);
+            self.rhs.push(b);
+        }
+
+        /// The reference solution (`None`: singular), and the integer system.
+        fn split(mut self, n: usize) -> (Option<Vec<Vec<Q>>>, IntSystem) {
+            let want = self.sys.solve(|_, _| Ok(())).ok();
+            let int = IntSystem {
+                rows: self.rows,
+                rhs: self.rhs,
+                n,
+            };
+            (want, int)
+        }
+    }
+
     /// Random Markov chains with exits, scaled to integers (`6·(I − P)`, die-like
     /// transitions), solved by p-adic lifting and by rational elimination
     /// ([`crate::linear`]): the same rationals, every row.
@@ -601,9 +649,7 @@ mod tests {
         for round in 0..30 {
             let m = 2 + round * 3;
             let n = 1 + round % 3;
-            let mut rows: Vec<Vec<(u32, i64)>> = Vec::new();
-            let mut rhs: Vec<Vec<BigInt>> = Vec::new();
-            let mut sys: System<Q> = System::new(m, n);
+            let mut chain = TwoWays::new(m, n);
             for k in 0..m {
                 // Six throws of a die: each to a random unknown, or out (an exit paying a
                 // random amount to each right-hand side).
@@ -626,25 +672,11 @@ mod tests {
                 if k == m - 1 && row[k] == 0 {
                     row[k] = 6;
                 }
-                let entries: Vec<(u32, i64)> = row
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &a)| a != 0)
-                    .map(|(j, &a)| (j as u32, a))
-                    .collect();
-                for &(j, a) in &entries {
-                    sys.set(k, j as usize, Q::from_integer(a.into()));
-                }
-                for (i, bi) in b.iter().enumerate() {
-                    sys.rhs_mut(k)[i] = Q::from_integer(bi.clone());
-                }
-                rows.push(entries);
-                rhs.push(b);
+                chain.push(&row, b);
             }
-            let Ok(want) = sys.solve(|_, _| Ok(())) else {
+            let (Some(want), int) = chain.split(n) else {
                 continue; // a chain that cannot leave: singular, not a test case
             };
-            let int = IntSystem { rows, rhs, n };
             let wanted = vec![true; m];
             let got = solve(&int, &wanted, u64::MAX).expect("solved");
             for k in 0..m {
@@ -675,9 +707,7 @@ mod tests {
             let n = 2 + round % 3;
             let c: i64 = if round % 2 == 0 { 1 } else { 7 };
             let spoil = round % 4 == 3;
-            let mut rows: Vec<Vec<(u32, i64)>> = Vec::new();
-            let mut rhs: Vec<Vec<BigInt>> = Vec::new();
-            let mut sys: System<Q> = System::new(m, n);
+            let mut chain = TwoWays::new(m, n);
             for k in 0..m {
                 let mut row = vec![0i64; m];
                 row[k] += 6;
@@ -692,25 +722,11 @@ mod tests {
                 if spoil && k == m / 2 {
                     b[0] += 1;
                 }
-                let entries: Vec<(u32, i64)> = row
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &a)| a != 0)
-                    .map(|(j, &a)| (j as u32, a))
-                    .collect();
-                for &(j, a) in &entries {
-                    sys.set(k, j as usize, Q::from_integer(a.into()));
-                }
-                for (i, &bi) in b.iter().enumerate() {
-                    sys.rhs_mut(k)[i] = Q::from_integer(bi.into());
-                }
-                rows.push(entries);
-                rhs.push(b.into_iter().map(BigInt::from).collect());
+                chain.push(&row, b.into_iter().map(BigInt::from).collect());
             }
-            let Ok(want) = sys.solve(|_, _| Ok(())) else {
+            let (Some(want), int) = chain.split(n) else {
                 continue;
             };
-            let int = IntSystem { rows, rhs, n };
             let wanted: Vec<bool> = (0..m).map(|k| k % 2 == 0).collect();
             let got = solve(&int, &wanted, u64::MAX).expect("solved");
             assert_eq!(got.lifted, if spoil { n } else { n - 1 }, "round {round}");
