@@ -70,7 +70,7 @@
 //! caller allows it ([`Engine::collect_in_reduce`]), with the pending work as roots.
 
 use crate::error::{RuntimeError, RuntimeFailure, NO_EQUATION, TRACE_HEAD, TRACE_TAIL};
-use crate::matching::{Matcher, Pattern};
+use crate::matching::{ArgLoads, Load, Matcher, Pattern};
 use crate::term::{TermId, TermStore};
 use gamelang_lang::program::{Builtin, OpId, Pat, Program, SortId};
 use rustc_hash::FxHashMap;
@@ -157,6 +157,9 @@ struct CompiledEq {
     /// Where the right-hand side's code starts in `Engine::code`, if it is an application
     /// (see `code`).
     code: Option<u32>,
+    /// The left-hand side as loads from the subject's arguments, for a direct function's
+    /// candidates whose heads the dispatch has settled (`Pattern::arg_loads`).
+    loads: Option<ArgLoads>,
 }
 
 /// What the engine needs per operator at run time.
@@ -589,7 +592,9 @@ impl Engine {
                 )
             });
             let guards = compile::guards(&eq.lhs, &mut self.store);
+            let loads = lhs.arg_loads();
             eqs.push(CompiledEq {
+                loads,
                 lhs,
                 rhs,
                 cond,

@@ -112,6 +112,29 @@ enum Step {
     },
 }
 
+/// Where a variable of a left-hand side read by loads is (see [`Pattern::arg_loads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Load {
+    /// The subject's argument `0`.
+    Arg(u32),
+    /// Argument `1` of the subject's argument `0`.
+    Kid(u32, u32),
+    /// Not bound by the left-hand side (only in an equation that is invalid anyway).
+    Unbound,
+}
+
+/// A simple left-hand side as loads from the subject's arguments ([`Pattern::arg_loads`]).
+#[derive(Clone, Debug)]
+pub struct ArgLoads {
+    /// The number of arguments of the left-hand side's top.
+    pub arity: u32,
+    /// Per variable (declared, then hidden), where its value is.
+    pub loads: Box<[Load]>,
+    /// The variables whose values must be of a sort (variable, sort): those bound at the
+    /// top of a defined function's arguments, whose sort is not the greatest of its kind.
+    pub sorts: Box<[(u32, SortId)]>,
+}
+
 /// What [`Pattern::compile_lhs`] gives.
 pub(crate) struct CompiledLhs<'p> {
     pub pattern: Pattern,
@@ -585,6 +608,70 @@ impl Pattern {
             }
         }
         true
+    }
+
+    /// The left-hand side `f(p1, …, pn)` read as loads from the subject's arguments, when
+    /// every `pi` is a variable, a ground term, or a free operator applied to variables and
+    /// ground terms (the shape of functions defined by cases on constructors): where each
+    /// variable's value is, and which values need a sort check. The heads of the `pi`
+    /// (and the ground `pi`) are *not* tested by the loads: the caller uses them only
+    /// where a dispatch on those heads has already established them (`settled`
+    /// candidates of `engine::dispatch`). `None` for any other shape: repeated variables,
+    /// patterns two levels deep, choice points.
+    pub fn arg_loads(&self) -> Option<ArgLoads> {
+        #[derive(Clone, Copy)]
+        enum Src {
+            Unknown,
+            Arg(u32),
+            Kid(u32, u32),
+        }
+        let (_, n, out) = self.free_top()?;
+        if !self.simple {
+            return None;
+        }
+        let mut regs = vec![Src::Unknown; self.nregs as usize];
+        for (i, r) in regs[out..out + n].iter_mut().enumerate() {
+            *r = Src::Arg(i as u32);
+        }
+        let load = |s: Src| match s {
+            Src::Arg(a) => Some(Load::Arg(a)),
+            Src::Kid(a, k) => Some(Load::Kid(a, k)),
+            Src::Unknown => None,
+        };
+        let mut loads = vec![Load::Unbound; self.nvars as usize];
+        let mut sorts = Vec::new();
+        for s in &self.steps[1..] {
+            match *s {
+                Step::Free {
+                    reg, arity, out, ..
+                } => {
+                    let Src::Arg(a) = regs[reg as usize] else {
+                        return None;
+                    };
+                    for k in 0..arity {
+                        regs[(out + k) as usize] = Src::Kid(a, k);
+                    }
+                }
+                Step::Ground { reg, .. } => {
+                    if !matches!(regs[reg as usize], Src::Arg(_)) {
+                        return None;
+                    }
+                }
+                Step::Take { reg, var } | Step::Alias { reg, var } => {
+                    loads[var as usize] = load(regs[reg as usize])?;
+                }
+                Step::Bind { reg, var, sort } => {
+                    loads[var as usize] = load(regs[reg as usize])?;
+                    sorts.push((var, sort));
+                }
+                _ => return None,
+            }
+        }
+        Some(ArgLoads {
+            arity: n as u32,
+            loads: loads.into_boxed_slice(),
+            sorts: sorts.into_boxed_slice(),
+        })
     }
 
     /// The ground terms the pattern matches against (prebuilt when it was compiled).

@@ -51,7 +51,7 @@ impl Guard {
 }
 
 /// The guards of the left-hand side `lhs`: for each argument of a free top operator that
-/// is a ground term, or an application of a free operator.
+/// is a ground term, or an application of a free operator (a free constant included).
 pub(super) fn guards(lhs: &Pat, store: &mut TermStore) -> SmallVec<[Guard; 2]> {
     let mut out = SmallVec::new();
     let Pat::App(top, args) = lhs else {
@@ -62,13 +62,18 @@ pub(super) fn guards(lhs: &Pat, store: &mut TermStore) -> SmallVec<[Guard; 2]> {
     }
     for (i, a) in args.iter().enumerate() {
         let arg = i as u32;
-        if is_ground(a) {
-            let term = build_ground(store, a);
-            out.push(Guard::Exact { arg, term });
-        } else if let Pat::App(op, _) = a {
-            if store.is_free(*op) {
-                out.push(Guard::Head { arg, op: *op });
+        // A free constant is the only term with its head: reading its head tests it, and
+        // a dispatch that has read the head settles the guard. Other ground arguments are
+        // compared whole.
+        let free_constant =
+            matches!(a, Pat::App(op, kids) if kids.is_empty() && store.is_free(*op));
+        match a {
+            _ if is_ground(a) && !free_constant => {
+                let term = build_ground(store, a);
+                out.push(Guard::Exact { arg, term });
             }
+            Pat::App(op, _) if store.is_free(*op) => out.push(Guard::Head { arg, op: *op }),
+            _ => {}
         }
     }
     out

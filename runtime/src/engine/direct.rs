@@ -399,39 +399,28 @@ impl Engine {
         for c in first..end {
             let rt = &self.ops[op.0 as usize];
             let (q, settled) = rt.dispatch.at(c);
-            let eq = &self.eqs[rt.eqs[q as usize] as usize];
-            if !settled
-                && !eq
-                    .guards
-                    .iter()
-                    .all(|g| g.admits(&self.vals[b..], &self.store))
-            {
-                continue;
-            }
-            let Some((_, arity, out)) = eq.lhs.free_top() else {
-                unreachable!("a direct function's equations have a free top")
-            };
-            if arity != n {
-                continue;
-            }
-            let regs = &mut self.simple_regs;
-            if regs.len() < eq.lhs.nregs() {
-                regs.resize(eq.lhs.nregs(), NONE);
-            }
-            crate::term::copy_args(&mut regs[out..out + n], &self.vals[b..]);
+            let e = rt.eqs[q as usize] as usize;
+            let eq = &self.eqs[e];
             let env = self.envs.len();
-            // Not `resize`: a fill of unknown length is a call of `memset`, which costs
-            // more than a few stores (1.2% of binary-add).
-            for _ in 0..eq.width {
-                self.envs.push(NONE);
+            match &eq.loads {
+                // The dispatch has read every head the left-hand side fixes: the match is
+                // the loads of its variables.
+                Some(l) if settled => {
+                    if !load_args(l, &self.vals[b..], &self.store, &mut self.envs) {
+                        self.envs.truncate(env);
+                        continue;
+                    }
+                    for _ in l.loads.len()..eq.width as usize {
+                        self.envs.push(NONE);
+                    }
+                }
+                _ => {
+                    if !self.match_general(e, settled, b) {
+                        continue;
+                    }
+                }
             }
-            if !eq
-                .lhs
-                .match_simple(&self.store, regs, 1, &mut self.envs[env..])
-            {
-                self.envs.truncate(env);
-                continue;
-            }
+            let eq = &self.eqs[e];
             if let Some(reason) = &eq.invalid {
                 let reason = reason.clone();
                 let term = self.store.mk_app(op, &self.vals[b..]);
@@ -472,6 +461,47 @@ impl Engine {
             return Ok(Some(tail));
         }
         Ok(None)
+    }
+
+    /// Match equation `e` against the values `vals[b..]` by its pattern (testing its
+    /// guards unless `settled`), its variables pushed on the environment stack: whether it
+    /// matched (if not, the stack is as it was).
+    fn match_general(&mut self, e: usize, settled: bool, b: usize) -> bool {
+        let eq = &self.eqs[e];
+        let n = self.vals.len() - b;
+        if !settled
+            && !eq
+                .guards
+                .iter()
+                .all(|g| g.admits(&self.vals[b..], &self.store))
+        {
+            return false;
+        }
+        let Some((_, arity, out)) = eq.lhs.free_top() else {
+            unreachable!("a direct function's equations have a free top")
+        };
+        if arity != n {
+            return false;
+        }
+        let regs = &mut self.simple_regs;
+        if regs.len() < eq.lhs.nregs() {
+            regs.resize(eq.lhs.nregs(), NONE);
+        }
+        crate::term::copy_args(&mut regs[out..out + n], &self.vals[b..]);
+        let env = self.envs.len();
+        // Not `resize`: a fill of unknown length is a call of `memset`, which costs
+        // more than a few stores (1.2% of binary-add).
+        for _ in 0..eq.width {
+            self.envs.push(NONE);
+        }
+        if !eq
+            .lhs
+            .match_simple(&self.store, regs, 1, &mut self.envs[env..])
+        {
+            self.envs.truncate(env);
+            return false;
+        }
+        true
     }
 
     /// Count a step; now and then, check the interrupt flag and the memory budget (as the
@@ -518,6 +548,26 @@ impl Engine {
         self.frame_floor = outer;
         v
     }
+}
+
+/// Push the values of a left-hand side's variables, read by `l` from the subject's
+/// arguments `args`, on `envs`: whether they fit (the arity, the sorts checked).
+#[inline(always)]
+fn load_args(l: &ArgLoads, args: &[TermId], store: &TermStore, envs: &mut Vec<TermId>) -> bool {
+    if args.len() != l.arity as usize {
+        return false;
+    }
+    let env = envs.len();
+    for &load in l.loads.iter() {
+        envs.push(match load {
+            Load::Arg(a) => args[a as usize],
+            Load::Kid(a, k) => store.args(args[a as usize])[k as usize],
+            Load::Unbound => NONE,
+        });
+    }
+    l.sorts
+        .iter()
+        .all(|&(v, sort)| store.leq(store.sort_of(envs[env + v as usize]), sort))
 }
 
 /// The address of a local: where the native stack is now (it grows downwards).
