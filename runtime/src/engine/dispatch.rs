@@ -35,16 +35,85 @@ fn head_key(store: &TermStore, t: TermId) -> u32 {
     store.op(t).map_or(NO_HEAD, |o| o.0)
 }
 
-/// The row (column) of `keys` for a head: its position, or `keys.len()` for any other head
-/// or a missing argument (`head` gives `None`). `head` is only asked when there are keys.
-#[inline]
-fn row_of(keys: &[u32], head: impl FnOnce() -> Option<u32>) -> usize {
-    if keys.is_empty() {
-        return 0;
+/// The rows (columns) of a dispatch: the heads some equation requires of one argument,
+/// numbered in increasing order, and the row of any other head (or of a missing argument),
+/// their number.
+#[derive(Clone, Debug, Default)]
+struct Rows {
+    /// The heads, sorted.
+    keys: Box<[u32]>,
+    /// The row of head `lo + i` is `by_key[i]` (a head outside the range: the last row).
+    /// Operators are numbered in declaration order, so the constructors a function is
+    /// defined by cases on usually fall in a short range; a wide one is not tabulated
+    /// and the heads are searched instead.
+    lo: u32,
+    by_key: Box<[u8]>,
+    /// The row of a term without a head, when `by_key` is used.
+    no_head: u8,
+}
+
+/// The widest range of heads tabulated by [`Rows`].
+const MAX_SPAN: u32 = 256;
+
+impl Rows {
+    fn new(keys: Vec<u32>) -> Rows {
+        let other = keys.len();
+        // Integer literals and maps have no head (`NO_HEAD`, the largest key): their row
+        // is kept aside, outside the range.
+        let ops = &keys[..keys.len() - keys.ends_with(&[NO_HEAD]) as usize];
+        let (lo, hi) = match (ops.first(), ops.last()) {
+            (Some(&lo), Some(&hi)) if hi - lo < MAX_SPAN && keys.len() < u8::MAX as usize => {
+                (lo, hi)
+            }
+            _ => {
+                return Rows {
+                    keys: keys.into_boxed_slice(),
+                    lo: 0,
+                    by_key: Box::new([]),
+                    no_head: 0,
+                }
+            }
+        };
+        let mut by_key = vec![other as u8; (hi - lo + 1) as usize];
+        for (row, &k) in ops.iter().enumerate() {
+            by_key[(k - lo) as usize] = row as u8;
+        }
+        Rows {
+            no_head: keys.iter().position(|&k| k == NO_HEAD).unwrap_or(other) as u8,
+            keys: keys.into_boxed_slice(),
+            lo,
+            by_key: by_key.into_boxed_slice(),
+        }
     }
-    head()
-        .and_then(|k| keys.iter().position(|&x| x == k))
-        .unwrap_or(keys.len())
+
+    /// How many rows: one per key and one for the rest.
+    fn len(&self) -> usize {
+        self.keys.len() + 1
+    }
+
+    /// The row for a head: its key's, or the last for any other head or a missing argument
+    /// (`head` gives `None`). `head` is only asked when there are keys.
+    #[inline]
+    fn of(&self, head: impl FnOnce() -> Option<u32>) -> usize {
+        if self.keys.is_empty() {
+            return 0;
+        }
+        let Some(k) = head() else {
+            return self.keys.len();
+        };
+        if self.by_key.is_empty() {
+            return self
+                .keys
+                .iter()
+                .position(|&x| x == k)
+                .unwrap_or(self.keys.len());
+        }
+        match self.by_key.get(k.wrapping_sub(self.lo) as usize) {
+            Some(&row) => row as usize,
+            None if k == NO_HEAD => self.no_head as usize,
+            None => self.keys.len(),
+        }
+    }
 }
 
 /// The candidate equations of one function, by the heads of arguments `arg` and `arg2`.
@@ -56,9 +125,9 @@ pub(super) struct Dispatch {
     arg2: u32,
     /// The heads some equation requires of `arg` (rows `0..`; the last row, any other
     /// head or a missing argument).
-    keys: Box<[u32]>,
+    rows: Rows,
     /// The heads some equation requires of `arg2` (columns, likewise).
-    keys2: Box<[u32]>,
+    cols: Rows,
     /// For each (row, column), row-major: the range of `order` holding its candidates.
     cells: Box<[(u32, u32)]>,
     /// Positions in the function's equation list, with [`SETTLED`] set on the settled
@@ -136,8 +205,8 @@ impl Dispatch {
             return Dispatch {
                 arg: 0,
                 arg2: NO_ARG,
-                keys: Box::new([]),
-                keys2: Box::new([]),
+                rows: Rows::default(),
+                cols: Rows::default(),
                 cells: Box::new([(0, guards.len() as u32)]),
                 order: (0..guards.len() as u32).collect(),
             };
@@ -187,8 +256,8 @@ impl Dispatch {
         Dispatch {
             arg,
             arg2,
-            keys: k1.into_boxed_slice(),
-            keys2: k2.into_boxed_slice(),
+            rows: Rows::new(k1),
+            cols: Rows::new(k2),
             cells: cells.into_boxed_slice(),
             order: order.into_boxed_slice(),
         }
@@ -205,12 +274,12 @@ impl Dispatch {
     /// `head(arg)` (`None`: no such argument).
     #[inline]
     fn candidates_by(&self, head: impl Fn(u32) -> Option<u32>) -> (u32, u32) {
-        let row = row_of(&self.keys, || head(self.arg));
+        let row = self.rows.of(|| head(self.arg));
         if self.arg2 == NO_ARG {
             return self.cells[row];
         }
-        let col = row_of(&self.keys2, || head(self.arg2));
-        self.cells[row * (self.keys2.len() + 1) + col]
+        let col = self.cols.of(|| head(self.arg2));
+        self.cells[row * self.cols.len() + col]
     }
 
     /// Candidate `i`: its position in the function's equation list, and whether its guards
@@ -232,14 +301,14 @@ mod tests {
     /// arguments admit those heads, in order; a settled candidate's guards all hold.
     fn check(eqs: &[Vec<Guard>], heads: &[u32], nargs: u32) {
         let refs: Vec<&[Guard]> = eqs.iter().map(|g| g.as_slice()).collect();
-        let d = Dispatch::new_keyed(&refs, |t| 1000 + t.0);
+        let d = Dispatch::new_keyed(&refs, exact_key);
         let n = heads.len();
         for shape in 0..n.pow(nargs) {
             let subject: Vec<u32> = (0..nargs).map(|a| heads[shape / n.pow(a) % n]).collect();
             let key_of = |a: u32| subject[a as usize];
             let admits = |g: &Guard| match *g {
                 Guard::Head { arg, op } => key_of(arg) == op.0,
-                Guard::Exact { arg, term } => key_of(arg) == 1000 + term.0,
+                Guard::Exact { arg, term } => key_of(arg) == exact_key(term),
             };
             let dispatched = |g: &Guard| {
                 let arg = match *g {
@@ -259,6 +328,38 @@ mod tests {
                     assert!(eqs[q as usize].iter().all(admits), "equation {q} settled");
                 }
             }
+        }
+    }
+
+    /// The head key of ground term `t` in these tests: 1000 + t, except term 0, an integer
+    /// literal (no head).
+    fn exact_key(t: TermId) -> u32 {
+        if t.0 == 0 {
+            NO_HEAD
+        } else {
+            1000 + t.0
+        }
+    }
+
+    #[test]
+    fn heads_far_apart_and_literals_get_their_rows() {
+        let h = |arg, op: u32| Guard::Head { arg, op: OpId(op) };
+        let lit = |arg| Guard::Exact {
+            arg,
+            term: TermId(0),
+        };
+        // Heads 3, 5 and 40 (tabulated), then 3 and 5000 (too far apart: searched), each
+        // with a literal argument among the keys.
+        for far in [40, 5000] {
+            let eqs: Vec<Vec<Guard>> = vec![
+                vec![h(0, 5), lit(1)],
+                vec![lit(0), h(1, 3)],
+                vec![h(0, far), h(1, 5)],
+                vec![h(0, 3), lit(1)],
+                vec![lit(0)],
+                vec![],
+            ];
+            check(&eqs, &[3, 4, 5, far, far + 1, NO_HEAD, 2], 2);
         }
     }
 
