@@ -407,3 +407,67 @@ fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
     }
     assert!(drawn > 0 && won > 0, "{drawn} drawn, {won} won");
 }
+
+/// `exits(W, a)`, a pawn's plain steps (walked from a per-cell table of steps and the two
+/// walls blocking each), is every open step of the generator, on every cell of boards with
+/// random walls (walls touching the edge and each other: the table's edge cases).
+#[test]
+fn a_pawns_exits_are_its_open_steps_on_boards_with_random_walls() {
+    use support::quoridor::Wall;
+    for (n, boards, most, seed) in [(5, 12, 8, 0xe5), (9, 6, 30, 0xe9)] {
+        let mut g = support::load("examples/quoridor.game");
+        g.set("n", n);
+        let rules = Rules { n };
+        let mut rng = Rng(seed);
+        for _ in 0..boards {
+            let mut walls = BTreeSet::new();
+            let target = 1 + rng.below(most);
+            for _ in 0..40 * target {
+                if walls.len() == target {
+                    break;
+                }
+                let (x, y) = (rng.below(n - 1), rng.below(n - 1));
+                let w = if rng.below(2) == 0 {
+                    Wall::H(x, y)
+                } else {
+                    Wall::V(x, y)
+                };
+                if !walls.iter().any(|&v| Rules::conflict(v, w)) {
+                    walls.insert(w);
+                }
+            }
+            let text: Vec<String> = walls
+                .iter()
+                .map(|w| match w {
+                    Wall::H(x, y) => format!("H({x}, {y})"),
+                    Wall::V(x, y) => format!("V({x}, {y})"),
+                })
+                .collect();
+            let set = format!("({})", text.join(", "));
+            for a in 0..n * n {
+                let cell = (a % n, a / n);
+                let mut want: Vec<usize> = [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                    .into_iter()
+                    .filter(|&d| rules.open(&walls, cell, d))
+                    .map(|d| {
+                        let (x, y) = Rules::step(cell, d);
+                        y * n + x
+                    })
+                    .collect();
+                want.sort();
+                let t = g.value(&format!("exits({set}, {a})"));
+                let shown = g.engine.show(t);
+                let mut got: Vec<usize> = shown
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter(|s| !s.is_empty())
+                    .map(|s| s.parse().unwrap())
+                    .collect();
+                got.sort();
+                assert_eq!(
+                    got, want,
+                    "exits of cell {a} on {n} x {n} with {set}: {shown}"
+                );
+            }
+        }
+    }
+}
