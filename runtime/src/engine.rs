@@ -47,7 +47,9 @@
 //! * Before the matcher runs, an equation's *guards* (the operator or value required at
 //!   each argument) rule out the equations that cannot match; a direct function reads the
 //!   heads of one or two arguments once and tries only the equations that can apply, without
-//!   testing again the guards those heads settle (`dispatch`).
+//!   testing again the guards those heads settle (`dispatch`); an equation so settled whose
+//!   left-hand side is a function of constructors applied to variables is matched by loading
+//!   its variables straight from the arguments and their children (`Pattern::arg_loads`).
 //! * A direct function's right-hand side runs as straight-line code compiled when the
 //!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
