@@ -168,6 +168,38 @@ fn closes(n: usize, walls: &BTreeSet<support::quoridor::Wall>, w: support::quori
     (0..touched.len()).any(|i| (i + 1..touched.len()).any(|j| touched[i] == touched[j]))
 }
 
+/// Up to `target` walls placed at random on an `n`×`n` board (forty tries a wall), each
+/// where it overlaps and crosses none placed before and `keep` accepts the set with it.
+fn random_walls(
+    rng: &mut Rng,
+    n: usize,
+    target: usize,
+    keep: impl Fn(&BTreeSet<support::quoridor::Wall>) -> bool,
+) -> BTreeSet<support::quoridor::Wall> {
+    use support::quoridor::Wall;
+    let mut walls = BTreeSet::new();
+    for _ in 0..40 * target {
+        if walls.len() == target {
+            break;
+        }
+        let (x, y) = (rng.below(n - 1), rng.below(n - 1));
+        let w = if rng.below(2) == 0 {
+            Wall::H(x, y)
+        } else {
+            Wall::V(x, y)
+        };
+        if walls.iter().any(|&v| Rules::conflict(v, w)) {
+            continue;
+        }
+        let mut more = walls.clone();
+        more.insert(w);
+        if keep(&more) {
+            walls = more;
+        }
+    }
+    walls
+}
+
 /// Positions crowded with walls (up to `most` of them, placed at random where legal) and
 /// pawns anywhere off their goal rows: gamelang's successor sets equal the generator's.
 /// The game skips the path search for a wall meeting the lines of walls and edge at most
@@ -190,30 +222,10 @@ fn crowded(n: usize, positions: usize, most: usize, seed: u64) {
         while r == b {
             r = (rng.below(n), 1 + rng.below(n - 1));
         }
-        let mut walls = BTreeSet::new();
         let target = 1 + rng.below(most);
-        for _ in 0..40 * target {
-            if walls.len() == target {
-                break;
-            }
-            let (x, y) = (rng.below(n - 1), rng.below(n - 1));
-            let w = if rng.below(2) == 0 {
-                Wall::H(x, y)
-            } else {
-                Wall::V(x, y)
-            };
-            if walls
-                .iter()
-                .any(|&v| support::quoridor::Rules::conflict(v, w))
-            {
-                continue;
-            }
-            let mut more = walls.clone();
-            more.insert(w);
-            if rules.path(&more, b, n - 1) && rules.path(&more, r, 0) {
-                walls = more;
-            }
-        }
+        let walls = random_walls(&mut rng, n, target, |more| {
+            rules.path(more, b, n - 1) && rules.path(more, r, 0)
+        });
         // Classify every candidate wall of this position, independently of gamelang.
         for x in 0..n - 1 {
             for y in 0..n - 1 {
@@ -420,22 +432,8 @@ fn a_pawns_exits_are_its_open_steps_on_boards_with_random_walls() {
         let rules = Rules { n };
         let mut rng = Rng(seed);
         for _ in 0..boards {
-            let mut walls = BTreeSet::new();
             let target = 1 + rng.below(most);
-            for _ in 0..40 * target {
-                if walls.len() == target {
-                    break;
-                }
-                let (x, y) = (rng.below(n - 1), rng.below(n - 1));
-                let w = if rng.below(2) == 0 {
-                    Wall::H(x, y)
-                } else {
-                    Wall::V(x, y)
-                };
-                if !walls.iter().any(|&v| Rules::conflict(v, w)) {
-                    walls.insert(w);
-                }
-            }
+            let walls = random_walls(&mut rng, n, target, |_| true);
             let text: Vec<String> = walls
                 .iter()
                 .map(|w| match w {

@@ -333,3 +333,31 @@ pub fn reverse_lists() -> Spec {
     );
     s
 }
+
+/// Bit lists, least significant bit outermost (`e` ends the list, `o` = 0, `i` = 1), with
+/// increment, addition with carry and their value (the shape of the `binary-add`
+/// benchmark): `inc`, `add`, `val`.
+#[allow(dead_code)] // Not every test file uses it.
+pub fn bit_lists() -> Spec {
+    let mut s = Spec::new();
+    s.op("e", &[], "Bin", "ctor");
+    s.op("o", &["Bin"], "Bin", "ctor");
+    s.op("i", &["Bin"], "Bin", "ctor");
+    s.op("inc", &["Bin"], "Bin", "");
+    s.op("add", &["Bin", "Bin"], "Bin", "");
+    s.op("val", &["Bin"], "Int", "");
+    s.eq("", "[inc e]", "[i e]");
+    s.eq("a:Bin", "[inc [o a]]", "[i a]");
+    s.eq("a:Bin", "[inc [i a]]", "[o [inc a]]");
+    s.eq("b:Bin", "[add e b]", "b");
+    s.eq("a:Bin", "[add [o a] e]", "[o a]");
+    s.eq("a:Bin", "[add [i a] e]", "[i a]");
+    s.eq("a:Bin b:Bin", "[add [o a] [o b]]", "[o [add a b]]");
+    s.eq("a:Bin b:Bin", "[add [o a] [i b]]", "[i [add a b]]");
+    s.eq("a:Bin b:Bin", "[add [i a] [o b]]", "[i [add a b]]");
+    s.eq("a:Bin b:Bin", "[add [i a] [i b]]", "[o [inc [add a b]]]");
+    s.eq("", "[val e]", "0");
+    s.eq("a:Bin", "[val [o a]]", "[_*_ 2 [val a]]");
+    s.eq("a:Bin", "[val [i a]]", "[_+_ [_*_ 2 [val a]] 1]");
+    s
+}
