@@ -43,7 +43,8 @@ pub struct EngineModel<'a> {
     last_dist: Option<(u64, TermId, Rc<Outcomes>)>,
     /// Per question (`FINAL`, …), the part of the state its answer can depend on
     /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
-    /// that part and of its other arguments.
+    /// that part and of its other arguments (a `move` that copies the rest of the state
+    /// into its answer has the copies replaced by each state's own).
     free: [Option<StateFree>; QUESTIONS],
     /// The answers of those questions, by [`StateFree::key`], with the engine's count of
     /// garbage collections when they were recorded (a collection may give a number in a
@@ -132,40 +133,52 @@ impl<'a> EngineModel<'a> {
     /// its answer depends on part of the state only and is known for that part, else
     /// reduced ([`Self::call`]).
     fn ask(&mut self, q: usize, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
-        let Some(free) = self.free[q].as_ref().filter(|_| self.share_state_free) else {
+        if !self.share_state_free {
+            return self.call(pat, args);
+        }
+        let Some(free) = self.free[q].as_mut() else {
             return self.call(pat, args);
         };
-        let Some(key) = free.key(self.engine.store(), q, args) else {
+        let Some(found) = free.key(self.engine.store(), q, args) else {
             return self.call(pat, args);
         };
         let op = free.op;
+        let state = args[free.state];
         if self.answers_gc != self.engine.collections() {
             self.answers.clear();
             self.answers_gc = self.engine.collections();
         }
         let stats = &mut self.sharing[q];
         stats.0 += 1;
-        if let Some(&v) = self.answers.get(&key) {
+        if let Some(&v) = self.answers.get(&found.key) {
             stats.1 += 1;
-            return Ok(v);
+            // With the arguments the answer copies from the state taken from this one.
+            return Ok(free.rebuild(self.engine.store_mut(), &found, v, state));
         }
         // A question whose answers come back rarely (`final` of three-seat Snakes: 28% of
         // its look-ups) costs a table entry per state, and a cache miss per look-up once
         // the table outgrows the cache, for a reduction saved now and then: it is asked of
         // the engine from then on.
+        let mut keep = true;
         if stats.0 >= SHARING_WINDOW {
             if stats.1 * 3 < stats.0 {
-                self.free[q] = None;
+                keep = false;
             }
             self.sharing[q] = (0, 0);
         }
         let v = self.call(pat, args)?;
+        let free = self.free[q].as_ref().expect("analysed");
+        let store = self.engine.store();
         // No equation applied: the answer is the question itself, state included.
-        if self.engine.store().op(v) != Some(op)
+        if store.op(v) != Some(op)
+            && free.shareable(store, &found, v)
             && self.answers_gc == self.engine.collections()
             && self.answers.len() < MAX_ANSWERS
         {
-            self.answers.insert(key, v);
+            self.answers.insert(found.key, v);
+        }
+        if !keep {
+            self.free[q] = None;
         }
         Ok(v)
     }
