@@ -36,11 +36,13 @@ pub struct EngineModel<'a> {
     /// answers per state cost most of the time: Pig 100 explored in 10.1 s with, 3.8 s
     /// without).
     pub remember: bool,
-    /// The last distribution read and checked, by its term, with the engine's count of
-    /// garbage collections then (a collection may give the term's number to another term):
-    /// most games give the same distribution at every state (a die), so it is read once
-    /// (and shared, not copied, with each state that asks).
-    last_dist: Option<(u64, TermId, Rc<Outcomes>)>,
+    /// The last distributions read and checked (at most `DISTS`), by their terms, with
+    /// the engine's count of garbage collections when they were read (a collection may
+    /// give a term's number to another term): most games give one of a few distributions
+    /// at every state (a die; Pig's roll and hold), so each is read once (and shared, not
+    /// copied, with each state that asks).
+    dists: Vec<(TermId, Rc<Outcomes>)>,
+    dists_gc: u64,
     /// Per question (`FINAL`, …), the part of the state its answer can depend on
     /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
     /// that part and of its other arguments (a `move` that copies the rest of the state
@@ -75,6 +77,9 @@ const SHARING_WINDOW: u64 = 1 << 14;
 
 /// At most this many answers are remembered (40 bytes or so each).
 const MAX_ANSWERS: usize = 1 << 21;
+
+/// At most this many distributions are kept read (`EngineModel::dists`).
+const DISTS: usize = 8;
 
 /// `(probability, event)` pairs of a distribution.
 type Outcomes = Vec<(Prob, TermId)>;
@@ -120,7 +125,8 @@ impl<'a> EngineModel<'a> {
             live: 0,
             collect_min_terms: 1 << 20,
             remember: false,
-            last_dist: None,
+            dists: Vec::new(),
+            dists_gc: answers_gc,
             free: [f0, f1, f2, f3, f4, f5, score],
             answers: FxHashMap::default(),
             answers_gc,
@@ -274,10 +280,12 @@ impl<'a> EngineModel<'a> {
         c: TermId,
         s: TermId,
     ) -> Result<Rc<Outcomes>, ChanceError> {
-        if let Some((gc, t, out)) = &self.last_dist {
-            if *t == d && *gc == self.engine.collections() {
-                return Ok(Rc::clone(out));
-            }
+        if self.dists_gc != self.engine.collections() {
+            self.dists.clear();
+            self.dists_gc = self.engine.collections();
+        }
+        if let Some((_, out)) = self.dists.iter().find(|(t, _)| *t == d) {
+            return Ok(Rc::clone(out));
         }
         let store = self.engine.store();
         let elems = match store.op(d) {
@@ -383,7 +391,10 @@ impl<'a> EngineModel<'a> {
             ));
         }
         let out = Rc::new(out);
-        self.last_dist = Some((self.engine.collections(), d, Rc::clone(&out)));
+        if self.dists.len() == DISTS {
+            self.dists.remove(0);
+        }
+        self.dists.push((d, Rc::clone(&out)));
         Ok(out)
     }
 }
