@@ -183,13 +183,14 @@ impl StateFree {
         pk[0] = ci as u32;
         let mut code = ci;
         for (slot, (place, lits)) in pk[1..].iter_mut().zip(&self.places) {
+            // (A place among another constructor's arguments, past this one's: no
+            // equation of this constructor tests it.)
             let t = match *place {
-                Place::Arg(k) => args[k],
-                Place::Sub(j) => *sub.get(j)?,
+                Place::Arg(k) => Some(args[k]),
+                Place::Sub(j) => sub.get(j).copied(),
             };
-            let at = lits
-                .iter()
-                .position(|&l| is_lit(store, t, l))
+            let at = t
+                .and_then(|t| lits.iter().position(|&l| is_lit(store, t, l)))
                 .unwrap_or(lits.len());
             *slot = at as u32;
             code = code * (lits.len() + 1) + at;
