@@ -159,7 +159,7 @@ impl<'a> EngineModel<'a> {
         if let Some(&v) = self.answers.get(&found.key) {
             stats.1 += 1;
             // With the arguments the answer copies from the state taken from this one.
-            return Ok(free.rebuild(self.engine.store_mut(), &found, v, state));
+            return Ok(free.rebuild(self.engine, &found, v, state));
         }
         // A question whose answers come back rarely (`final` of three-seat Snakes: 28% of
         // its look-ups) costs a table entry per state, and a cache miss per look-up once

@@ -45,6 +45,7 @@
 
 use gamelang_lang::program::{Builtin, OpId, Pat, Program, SortId};
 use gamelang_runtime::term::{TermId, TermStore};
+use gamelang_runtime::Engine;
 
 /// At most this many read arguments of a state's constructor: more and the answers are
 /// not shared for such states (the key has room for four).
@@ -227,13 +228,17 @@ impl StateFree {
 
     /// The answer for `state`, from `answer`, shared under `found`'s key: the same with the
     /// arguments the plan copies taken from `state`.
+    ///
+    /// The result is built marked normal (as the engine would have left it): questions
+    /// asked of it later are reduced without building them ([`Engine::mk_app_normal`]).
     pub fn rebuild(
         &mut self,
-        store: &mut TermStore,
+        engine: &mut Engine,
         found: &Found,
         answer: TermId,
         state: TermId,
     ) -> TermId {
+        let store = engine.store();
         if self.ctors.is_empty() {
             return answer;
         }
@@ -256,7 +261,7 @@ impl StateFree {
         for &(i, j) in copies {
             buf[i] = sub[j];
         }
-        store.mk_app(*op, buf)
+        engine.mk_app_normal(*op, buf)
     }
 
     fn plan_of(&self, found: &Found) -> Option<&Plan> {
