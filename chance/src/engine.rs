@@ -36,14 +36,17 @@ pub struct EngineModel<'a> {
     /// answers per state cost most of the time: Pig 100 explored in 10.1 s with, 3.8 s
     /// without).
     pub remember: bool,
-    /// The last distribution read and checked, by its term, with the engine's count of
-    /// garbage collections then (a collection may give the term's number to another term):
-    /// most games give the same distribution at every state (a die), so it is read once
-    /// (and shared, not copied, with each state that asks).
-    last_dist: Option<(u64, TermId, Rc<Outcomes>)>,
+    /// The last distributions read and checked (at most `DISTS`), by their terms, with
+    /// the engine's count of garbage collections when they were read (a collection may
+    /// give a term's number to another term): most games give one of a few distributions
+    /// at every state (a die; Pig's roll and hold), so each is read once (and shared, not
+    /// copied, with each state that asks).
+    dists: Vec<(TermId, Rc<Outcomes>)>,
+    dists_gc: u64,
     /// Per question (`FINAL`, …), the part of the state its answer can depend on
     /// ([`StateFree`]), if not the whole: such a question is reduced once per value of
-    /// that part and of its other arguments.
+    /// that part and of its other arguments (a `move` that copies the rest of the state
+    /// into its answer has the copies replaced by each state's own).
     free: [Option<StateFree>; QUESTIONS],
     /// The answers of those questions, by [`StateFree::key`], with the engine's count of
     /// garbage collections when they were recorded (a collection may give a number in a
@@ -74,6 +77,9 @@ const SHARING_WINDOW: u64 = 1 << 14;
 
 /// At most this many answers are remembered (40 bytes or so each).
 const MAX_ANSWERS: usize = 1 << 21;
+
+/// At most this many distributions are kept read (`EngineModel::dists`).
+const DISTS: usize = 8;
 
 /// `(probability, event)` pairs of a distribution.
 type Outcomes = Vec<(Prob, TermId)>;
@@ -119,7 +125,8 @@ impl<'a> EngineModel<'a> {
             live: 0,
             collect_min_terms: 1 << 20,
             remember: false,
-            last_dist: None,
+            dists: Vec::new(),
+            dists_gc: answers_gc,
             free: [f0, f1, f2, f3, f4, f5, score],
             answers: FxHashMap::default(),
             answers_gc,
@@ -132,40 +139,52 @@ impl<'a> EngineModel<'a> {
     /// its answer depends on part of the state only and is known for that part, else
     /// reduced ([`Self::call`]).
     fn ask(&mut self, q: usize, pat: &Pat, args: &[TermId]) -> Result<TermId, ChanceError> {
-        let Some(free) = self.free[q].as_ref().filter(|_| self.share_state_free) else {
+        if !self.share_state_free {
+            return self.call(pat, args);
+        }
+        let Some(free) = self.free[q].as_mut() else {
             return self.call(pat, args);
         };
-        let Some(key) = free.key(self.engine.store(), q, args) else {
+        let Some(found) = free.key(self.engine.store(), q, args) else {
             return self.call(pat, args);
         };
         let op = free.op;
+        let state = args[free.state];
         if self.answers_gc != self.engine.collections() {
             self.answers.clear();
             self.answers_gc = self.engine.collections();
         }
         let stats = &mut self.sharing[q];
         stats.0 += 1;
-        if let Some(&v) = self.answers.get(&key) {
+        if let Some(&v) = self.answers.get(&found.key) {
             stats.1 += 1;
-            return Ok(v);
+            // With the arguments the answer copies from the state taken from this one.
+            return Ok(free.rebuild(self.engine, &found, v, state));
         }
         // A question whose answers come back rarely (`final` of three-seat Snakes: 28% of
         // its look-ups) costs a table entry per state, and a cache miss per look-up once
         // the table outgrows the cache, for a reduction saved now and then: it is asked of
         // the engine from then on.
+        let mut keep = true;
         if stats.0 >= SHARING_WINDOW {
             if stats.1 * 3 < stats.0 {
-                self.free[q] = None;
+                keep = false;
             }
             self.sharing[q] = (0, 0);
         }
         let v = self.call(pat, args)?;
+        let free = self.free[q].as_ref().expect("analysed");
+        let store = self.engine.store();
         // No equation applied: the answer is the question itself, state included.
-        if self.engine.store().op(v) != Some(op)
+        if store.op(v) != Some(op)
+            && free.shareable(store, &found, v)
             && self.answers_gc == self.engine.collections()
             && self.answers.len() < MAX_ANSWERS
         {
-            self.answers.insert(key, v);
+            self.answers.insert(found.key, v);
+        }
+        if !keep {
+            self.free[q] = None;
         }
         Ok(v)
     }
@@ -261,10 +280,12 @@ impl<'a> EngineModel<'a> {
         c: TermId,
         s: TermId,
     ) -> Result<Rc<Outcomes>, ChanceError> {
-        if let Some((gc, t, out)) = &self.last_dist {
-            if *t == d && *gc == self.engine.collections() {
-                return Ok(Rc::clone(out));
-            }
+        if self.dists_gc != self.engine.collections() {
+            self.dists.clear();
+            self.dists_gc = self.engine.collections();
+        }
+        if let Some((_, out)) = self.dists.iter().find(|(t, _)| *t == d) {
+            return Ok(Rc::clone(out));
         }
         let store = self.engine.store();
         let elems = match store.op(d) {
@@ -370,7 +391,10 @@ impl<'a> EngineModel<'a> {
             ));
         }
         let out = Rc::new(out);
-        self.last_dist = Some((self.engine.collections(), d, Rc::clone(&out)));
+        if self.dists.len() == DISTS {
+            self.dists.remove(0);
+        }
+        self.dists.push((d, Rc::clone(&out)));
         Ok(out)
     }
 }

@@ -766,6 +766,30 @@ impl Engine {
         bit(&self.normal, t)
     }
 
+    /// `op(args…)`, interned and, when reducing it would give it back unchanged, marked
+    /// normal: `op` a plain free constructor (no equations, not built in, not memo, no
+    /// equational attributes) and every argument a value or known normal, of a sort the
+    /// declaration admits. For callers that build normal forms themselves (the chance
+    /// explorer rebuilds a shared move's answer with another state's arguments): the
+    /// questions asked of the result later take the fast path of [`Engine::reduce_app`],
+    /// which builds no term for them.
+    pub fn mk_app_normal(&mut self, op: OpId, args: &[TermId]) -> TermId {
+        let t = self.store.mk_app(op, args);
+        let rt = &self.ops[op.0 as usize];
+        let decl = &self.program.sig.op(op).args;
+        let normal = rt.plain
+            && !rt.norm
+            && decl.len() == args.len()
+            && args.iter().zip(decl).all(|(&a, &d)| {
+                (bit(&self.normal, a) || self.store.op(a).is_none())
+                    && self.store.leq(self.store.sort_of(a), d)
+            });
+        if normal {
+            self.set_normal(t);
+        }
+        t
+    }
+
     /// The chain of enclosing terms being reduced when the most recent error happened,
     /// outermost first (see [`crate::error`]); empty after a successful reduction.
     pub fn trace(&self) -> &[TermId] {

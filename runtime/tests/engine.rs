@@ -635,3 +635,36 @@ fn reduce_app_is_reduce_of_the_built_term() {
         }
     }
 }
+
+/// `Engine::mk_app_normal` marks what it builds normal only where reducing it would give
+/// it back: a plain constructor over normal arguments of the declared sorts.
+#[test]
+fn an_application_built_normal_is_marked_only_when_reduction_gives_it_back() {
+    let mut s = Spec::new();
+    s.op("pt", &["Nat", "Nat"], "Pt", "ctor");
+    s.op("f", &["Nat"], "Nat", "");
+    s.eq("n:Nat", "[f n]", "[_+_ n 1]");
+    s.op("g", &["Nat", "Nat"], "Pt", "");
+    s.eq("n:Nat m:Nat", "[g n m]", "[pt m n]");
+    let mut e = s.engine();
+    let (one, two) = (e.mk_int(1), e.mk_int(2));
+    // A constructor over values: normal, and `reduce` agrees (it gives the term back).
+    let p = e.mk_app_normal(s.id("pt"), &[one, two]);
+    assert!(e.is_normal(p));
+    assert_eq!(e.reduce(p).unwrap(), p);
+    // A defined operator: not normal (it rewrites to `pt(2, 1)`).
+    let g = e.mk_app_normal(s.id("g"), &[one, two]);
+    assert!(!e.is_normal(g));
+    let v = e.reduce(g).unwrap();
+    assert_eq!(e.show(v), "pt(2, 1)");
+    // A constructor over an argument not known normal (`f(1)` rewrites to 2): not marked.
+    let f1 = e.mk_app(s.id("f"), &[one]);
+    let q = e.mk_app_normal(s.id("pt"), &[f1, two]);
+    assert!(!e.is_normal(q));
+    let v = e.reduce(q).unwrap();
+    assert_eq!(e.show(v), "pt(2, 2)");
+    // An argument of the wrong sort: not marked either (reducing it is an error).
+    let pq = e.mk_app_normal(s.id("pt"), &[p, two]);
+    assert!(!e.is_normal(pq));
+    assert!(e.reduce(pq).is_err());
+}
