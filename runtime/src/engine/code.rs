@@ -28,17 +28,18 @@ pub(super) enum Ins {
     /// Push the value of node `0`, evaluated as `Engine::d_node` does (no `quick` first:
     /// the first argument of a lazy built-in).
     Node(u32),
-    /// The application node `node` of `op` to the `n` values on top of the value stack: a
+    /// The application of `op` to the `n` values on top of the value stack: a
     /// constructor term built, or a call of `op`. Its value replaces the `n` values; with
     /// `tail`, it is the right-hand side's value, or its call in tail position. `ctor`:
-    /// whether `op` is a plain constructor the node may build at once
-    /// (`Engine::build_ctor`); a call of anything else skips the test.
+    /// whether `op` is a plain constructor the node may build at once, and then `checks`,
+    /// which of the values must be checked against the sorts `op` declares
+    /// (`Engine::build_plain`); a call of anything else skips the test.
     App {
-        node: u32,
         op: OpId,
         n: u32,
         ctor: bool,
         tail: bool,
+        checks: u32,
     },
     /// The lazy built-in node `node` (`if_then_else_fi`, `and-then`, `or-else`) in tail
     /// position, its first argument's value on top of the value stack: decide, then go on
@@ -124,14 +125,14 @@ impl Engine {
                 self.code.push(Ins::Kid(k));
             }
         }
-        let ctor = self.node_checked[node as usize] != super::compile::UNCHECKED
-            && self.ops[op.0 as usize].ctor_plain();
+        let checks = self.node_checked[node as usize];
+        let ctor = checks != super::compile::UNCHECKED && self.ops[op.0 as usize].ctor_plain();
         self.code.push(Ins::App {
-            node,
             op,
             n,
             ctor,
             tail,
+            checks,
         });
     }
 

@@ -221,14 +221,14 @@ impl Engine {
                     self.vals.push(v);
                 }
                 Ins::App {
-                    node,
                     op,
                     n,
                     ctor,
                     tail,
+                    checks,
                 } => {
                     let base = self.vals.len() as u32 - n;
-                    if let Some(t) = ctor.then(|| self.build_ctor(node, op, base)).flatten() {
+                    if let Some(t) = ctor.then(|| self.build_plain(op, base, checks)).flatten() {
                         if tail {
                             return Ok(Tail::Value(t));
                         }

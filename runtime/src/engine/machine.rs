@@ -424,12 +424,20 @@ impl Engine {
         if mask == compile::UNCHECKED || !self.ops[op.0 as usize].ctor_plain() {
             return None;
         }
+        self.build_plain(op, base, mask)
+    }
+
+    /// [`Engine::build_ctor`] for a node known to be an application of a plain free
+    /// constructor with as many children as `op` declares: `checks` says which values must
+    /// be checked against their declared sorts (the node's `node_checked`).
+    #[inline]
+    pub(super) fn build_plain(&mut self, op: OpId, base: u32, checks: u32) -> Option<TermId> {
         let b = base as usize;
-        if mask != 0 {
+        if checks != 0 {
             let decl = self.store.op_args(op);
             let args = &self.vals[b..];
             for (i, (&a, &d)) in args.iter().zip(decl).enumerate() {
-                if mask & (1 << i) != 0 && !self.store.leq(self.store.sort_of(a), d) {
+                if checks & (1 << i) != 0 && !self.store.leq(self.store.sort_of(a), d) {
                     return None;
                 }
             }
