@@ -167,13 +167,17 @@ fn not_sort_decreasing() -> Spec {
     s.eq("", "[h 0]", "[g [f 0]]");
     s.owise("n:Nat", "[h n]", "[g [h [_-_ n 1]]]");
     s.eq("n:Nat", "[k n]", "[c [f n]]");
+    // `k` called from a right-hand side: its constructor is built by the direct
+    // evaluator's code, which must check `f(0)`'s sort too.
+    s.op("wrap", &["Nat"], "T", "");
+    s.eq("n:Nat", "[wrap n]", "[k n]");
     s
 }
 
 #[test]
 fn errors_are_the_machines_with_their_trace() {
     let s = not_sort_decreasing();
-    for src in ["[h 0]", "[h 50]", "[k 0]"] {
+    for src in ["[h 0]", "[h 50]", "[k 0]", "[wrap 0]"] {
         let mut direct = s.engine();
         let mut machine = s.engine();
         machine.direct = false;
@@ -188,8 +192,13 @@ fn errors_are_the_machines_with_their_trace() {
         // forms of ground subterms already found, such as `f(0)`.)
     }
     let mut e = s.engine();
-    let t = term(&s, &mut e, "[k 0]");
-    assert!(matches!(e.reduce(t), Err(RuntimeError::IllSorted { .. })));
+    for src in ["[k 0]", "[wrap 0]"] {
+        let t = term(&s, &mut e, src);
+        assert!(
+            matches!(e.reduce(t), Err(RuntimeError::IllSorted { .. })),
+            "{src}"
+        );
+    }
     let t = term(&s, &mut e, "[h 3]");
     assert!(matches!(e.reduce(t), Err(RuntimeError::Stuck { .. })));
 }
