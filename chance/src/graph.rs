@@ -224,14 +224,20 @@ pub fn sccs<S, C>(g: &Graph<S, C>) -> Vec<Vec<u32>> {
     // twice is looked at twice, which Tarjan's algorithm does not mind; not building a
     // deduplicated list per state saves an allocation per state (a second on three-seat
     // Snakes and Ladders).
-    let succ = |v: usize| -> (u32, u32) {
-        let r = g.options(v);
-        if r.is_empty() {
-            (0, 0)
-        } else {
-            (g.opts[r.start].start, g.opts[r.end - 1].end)
-        }
-    };
+    // The ranges are computed once, in one pass in state order: the search then reads 8 bytes per state it
+    // enters instead of the state's `Kind` and its first and last option, three scattered
+    // reads (Tarjan's time on three-seat Snakes and Ladders, 1.4 M states, ~0.56 -> ~0.40 s).
+    let bounds: Vec<(u32, u32)> = (0..n)
+        .map(|v| {
+            let r = g.options(v);
+            if r.is_empty() {
+                (0, 0)
+            } else {
+                (g.opts[r.start].start, g.opts[r.end - 1].end)
+            }
+        })
+        .collect();
+    let succ = |v: usize| -> (u32, u32) { bounds[v] };
     // Per state its index in the order of the search and its low link, side by side (one
     // cache line per look at a neighbour, in a graph of a million states); a state
     // assigned to a component has its low link set to DONE, which is how "not on the
