@@ -44,93 +44,40 @@ impl Symbolic {
     /// each column and the columns of each row.
     pub fn new(m: usize, edges: impl Iterator<Item = (u32, u32)>) -> Symbolic {
         assert!(m <= MAX_ORDER);
-        let words = m.div_ceil(64);
-        // outs[v]: the columns of row v; ins[v]: the rows with an entry in column v.
-        let mut outs = vec![0u64; m * words];
-        let mut ins = vec![0u64; m * words];
-        for (i, j) in edges {
-            if i != j {
-                let (i, j) = (i as usize, j as usize);
-                outs[i * words + j / 64] |= 1 << (j % 64);
-                ins[j * words + i / 64] |= 1 << (i % 64);
-            }
-        }
-        let count = |set: &[u64], v: usize| -> u64 {
-            set[v * words..(v + 1) * words]
-                .iter()
-                .map(|w| w.count_ones() as u64)
-                .sum()
-        };
+        // The bit sets are over *compact* numbers of the unknowns not yet eliminated
+        // (`Compact`), renumbered whenever half of them are gone: the last thousand
+        // unknowns of two-seat Snakes and Ladders form a nearly dense block, and with sets
+        // as wide as the whole system each of its eliminations walked ~190 words per row
+        // joined where ~20 now do (ordering 0.8 s -> see docs/benchmarks.md). The counts,
+        // the heap and the result use the unknowns' own numbers, so the order (ties to the
+        // lower unknown) is the same as without renumbering.
+        let mut sets = Compact::new(m, edges);
+        let mut n_in: Vec<u64> = (0..m).map(|v| sets.count_in(v)).collect();
+        let mut n_out: Vec<u64> = (0..m).map(|v| sets.count_out(v)).collect();
         // (Breaking ties by the fewer or by the more entries both filled more on Snakes and
         // Ladders with two players: 4.5 M and 4.3 M coefficients against 4.2 M.)
         let markowitz = |i: u64, o: u64| i * o;
-        let mut n_in: Vec<u64> = (0..m).map(|v| count(&ins, v)).collect();
-        let mut n_out: Vec<u64> = (0..m).map(|v| count(&outs, v)).collect();
         let score: Vec<u64> = (0..m).map(|v| markowitz(n_in[v], n_out[v])).collect();
         let mut heap = Heap::new(&score);
         let mut order = Vec::with_capacity(m);
         let mut ins_of: Vec<Vec<u32>> = Vec::with_capacity(m);
         let mut outs_of: Vec<Vec<u32>> = Vec::with_capacity(m);
-        let (mut row, mut col) = (vec![0u64; words], vec![0u64; words]);
-        let members = |set: &[u64]| -> Vec<u32> {
-            let mut out = Vec::new();
-            for (w, &bits) in set.iter().enumerate() {
-                let mut b = bits;
-                while b != 0 {
-                    out.push((w * 64 + b.trailing_zeros() as usize) as u32);
-                    b &= b - 1;
-                }
-            }
-            out
-        };
+        let mut left = m;
         while let Some(v) = heap.pop() {
             order.push(v as u32);
-            row.copy_from_slice(&outs[v * words..(v + 1) * words]);
-            col.copy_from_slice(&ins[v * words..(v + 1) * words]);
-            let (r, c) = (members(&row), members(&col));
-            // Eliminating v gives every row of column v the columns of row v, and every
-            // column of row v the rows of column v. Only the words where the added set has
-            // bits are visited, and the counts are kept up to date word by word.
-            let span = |set: &[u64]| -> std::ops::Range<usize> {
-                let lo = set.iter().position(|&w| w != 0).unwrap_or(0);
-                let hi = set.iter().rposition(|&w| w != 0).map_or(0, |h| h + 1);
-                lo..hi.max(lo)
-            };
-            let join = |sets: &mut [u64],
-                        cnt: &mut [u64],
-                        u: usize,
-                        add: &[u64],
-                        range: &std::ops::Range<usize>| {
-                let o = &mut sets[u * words..(u + 1) * words];
-                let mut gained = 0u64;
-                for w in range.clone() {
-                    let new = o[w] | add[w];
-                    gained += (new ^ o[w]).count_ones() as u64;
-                    o[w] = new;
-                }
-                cnt[u] += gained;
-                for x in [u, v] {
-                    if o[x / 64] >> (x % 64) & 1 == 1 {
-                        o[x / 64] &= !(1 << (x % 64));
-                        cnt[u] -= 1;
-                    }
-                }
-            };
-            let (rs, cs) = (span(&row), span(&col));
-            for &u in &c {
-                join(&mut outs, &mut n_out, u as usize, &row, &rs);
-            }
-            for &w in &r {
-                join(&mut ins, &mut n_in, w as usize, &col, &cs);
-            }
+            left -= 1;
+            let (r, c) = sets.eliminate(v, &mut n_in, &mut n_out);
             for &u in c.iter().chain(&r) {
                 let u = u as usize;
                 heap.set(u, markowitz(n_in[u], n_out[u]));
             }
             ins_of.push(c);
             outs_of.push(r);
+            if left >= 64 && 2 * left <= sets.width() {
+                sets.renumber();
+            }
         }
-        drop((outs, ins));
+        drop(sets);
         let mut pos = vec![0u32; m];
         for (k, &v) in order.iter().enumerate() {
             pos[v as usize] = k as u32;
@@ -158,6 +105,163 @@ impl Symbolic {
             lower: Rows::new(lower),
             factor_ops,
         }
+    }
+}
+
+/// The pattern during the symbolic elimination: for each unknown not yet eliminated, the
+/// columns of its row (`outs`) and the rows with an entry in its column (`ins`), as bit
+/// sets over compact numbers (`orig[i]` is the unknown numbered `i`; `id[v]` the number of
+/// unknown `v`). [`Compact::renumber`] drops the eliminated unknowns from the numbering.
+struct Compact {
+    /// Words per set.
+    words: usize,
+    outs: Vec<u64>,
+    ins: Vec<u64>,
+    orig: Vec<u32>,
+    id: Vec<u32>,
+    /// Eliminated (by unknown).
+    gone: Vec<bool>,
+}
+
+impl Compact {
+    fn new(m: usize, edges: impl Iterator<Item = (u32, u32)>) -> Compact {
+        let words = m.div_ceil(64);
+        let mut outs = vec![0u64; m * words];
+        let mut ins = vec![0u64; m * words];
+        for (i, j) in edges {
+            if i != j {
+                let (i, j) = (i as usize, j as usize);
+                outs[i * words + j / 64] |= 1 << (j % 64);
+                ins[j * words + i / 64] |= 1 << (i % 64);
+            }
+        }
+        Compact {
+            words,
+            outs,
+            ins,
+            orig: (0..m as u32).collect(),
+            id: (0..m as u32).collect(),
+            gone: vec![false; m],
+        }
+    }
+
+    /// The numbers in use (eliminated unknowns not yet dropped included).
+    fn width(&self) -> usize {
+        self.orig.len()
+    }
+
+    fn count(set: &[u64]) -> u64 {
+        set.iter().map(|w| w.count_ones() as u64).sum()
+    }
+
+    fn count_in(&self, v: usize) -> u64 {
+        let i = self.id[v] as usize;
+        Self::count(&self.ins[i * self.words..(i + 1) * self.words])
+    }
+
+    fn count_out(&self, v: usize) -> u64 {
+        let i = self.id[v] as usize;
+        Self::count(&self.outs[i * self.words..(i + 1) * self.words])
+    }
+
+    /// The compact numbers in `set`, increasing.
+    fn members(set: &[u64]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (w, &bits) in set.iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                out.push((w * 64 + b.trailing_zeros() as usize) as u32);
+                b &= b - 1;
+            }
+        }
+        out
+    }
+
+    /// Eliminate unknown `v`: every row of column `v` gets the columns of row `v`, and
+    /// every column of row `v` the rows of column `v` (the counts `n_in`, `n_out` kept up
+    /// to date). Returns the columns of row `v` and the rows of column `v`, as unknowns.
+    fn eliminate(&mut self, v: usize, n_in: &mut [u64], n_out: &mut [u64]) -> (Vec<u32>, Vec<u32>) {
+        let words = self.words;
+        let cv = self.id[v] as usize;
+        let row = self.outs[cv * words..(cv + 1) * words].to_vec();
+        let col = self.ins[cv * words..(cv + 1) * words].to_vec();
+        let (r, c) = (Self::members(&row), Self::members(&col));
+        // Only the words where the added set has bits are visited, and the counts are kept
+        // up to date word by word.
+        let span = |set: &[u64]| -> std::ops::Range<usize> {
+            let lo = set.iter().position(|&w| w != 0).unwrap_or(0);
+            let hi = set.iter().rposition(|&w| w != 0).map_or(0, |h| h + 1);
+            lo..hi.max(lo)
+        };
+        let join = |sets: &mut [u64],
+                    cnt: &mut u64,
+                    u: usize,
+                    add: &[u64],
+                    range: &std::ops::Range<usize>| {
+            let o = &mut sets[u * words..(u + 1) * words];
+            let mut gained = 0u64;
+            for w in range.clone() {
+                let new = o[w] | add[w];
+                gained += (new ^ o[w]).count_ones() as u64;
+                o[w] = new;
+            }
+            *cnt += gained;
+            for x in [u, cv] {
+                if o[x / 64] >> (x % 64) & 1 == 1 {
+                    o[x / 64] &= !(1 << (x % 64));
+                    *cnt -= 1;
+                }
+            }
+        };
+        let (rs, cs) = (span(&row), span(&col));
+        for &u in &c {
+            let ou = self.orig[u as usize] as usize;
+            join(&mut self.outs, &mut n_out[ou], u as usize, &row, &rs);
+        }
+        for &w in &r {
+            let ow = self.orig[w as usize] as usize;
+            join(&mut self.ins, &mut n_in[ow], w as usize, &col, &cs);
+        }
+        self.gone[v] = true;
+        let to_unknowns = |set: Vec<u32>| set.into_iter().map(|i| self.orig[i as usize]).collect();
+        (to_unknowns(r), to_unknowns(c))
+    }
+
+    /// Number the unknowns left `0, 1, …` in increasing order (so ties still go to the
+    /// lower unknown) and rebuild the sets over those numbers.
+    fn renumber(&mut self) {
+        let orig: Vec<u32> = self
+            .orig
+            .iter()
+            .copied()
+            .filter(|&v| !self.gone[v as usize])
+            .collect();
+        let words = orig.len().div_ceil(64);
+        // Old compact number -> new one (eliminated: none; no set holds them).
+        let mut new_of = vec![u32::MAX; self.orig.len()];
+        for (i, &v) in orig.iter().enumerate() {
+            new_of[self.id[v as usize] as usize] = i as u32;
+        }
+        let mut outs = vec![0u64; orig.len() * words];
+        let mut ins = vec![0u64; orig.len() * words];
+        for (i, &v) in orig.iter().enumerate() {
+            let old = self.id[v as usize] as usize;
+            for (sets, new) in [(&self.outs, &mut outs), (&self.ins, &mut ins)] {
+                let set = &sets[old * self.words..(old + 1) * self.words];
+                for j in Self::members(set) {
+                    let nj = new_of[j as usize];
+                    debug_assert!(nj != u32::MAX, "an eliminated unknown left in a set");
+                    new[i * words + nj as usize / 64] |= 1 << (nj % 64);
+                }
+            }
+        }
+        for (i, &v) in orig.iter().enumerate() {
+            self.id[v as usize] = i as u32;
+        }
+        self.outs = outs;
+        self.ins = ins;
+        self.orig = orig;
+        self.words = words;
     }
 }
 
@@ -533,6 +637,88 @@ fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]; SPAN]) -> [u128; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The symbolic elimination (bit sets renumbered as unknowns go) gives the order and
+    /// the pattern of `L + U` of a plain minimum-Markowitz elimination on a dense Boolean
+    /// matrix, on random sparse patterns large enough to be renumbered several times.
+    #[test]
+    fn symbolic_elimination_matches_a_dense_reference() {
+        let mut seed = 0x51_7cc1_b727_220au64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (m, per_row) in [
+            (1usize, 1u64),
+            (5, 2),
+            (70, 3),
+            (200, 3),
+            (300, 6),
+            (513, 2),
+        ] {
+            let mut edges = Vec::new();
+            for i in 0..m {
+                for _ in 0..=next() % per_row {
+                    edges.push((i as u32, (next() % m as u64) as u32));
+                }
+            }
+            let sym = Symbolic::new(m, edges.iter().copied());
+            // The reference: a dense pattern, eliminated by least (in × out, unknown).
+            let mut a = vec![vec![false; m]; m];
+            for &(i, j) in &edges {
+                if i != j {
+                    a[i as usize][j as usize] = true;
+                }
+            }
+            let mut left = vec![true; m];
+            let mut order = Vec::new();
+            let mut rows_of = Vec::new();
+            let mut cols_of = Vec::new();
+            for _ in 0..m {
+                let count = |v: usize, a: &Vec<Vec<bool>>| {
+                    let ins = (0..m).filter(|&u| left[u] && a[u][v]).count() as u64;
+                    let outs = (0..m).filter(|&w| left[w] && a[v][w]).count() as u64;
+                    ins * outs
+                };
+                let v = (0..m)
+                    .filter(|&v| left[v])
+                    .min_by_key(|&v| (count(v, &a), v))
+                    .unwrap();
+                left[v] = false;
+                let rows: Vec<usize> = (0..m).filter(|&u| left[u] && a[u][v]).collect();
+                let cols: Vec<usize> = (0..m).filter(|&w| left[w] && a[v][w]).collect();
+                for &u in &rows {
+                    for &w in &cols {
+                        if u != w {
+                            a[u][w] = true;
+                        }
+                    }
+                }
+                order.push(v as u32);
+                rows_of.push(rows);
+                cols_of.push(cols);
+            }
+            assert_eq!(sym.order, order, "m = {m}");
+            let mut ops = 0;
+            for k in 0..m {
+                let mut upper: Vec<u16> = cols_of[k].iter().map(|&w| sym.pos[w] as u16).collect();
+                upper.sort_unstable();
+                assert_eq!(sym.upper.row(k), &upper[..], "m = {m}, U row {k}");
+                ops += (rows_of[k].len() * cols_of[k].len()) as u64;
+            }
+            for k in 0..m {
+                // Row k of L: the earlier pivots whose column held unknown order[k].
+                let lower: Vec<u16> = (0..k)
+                    .filter(|&j| rows_of[j].contains(&(order[k] as usize)))
+                    .map(|j| j as u16)
+                    .collect();
+                assert_eq!(sym.lower.row(k), &lower[..], "m = {m}, L row {k}");
+            }
+            assert_eq!(sym.factor_ops, ops, "m = {m}");
+        }
+    }
 
     /// The heap of Markowitz counts pops what a scan for the least (count, unknown) pair
     /// finds, through random changes of counts, including changes of unknowns already
