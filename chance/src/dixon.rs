@@ -39,7 +39,7 @@
 use crate::lu::{Factors, Scratch, Symbolic};
 use crate::modp::{prime, Modp};
 use crate::Q;
-use num_bigint::{BigInt, Sign};
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
@@ -239,6 +239,158 @@ fn assemble<D: Into<BigInt>>(digits: impl DoubleEndedIterator<Item = D>, p: u64)
     x
 }
 
+/// Pass 1's digits kept for the certificate, in bytes at most (past it, pass 2 lifts `D·B`
+/// instead): 50 MB for two-seat Snakes and Ladders (518 digits of 12,116 unknowns).
+const KEEP_BYTES: usize = 512 << 20;
+
+/// The digits of `|x|` in base `p`, least significant first.
+fn base_p(x: &BigInt, p: u64) -> Vec<u64> {
+    let pb = BigUint::from(p);
+    let mut x = x.magnitude().clone();
+    let mut digits = Vec::new();
+    while !x.is_zero() {
+        let (q, r) = x.div_rem(&pb);
+        digits.push(r.to_u64().expect("below p"));
+        x = q;
+    }
+    digits
+}
+
+/// `(hi·2^128 + lo) / p` and its remainder, for `hi < p`.
+#[inline(always)]
+fn divmod_wide(hi: u64, lo: u128, p: u64) -> (u128, u64) {
+    debug_assert!(hi < p);
+    let p = p as u128;
+    let n1 = (hi as u128) << 64 | lo >> 64;
+    let (q1, r1) = (n1 / p, n1 % p);
+    let n0 = r1 << 64 | (lo as u64 as u128);
+    let (q0, r0) = (n0 / p, n0 % p);
+    (q1 << 64 | q0, r0 as u64)
+}
+
+/// `Y = D·X mod p^K` in the symmetric range, for every entry: `kept[t][e]` is digit `t`
+/// of entry `e` of the p-adic solution `X` (signed, as the lifting gives them), `dd` the
+/// digits of `D`, and `K = kept.len()`. Returns `K` signed digits (in `(−p/2, p/2]`) per
+/// entry, entry after entry (`[e·K + t]`).
+///
+/// A product of p-adic numbers digit by digit: `Sₜ = Σⱼ dⱼ·xₜ₋ⱼ` plus the carry gives
+/// digit `t` and the next carry; what passes `p^K` is dropped. Entries are taken eight at
+/// a time, so that reading digit `t` of each (one row of `kept`) reads one cache line.
+fn scaled_digits(p: u64, dd: &[u64], kept: &[Vec<i64>]) -> Vec<i64> {
+    const LANES: usize = 8;
+    let k = kept.len();
+    let entries = kept.first().map_or(0, Vec::len);
+    let mut out = vec![0i64; entries * k];
+    let mut x = vec![[0u64; LANES]; k];
+    let half = (p / 2) as i64;
+    for e0 in (0..entries).step_by(LANES) {
+        let lanes = LANES.min(entries - e0);
+        // X's digits in [0, p): a signed digit below zero borrows one from the next.
+        let mut borrow = [0i64; LANES];
+        for (t, xt) in x.iter_mut().enumerate() {
+            let row = &kept[t][e0..e0 + lanes];
+            for l in 0..lanes {
+                let mut z = row[l] + borrow[l];
+                borrow[l] = 0;
+                if z < 0 {
+                    z += p as i64;
+                    borrow[l] = -1;
+                }
+                xt[l] = z as u64;
+            }
+        }
+        for l in 0..lanes {
+            let o = &mut out[(e0 + l) * k..(e0 + l + 1) * k];
+            let (mut carry, mut up) = (0u128, 0i64);
+            for t in 0..k {
+                let (mut lo, mut hi) = (carry, 0u64);
+                for (j, &d) in dd.iter().enumerate().take(t + 1) {
+                    let (s, over) = lo.overflowing_add(d as u128 * x[t - j][l] as u128);
+                    lo = s;
+                    hi += over as u64;
+                }
+                let (q, r) = divmod_wide(hi, lo, p);
+                carry = q;
+                // Balanced digits: one above p/2 becomes negative and carries one up.
+                let mut z = r as i64 + up;
+                up = 0;
+                if z > half {
+                    z -= p as i64;
+                    up = 1;
+                }
+                o[t] = z;
+            }
+        }
+    }
+    out
+}
+
+/// Is `A·Y = D·B` exactly, over the integers? `y[e·K + t]` is digit `t` (signed, base `p`)
+/// of entry `e` of `Y` (`cols` columns per unknown, as lifted). Each row's sum is formed
+/// digit by digit and must vanish with its carries: a proof, not a test modulo something.
+fn check_exact(sys: &IntSystem, p: u64, den: &BigInt, y: &[i64], cols: usize) -> bool {
+    let m = sys.rows.len();
+    let k = y.len() / (m * cols).max(1);
+    let dd: Vec<i128> = base_p(den, p).into_iter().map(i128::from).collect();
+    let pi = p as i128;
+    let mut acc: Vec<i128> = Vec::new();
+    for (v, row) in sys.rows.iter().enumerate() {
+        for i in 0..cols {
+            acc.clear();
+            acc.resize(k, 0);
+            for &(j, a) in row {
+                let e = j as usize * cols + i;
+                for (s, &d) in acc.iter_mut().zip(&y[e * k..(e + 1) * k]) {
+                    *s += a as i128 * d as i128;
+                }
+            }
+            // − D·b, digit by digit.
+            let b = &sys.rhs[v][i];
+            if !b.is_zero() {
+                match b.to_i64().filter(|b| b.unsigned_abs() < 1 << 62) {
+                    Some(b) => {
+                        let mut carry = 0i128;
+                        let mut t = 0;
+                        while t < dd.len() || carry != 0 {
+                            let s = dd.get(t).copied().unwrap_or(0) * b as i128 + carry;
+                            if t >= acc.len() {
+                                acc.push(0);
+                            }
+                            // Truncated, so that the carry of a negative product
+                            // shrinks to zero too (digits take the product's sign).
+                            acc[t] -= s % pi;
+                            carry = s / pi;
+                            t += 1;
+                        }
+                    }
+                    None => {
+                        let db = den * b;
+                        let sign: i128 = if db.is_negative() { -1 } else { 1 };
+                        for (t, d) in base_p(&db, p).into_iter().enumerate() {
+                            if t >= acc.len() {
+                                acc.push(0);
+                            }
+                            acc[t] -= sign * d as i128;
+                        }
+                    }
+                }
+            }
+            let mut carry = 0i128;
+            for &s in &acc {
+                let s = s + carry;
+                if s % pi != 0 {
+                    return false;
+                }
+                carry = s / pi;
+            }
+            if carry != 0 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
 /// The fraction `a / b` with `a ≡ b·x (mod m)`, |a| and b below `√(m/2)` and |a|·b below
 /// `m / 2^64`, if there is one (Wang's rational reconstruction: the extended Euclidean
 /// algorithm stopped half-way).
@@ -272,6 +424,17 @@ pub fn reconstruct(x: &BigInt, m: &BigInt) -> Option<(BigInt, BigInt)> {
 /// Solve `sys` exactly: the rows `wanted` as rationals, every row as floating point.
 /// `max_ops` bounds the machine multiplications (the factorisation's and the lifting's).
 pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, Stop> {
+    solve_with(sys, wanted, max_ops, true)
+}
+
+/// [`solve`], with the certificate taken from pass 1's digits when `from_digits` (else,
+/// for the tests, pass 2 always lifts `D·B`).
+fn solve_with(
+    sys: &IntSystem,
+    wanted: &[bool],
+    max_ops: u64,
+    from_digits: bool,
+) -> Result<Solved, Stop> {
     let m = sys.rows.len();
     let n = sys.n;
     if m > crate::lu::MAX_ORDER {
@@ -338,20 +501,20 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
     }
 
     // Pass 1: a candidate denominator, from one number that mixes every unknown of every
-    // column: the right-hand sides are combined with weights 1, 2, 3…, and the solution's
-    // entries with pseudo-random weights below 2^20, so that (barring a coincidence, which
-    // pass 2 would catch) its denominator is the least common one of all entries. Its
+    // column lifted: the columns are weighted 1, 2, 3…, and the solution's entries with
+    // pseudo-random weights below 2^20, so that (barring a coincidence, which the
+    // certificate would catch) its denominator is the least common one of all entries. Its
     // p-adic digits are the weighted sums of the digits (carries are left to the
-    // assembly).
-    let combined: Vec<BigInt> = sys
+    // assembly). When the right-hand sides add up to a constant solution (`A·(c, …, c) =
+    // Σᵢ Bᵢ`: a chain where every path ends with exactly one winner, whose probabilities
+    // add up to 1), the last column is not lifted: its denominator divides the others'.
+    // The digits of every entry are kept for the certificate (below), within `KEEP_BYTES`.
+    let sum = if n >= 2 { constant_sum(sys) } else { None };
+    let cols = if sum.is_some() { n - 1 } else { n };
+    let b1: Vec<BigInt> = sys
         .rhs
         .iter()
-        .map(|r| {
-            r.iter()
-                .enumerate()
-                .map(|(i, x)| x * BigInt::from(i as u64 + 1))
-                .sum()
-        })
+        .flat_map(|r| r[..cols].iter().cloned())
         .collect();
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let weights: Vec<i128> = (0..m)
@@ -362,20 +525,31 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
             (seed >> 44) as i128 + 1
         })
         .collect();
-    let mut lift = Lifting::new(sys, &sym, &fac, combined, 1);
-    let mut y = vec![0i64; m];
+    let mut lift = Lifting::new(sys, &sym, &fac, b1, cols);
+    let mut kept: Option<Vec<Vec<i64>>> = Some(Vec::new());
+    let keep_limit = KEEP_BYTES / (8 * m * cols).max(1);
     let mut digits: Vec<i128> = Vec::new();
     let mut next_try = 4usize;
     let mut modulus = BigInt::one();
     let den = loop {
+        let mut y = vec![0i64; m * cols];
         lift.step(&mut y)?;
-        ops += fill + nnz;
+        ops += (fill + nnz) * cols as u64;
         budget(ops)?;
         modulus *= &pb;
-        digits.push(y.iter().zip(&weights).map(|(&d, &w)| d as i128 * w).sum());
+        digits.push(
+            y.iter()
+                .enumerate()
+                .map(|(e, &d)| d as i128 * weights[e / cols] * (e % cols + 1) as i128)
+                .sum(),
+        );
+        kept = kept.filter(|k| k.len() < keep_limit).map(|mut k| {
+            k.push(y);
+            k
+        });
         let k = digits.len();
         if lift.is_zero() {
-            // The combination's solution is an integer vector (denominator 1 so far).
+            // The solution is an integer vector (denominator 1 so far).
             break BigInt::one();
         }
         if k < next_try {
@@ -396,72 +570,109 @@ pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, S
         );
     }
 
-    // Pass 2: lift D·B until the residual is exactly zero. The entries whose digits have
+    // The certificate. `D·x` is an integer vector if `D` is a common denominator; pass 1's
+    // digits give `x` modulo `p^k`, so `Y = D·x mod p^K` (K a little past the size of `D`,
+    // in the symmetric range) is `D·x` itself when `|x| < p/2` — a product of p-adic
+    // numbers, digit by digit (`scaled_digits`), far cheaper than lifting `D·B` again.
+    // Then `A·Y = D·B` is checked exactly over the integers (`check_exact`), which proves
+    // `x = Y / D` whatever happened before. If it fails (a larger `|x|`, or a `D` that
+    // misses a factor), `K` is taken as every digit kept, and failing that, pass 2.
+    let mut certified = None;
+    if let Some(kept) = kept.as_ref().filter(|_| from_digits) {
+        let dd = base_p(&den, p);
+        let mut tries = vec![(dd.len() + 2).min(steps1), steps1];
+        tries.dedup();
+        for k in tries {
+            if k > kept.len() {
+                continue;
+            }
+            ops += (m * cols * k * dd.len()) as u64;
+            budget(ops)?;
+            let y = scaled_digits(p, &dd, &kept[..k]);
+            if check_exact(sys, p, &den, &y, cols) {
+                // The digits as the rest reads them: digit after digit, [t][e].
+                let entries = m * cols;
+                let by_digit = (0..k)
+                    .map(|t| (0..entries).map(|e| y[e * k + t]).collect())
+                    .collect();
+                certified = Some(by_digit);
+                break;
+            }
+        }
+    }
+
+    // Pass 2 (when the certificate above failed): lift D·B until the residual is exactly
+    // zero. The entries whose digits have
     // not stopped by the limit are not integers: D misses a factor of their denominators
     // (rows with smaller denominators than others, e.g. parts of the chain that cannot
     // reach the probes). Their fractions are reconstructed from these digits, D is
     // multiplied by their denominators, and the pass starts again (up to four times).
-    //
-    // When the right-hand sides add up to a constant solution (`A·(c, …, c) = Σᵢ Bᵢ`: a
-    // chain where every path ends with exactly one winner, whose probabilities add up to
-    // 1), the last column is not lifted: `Y_last = D·c − Σ Yᵢ` (then `A·Y_last = D·c·A·1 −
-    // Σ D·Bᵢ = D·B_last`, exact like the rest). Two players lift one column instead of two.
+    // As in pass 1, the last column is not lifted when the columns add up to a constant:
+    // `Y_last = D·c − Σ Yᵢ` (then `A·Y_last = D·c·A·1 − Σ D·Bᵢ = D·B_last`, exact like the
+    // rest).
     let mut den = den;
     let mut rounds = 0;
-    let sum = if n >= 2 { constant_sum(sys) } else { None };
-    let cols = if sum.is_some() { n - 1 } else { n };
-    let all = loop {
-        let scaled: Vec<BigInt> = sys
-            .rhs
-            .iter()
-            .flat_map(|r| r[..cols].iter().map(|x| x * &den))
-            .collect();
-        let mut lift = Lifting::new(sys, &sym, &fac, scaled, cols);
-        let mut all: Vec<Vec<i64>> = Vec::new();
-        let limit = 2 * steps1 + 8;
-        while !lift.is_zero() && all.len() < limit {
-            let mut y = vec![0i64; m * cols];
-            lift.step(&mut y)?;
-            ops += (fill + nnz) * cols as u64;
-            budget(ops)?;
-            all.push(y);
-        }
-        if lift.is_zero() {
-            break all;
-        }
-        rounds += 1;
-        if rounds > 4 {
-            return Err(Stop::Failed(format!(
-                "no exact certificate after {limit} digits"
-            )));
-        }
-        let modulus = pb.pow(all.len() as u32);
-        let last = all.last().expect("at least one digit");
-        let mut extra = BigInt::one();
-        for e in 0..m * cols {
-            if last[e] != 0 {
-                let x = assemble(all.iter().map(|y| y[e]), p);
-                let Some((_, b)) = reconstruct(&x, &modulus) else {
-                    return Err(Stop::Failed(format!(
-                        "no exact certificate after {limit} digits"
-                    )));
-                };
-                extra = extra.lcm(&b);
+    let by_certificate = certified.is_some();
+    let all = match certified {
+        Some(y) => y,
+        None => loop {
+            let scaled: Vec<BigInt> = sys
+                .rhs
+                .iter()
+                .flat_map(|r| r[..cols].iter().map(|x| x * &den))
+                .collect();
+            let mut lift = Lifting::new(sys, &sym, &fac, scaled, cols);
+            let mut all: Vec<Vec<i64>> = Vec::new();
+            let limit = 2 * steps1 + 8;
+            while !lift.is_zero() && all.len() < limit {
+                let mut y = vec![0i64; m * cols];
+                lift.step(&mut y)?;
+                ops += (fill + nnz) * cols as u64;
+                budget(ops)?;
+                all.push(y);
             }
-        }
-        if extra.is_one() {
-            return Err(Stop::Failed(format!(
-                "no exact certificate after {limit} digits"
-            )));
-        }
-        den *= extra;
+            if lift.is_zero() {
+                break all;
+            }
+            rounds += 1;
+            if rounds > 4 {
+                return Err(Stop::Failed(format!(
+                    "no exact certificate after {limit} digits"
+                )));
+            }
+            let modulus = pb.pow(all.len() as u32);
+            let last = all.last().expect("at least one digit");
+            let mut extra = BigInt::one();
+            for e in 0..m * cols {
+                if last[e] != 0 {
+                    let x = assemble(all.iter().map(|y| y[e]), p);
+                    let Some((_, b)) = reconstruct(&x, &modulus) else {
+                        return Err(Stop::Failed(format!(
+                            "no exact certificate after {limit} digits"
+                        )));
+                    };
+                    extra = extra.lcm(&b);
+                }
+            }
+            if extra.is_one() {
+                return Err(Stop::Failed(format!(
+                    "no exact certificate after {limit} digits"
+                )));
+            }
+            den *= extra;
+        },
     };
     // Y = Σ digits·p^j exactly; the wanted rows as integers, every row as f64 from its
     // three leading digits (|the rest| < p^(t−2), so the relative error is below p^-2).
     let steps2 = all.len();
     if trace {
+        let how = if by_certificate {
+            "certified from pass 1's digits"
+        } else {
+            "lifted again (pass 2)"
+        };
         eprintln!(
-            "lifting: pass 2, {steps2} digits of {cols} column(s), {:?} ({:.2} s CPU)",
+            "lifting: {steps2} digits of {cols} column(s), {how}, {:?} ({:.2} s CPU)",
             t0.elapsed(),
             cpu()
         );
@@ -678,10 +889,13 @@ mod tests {
                 continue; // a chain that cannot leave: singular, not a test case
             };
             let wanted = vec![true; m];
+            // Certified from pass 1's digits, and by lifting `D·B` again (pass 2).
             let got = solve(&int, &wanted, u64::MAX).expect("solved");
+            let again = solve_with(&int, &wanted, u64::MAX, false).expect("solved");
             for k in 0..m {
                 let e = got.exact(k).unwrap();
                 assert_eq!(e, want[k], "round {round}, row {k}");
+                assert_eq!(again.exact(k).unwrap(), want[k], "round {round}, row {k}");
                 for i in 0..n {
                     let w = want[k][i].to_f64().unwrap();
                     assert!(
@@ -748,6 +962,85 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// `scaled_digits` is the product of p-adic numbers: against big-integer arithmetic,
+    /// `D·X mod p^K` in the symmetric range, with random signed digits (a few entries,
+    /// more than one group of eight) and denominators of one to many digits.
+    #[test]
+    fn scaled_digits_agree_with_big_integers() {
+        let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+        let p = prime(0);
+        let half = (p / 2) as i64;
+        let signed = |r: &mut Rng| (r.below(p) as i64) - half + 1;
+        for (entries, k, dlen) in [
+            (1usize, 1usize, 1usize),
+            (3, 5, 2),
+            (11, 9, 4),
+            (17, 30, 12),
+        ] {
+            let kept: Vec<Vec<i64>> = (0..k)
+                .map(|_| (0..entries).map(|_| signed(&mut rng)).collect())
+                .collect();
+            let mut den = BigInt::zero();
+            for _ in 0..dlen {
+                den = den * BigInt::from(p) + BigInt::from(rng.below(p));
+            }
+            den += 1;
+            let dd = base_p(&den, p);
+            let y = scaled_digits(p, &dd, &kept);
+            let pk = BigInt::from(p).pow(k as u32);
+            for e in 0..entries {
+                let x = assemble(kept.iter().map(|r| r[e]), p);
+                let mut want = (&den * &x).mod_floor(&pk);
+                if &want * 2 > pk {
+                    want -= &pk;
+                }
+                let got = assemble(y[e * k..(e + 1) * k].iter().copied(), p);
+                assert_eq!(got, want, "entries {entries}, K {k}, entry {e}");
+                assert!(y[e * k..(e + 1) * k].iter().all(|&d| d.abs() <= half + 1));
+            }
+        }
+    }
+
+    /// The certificate is a proof: the true `Y = D·x` passes, and a `Y` off by one unit in
+    /// any digit of any entry, or a wrong `D`, does not.
+    #[test]
+    fn the_exact_check_refuses_a_wrong_solution() {
+        // A small system, its solution as rationals from the reference solver.
+        let mut chain = TwoWays::new(3, 1);
+        chain.push(&[6, -1, 0], vec![BigInt::from(5)]);
+        chain.push(&[-2, 6, -3], vec![BigInt::from(4)]);
+        chain.push(&[0, -1, 6], vec![BigInt::from(-7)]);
+        let (Some(want), sys) = chain.split(1) else {
+            panic!("singular")
+        };
+        let p = prime(0);
+        let den = want.iter().fold(BigInt::one(), |d, x| d.lcm(x[0].denom()));
+        let k = 3;
+        let digits_of = |v: &BigInt| -> Vec<i64> {
+            // Balanced base-p digits of a small integer.
+            let mut v = v.clone();
+            let mut out = Vec::new();
+            for _ in 0..k {
+                let r = v.mod_floor(&BigInt::from(p)).to_i64().unwrap();
+                let r = if r > (p / 2) as i64 { r - p as i64 } else { r };
+                out.push(r);
+                v = (v - r) / BigInt::from(p);
+            }
+            out
+        };
+        let mut y: Vec<i64> = want
+            .iter()
+            .flat_map(|x| digits_of(&(x[0].numer() * (&den / x[0].denom()))))
+            .collect();
+        assert!(check_exact(&sys, p, &den, &y, 1));
+        assert!(!check_exact(&sys, p, &(&den * 2), &y, 1));
+        for i in 0..y.len() {
+            y[i] += 1;
+            assert!(!check_exact(&sys, p, &den, &y, 1), "digit {i} off by one");
+            y[i] -= 1;
         }
     }
 
