@@ -212,6 +212,9 @@ struct Chain {
     m: usize,
     k: usize,
     outs: Vec<Vec<(i64, usize)>>,
+    /// The last final state is won by players 0 and `k − 1` together (the values then
+    /// add up to different sums at different states).
+    shared: bool,
 }
 
 impl ChanceModel for Chain {
@@ -225,9 +228,13 @@ impl ChanceModel for Chain {
     }
     fn expand(&mut self, s: usize) -> Result<Node<usize, usize>, ChanceError> {
         if s >= self.m {
-            return Ok(Node::Final {
-                winners: vec![s - self.m],
-            });
+            let i = s - self.m;
+            let winners = if self.shared && i + 1 == self.k {
+                vec![0, i]
+            } else {
+                vec![i]
+            };
+            return Ok(Node::Final { winners });
         }
         Ok(Node::Turn {
             player: s % self.k,
@@ -274,7 +281,26 @@ fn chain(rng: &mut Rng, m: usize, k: usize) -> Chain {
             outs
         })
         .collect();
-    Chain { m, k, outs }
+    Chain {
+        m,
+        k,
+        outs,
+        shared: false,
+    }
+}
+
+/// `c` with a trap: states `m − 2` and `m − 1` lead only to each other (play that reaches
+/// them goes on for ever, and nobody wins), and state 0 has a way in.
+fn trapped(mut c: Chain) -> Chain {
+    let m = c.m;
+    c.outs[m - 2] = vec![(12, m - 1)];
+    c.outs[m - 1] = vec![(12, m - 2)];
+    let first = &mut c.outs[0];
+    if let Some(o) = first.iter_mut().find(|o| o.1 < m && o.0 >= 2) {
+        o.0 -= 1;
+        first.push((1, m - 1));
+    }
+    c
 }
 
 /// P(each player wins) from state 0 of a chain, by Gauss-Jordan elimination of
@@ -283,12 +309,32 @@ fn chain_gauss_jordan(c: &Chain) -> Vec<Q> {
     let m = c.m;
     let mut a = vec![vec![Q::zero(); m]; m];
     let mut b = vec![vec![Q::zero(); c.k]; m];
+    // The states from which no final state can be reached are worth 0 to everybody.
+    let mut reaches = vec![false; m];
+    loop {
+        let mut grew = false;
+        for s in 0..m {
+            if !reaches[s] && c.outs[s].iter().any(|&(_, t)| t >= m || reaches[t]) {
+                reaches[s] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
     for s in 0..m {
         a[s][s] += Q::one();
+        if !reaches[s] {
+            continue;
+        }
         for &(w, t) in &c.outs[s] {
             let p = Q::new(BigInt::from(w), BigInt::from(12));
             if t >= m {
-                b[s][t - m] += p;
+                b[s][t - m] += p.clone();
+                if c.shared && t - m + 1 == c.k && c.k > 1 {
+                    b[s][0] += p;
+                }
             } else {
                 a[s][t] -= p;
             }
@@ -331,9 +377,17 @@ fn chain_gauss_jordan(c: &Chain) -> Vec<Q> {
 #[test]
 fn value_iteration_on_large_chains_matches_gauss_jordan_for_any_number_of_players() {
     let mut rng = Rng::new(77);
-    for round in 0..15 {
+    for round in 0..45 {
         let k = 1 + round % 5;
-        let mut c = chain(&mut rng, 12 + 2 * round, k);
+        // Plain chains (every value adds up to 1: the last player's is derived from the
+        // others'), chains with a shared win (sums that differ: iterated in full), and
+        // chains with a trap (sums of 0 inside it: iterated in full).
+        let mut c = chain(&mut rng, 12 + 2 * (round % 15), k);
+        match round / 15 {
+            0 => {}
+            1 => c.shared = true,
+            _ => c = trapped(c),
+        }
         let want = chain_gauss_jordan(&c);
         let g = explore(&mut c, false, 10_000).unwrap();
         let opts = Options {
