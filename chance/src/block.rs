@@ -276,15 +276,64 @@ impl Block {
         }
     }
 
-    /// [`Block::sweep`] of a [`Chain`], for `N` players (`N = 0`: any number), recording
-    /// the changes when `RECORD`.
+    /// [`Block::sweep`] of a [`Chain`], for `N` values a state (`N = 0`: any number,
+    /// `self.width`), recording the changes when `RECORD`.
     fn sweep_chain<const N: usize, const RECORD: bool>(
         &self,
         chain: &Chain,
         x: &mut [f64],
         changes: &mut [f64],
     ) -> f64 {
-        let n = if N == 0 { self.width } else { N };
+        if N == 0 {
+            return self.sweep_chain_any::<RECORD>(chain, x, changes);
+        }
+        // Written for the compiler to see every index in range: values by `[f64; N]`
+        // arrays, probabilities from a 256-entry table indexed by a byte. (With slices and
+        // a `Vec` for the running sum, a sweep of three-seat Snakes took about 200
+        // instructions a state, bounds checks and loops over `n` included.)
+        let mut table = [0.0f64; CHAIN_PROBS];
+        table[..self.probs.len()].copy_from_slice(&self.probs);
+        let derived = self.derived.is_some();
+        let mut delta = 0.0f64;
+        let konst = self.konst.chunks_exact(N);
+        for (k, (c, w)) in konst.zip(chain.start.windows(2)).enumerate() {
+            let mut v: [f64; N] = c.try_into().expect("N values");
+            for &o in &chain.outs[w[0] as usize..w[1] as usize] {
+                let pr = table[(o & 0xFF) as usize];
+                let t = (o >> 8) as usize * N;
+                let xt: &[f64; N] = x[t..t + N].try_into().expect("N values");
+                for i in 0..N {
+                    v[i] += pr * xt[i];
+                }
+            }
+            let xs: &mut [f64; N] = (&mut x[k * N..k * N + N]).try_into().expect("N values");
+            // The derived value changes by minus the sum of the others' changes.
+            let mut moved = 0.0f64;
+            let mut d = [0.0f64; N];
+            for i in 0..N {
+                d[i] = v[i] - xs[i];
+                delta = delta.max(d[i].abs());
+                moved += d[i];
+                xs[i] = v[i];
+            }
+            if RECORD {
+                changes[k * N..k * N + N].copy_from_slice(&d);
+            }
+            if derived {
+                delta = delta.max(moved.abs());
+            }
+        }
+        delta
+    }
+
+    /// [`Block::sweep_chain`] for any number of values a state.
+    fn sweep_chain_any<const RECORD: bool>(
+        &self,
+        chain: &Chain,
+        x: &mut [f64],
+        changes: &mut [f64],
+    ) -> f64 {
+        let n = self.width;
         let derived = self.derived.is_some();
         let mut v = vec![0.0f64; n];
         let mut delta = 0.0f64;
@@ -298,7 +347,6 @@ impl Block {
                 }
             }
             let xs = &mut x[k * n..k * n + n];
-            // The derived value changes by minus the sum of the others' changes.
             let mut moved = 0.0f64;
             for i in 0..n {
                 delta = delta.max((v[i] - xs[i]).abs());

@@ -344,6 +344,8 @@ fn float<S, C>(
     let mut converged = true;
     // Scratch for the cyclic components: global state number -> local (crate::block).
     let mut local = vec![OUTSIDE; g.len()];
+    // `GAMELANG_TRACE_SWEEPS`: say what each component of a thousand states or more cost.
+    let trace = std::env::var_os("GAMELANG_TRACE_SWEEPS").is_some();
     for (comp, &cyc) in comps.iter().zip(cyclic) {
         if !cyc {
             let s = comp[0] as usize;
@@ -370,6 +372,7 @@ fn float<S, C>(
             postorder(g, comp, &mut local)
         };
         let mut k = 0;
+        let t_comp = std::time::Instant::now();
         let mut previous = f64::INFINITY;
         // On a small component, once the choices have settled roughly, jump to the values
         // of the current choices by solving their linear system (in floating point); the
@@ -469,6 +472,13 @@ fn float<S, C>(
             previous = delta;
         }
         sweeps += k;
+        if trace && comp.len() >= 1000 {
+            eprintln!(
+                "value iteration: component of {} states, {k} sweeps, {:?}",
+                comp.len(),
+                t_comp.elapsed()
+            );
+        }
     }
     Ok((vals, residual, estimate, sweeps, converged))
 }
