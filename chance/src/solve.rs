@@ -365,9 +365,7 @@ fn float<S, C>(
         // component of 1.3 million states: 97 sweeps at about 250 ms in post-order, 70 at
         // about 70 ms in reverse discovery order, one loaded run each).
         let order = if comp.len() * n > opts.locality_values {
-            let mut o = comp.clone();
-            o.sort_unstable_by(|a, b| b.cmp(a));
-            o
+            descending(comp, &mut local)
         } else {
             postorder(g, comp, &mut local)
         };
@@ -481,6 +479,29 @@ fn float<S, C>(
         }
     }
     Ok((vals, residual, estimate, sweeps, converged))
+}
+
+/// The states of `comp` from the highest number down. A component of more than a sixteenth
+/// of all states is marked in `mark` (an entry per state, all [`OUTSIDE`], left so) and read
+/// off in one pass, instead of sorted: three-seat Snakes' 1.3 million states took about a
+/// billion instructions to sort.
+fn descending(comp: &[u32], mark: &mut [u32]) -> Vec<u32> {
+    if comp.len() < mark.len() / 16 {
+        let mut o = comp.to_vec();
+        o.sort_unstable_by(|a, b| b.cmp(a));
+        return o;
+    }
+    for &s in comp {
+        mark[s as usize] = 0;
+    }
+    let mut o = Vec::with_capacity(comp.len());
+    for s in (0..mark.len()).rev() {
+        if mark[s] != OUTSIDE {
+            mark[s] = OUTSIDE;
+            o.push(s as u32);
+        }
+    }
+    o
 }
 
 /// The states of the component `comp` in the order a depth-first search finishes them
