@@ -775,6 +775,11 @@ impl Engine {
     /// which builds no term for them.
     pub fn mk_app_normal(&mut self, op: OpId, args: &[TermId]) -> TermId {
         let t = self.store.mk_app(op, args);
+        // Built before and known normal (the chance explorer rebuilds each state about six
+        // times): nothing to check.
+        if bit(&self.normal, t) {
+            return t;
+        }
         let rt = &self.ops[op.0 as usize];
         let decl = &self.program.sig.op(op).args;
         let normal = rt.plain
