@@ -401,6 +401,49 @@ fn snakes_two_seats_exactly() {
     assert!((x - p1).abs() < 1e-12, "{x} vs {p1}");
 }
 
+/// Three-seat Snakes and Ladders (1.4 million states, one cycle of 1.3 million: value
+/// iteration, with the last seat's value derived from the others') against the throw-count
+/// distribution: seat i wins when it needs fewer throws than the seats before it and no
+/// more than those after it. Within the stated tolerance's error estimate, and the three
+/// add up to 1. Ignored by default: seconds with a release build, minutes with a debug
+/// one (`cargo test --release --test chance -- --ignored snakes_three_seats`).
+#[test]
+#[ignore]
+fn snakes_three_seats_match_the_throw_count_distribution() {
+    let f = throws_distribution(4000);
+    // at_least[t] = P(T >= t).
+    let mut at_least = vec![0.0f64; f.len() + 1];
+    for t in (1..f.len()).rev() {
+        at_least[t] = at_least[t + 1] + f[t];
+    }
+    let (mut want, mut total) = ([0.0f64; 3], 0.0);
+    for t in 1..f.len() {
+        let (ge, gt) = (at_least[t], at_least[t + 1]);
+        want[0] += f[t] * ge * ge;
+        want[1] += f[t] * gt * ge;
+        want[2] += f[t] * gt * gt;
+        total += f[t];
+    }
+    assert!((total - 1.0).abs() < 1e-13);
+    let j = json(&[
+        "solve",
+        &example("snakes-ladders.game"),
+        "--set",
+        "players=3",
+        "--json",
+    ]);
+    assert_eq!(j["method"], "value-iteration", "{j}");
+    let mut sum = 0.0;
+    for (i, w) in want.iter().enumerate() {
+        let got = j["win_probability"][format!("p{}", i + 1)]
+            .as_f64()
+            .unwrap();
+        assert!((got - w).abs() < 2e-11, "p{}: {got} vs {w}", i + 1);
+        sum += got;
+    }
+    assert!((sum - 1.0).abs() < 1e-12, "{sum}");
+}
+
 /// A small two-seat board (goal 15, a die of three faces, a ladder and two snakes): 288
 /// states in cycles, enough for the lifting route by default; its exact answer against
 /// the chain solved here by sparse Gaussian elimination over the rationals.
