@@ -275,11 +275,7 @@ fn freed_slots_are_reused_lowest_first_and_never_found_stale() {
     // Keep the first 500 links of the chain only.
     let keep = &chain[..=500];
     e.collect_garbage(keep);
-    let freed: Vec<u32> = chain[501..]
-        .iter()
-        .chain(&hs)
-        .map(|t| t.0)
-        .collect();
+    let freed: Vec<u32> = chain[501..].iter().chain(&hs).map(|t| t.0).collect();
     assert_eq!(e.store().len(), live_before - freed.len());
     assert_eq!(e.store().capacity(), cap);
     // Rebuilding the dead part of the chain: new terms, in the lowest freed slots, with the

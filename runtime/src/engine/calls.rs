@@ -348,7 +348,10 @@ mod tests {
             v.sort();
             v
         };
-        assert_eq!(kept(&c), vec![TermId(10), TermId(11), TermId(20), TermId(21)]);
+        assert_eq!(
+            kept(&c),
+            vec![TermId(10), TermId(11), TermId(20), TermId(21)]
+        );
         // A window of `idle` that does not pay: it rests, and its entry keeps nothing.
         let_through(&mut c, idle, WINDOW as u64);
         assert!(!c.wanted(idle));
