@@ -247,3 +247,58 @@ fn hash_consing_is_exact_across_collections() {
         }
     }
 }
+
+/// A collection leaves the data of dead terms in their slots (the sweep only marks them
+/// free; `alloc` drops the stale data when it reuses a slot): the store's size is exact,
+/// freed ids are reused lowest first without growing the store, and a dead term is never
+/// found again by hash-consing — rebuilding it gives a fresh term with the right data,
+/// even when its stale copy is still in a slot.
+#[test]
+fn freed_slots_are_reused_lowest_first_and_never_found_stale() {
+    let mut s = Spec::new();
+    s.op("f", &["Nat"], "Nat", "ctor");
+    s.op("h", &["Nat", "Nat", "Nat"], "Nat", "ctor");
+    let (f, h) = (s.id("f"), s.id("h"));
+    let mut e = s.engine();
+    let zero = e.mk_int(0);
+    // A chain f(f(...f(0))) of 1,000 and some three-argument terms over it.
+    let mut chain = vec![zero];
+    for _ in 0..1000 {
+        let t = e.mk_app(f, &[*chain.last().unwrap()]);
+        chain.push(t);
+    }
+    let hs: Vec<_> = (0..100)
+        .map(|i| e.mk_app(h, &[chain[i], chain[i + 1], chain[i + 2]]))
+        .collect();
+    let cap = e.store().capacity();
+    let live_before = e.store().len();
+    // Keep the first 500 links of the chain only.
+    let keep = &chain[..=500];
+    e.collect_garbage(keep);
+    let freed: Vec<u32> = chain[501..].iter().chain(&hs).map(|t| t.0).collect();
+    assert_eq!(e.store().len(), live_before - freed.len());
+    assert_eq!(e.store().capacity(), cap);
+    // Rebuilding the dead part of the chain: new terms, in the lowest freed slots, with the
+    // right data (not the stale data of the slot they land in).
+    let mut lowest: Vec<u32> = freed.clone();
+    lowest.sort_unstable();
+    let mut t = chain[500];
+    let mut got = Vec::new();
+    for _ in 0..50 {
+        let u = e.mk_app(f, &[t]);
+        assert_eq!(e.store().args(u), &[t]);
+        got.push(u.0);
+        t = u;
+    }
+    assert_eq!(got, lowest[..50].to_vec());
+    assert_eq!(e.store().capacity(), cap);
+    // A three-argument term whose stale copy may still sit in a free slot is a new term.
+    let again = e.mk_app(h, &[chain[0], chain[1], chain[2]]);
+    assert_eq!(e.store().args(again), &[chain[0], chain[1], chain[2]]);
+    assert_eq!(e.mk_app(h, &[chain[0], chain[1], chain[2]]), again);
+    // The kept part is intact and still shared.
+    for i in 0..500 {
+        assert_eq!(e.mk_app(f, &[chain[i]]), chain[i + 1]);
+    }
+    assert_eq!(e.store().len(), live_before - freed.len() + 51);
+}

@@ -22,7 +22,9 @@
 //! `app(cons(X, L), M)` when the table is out of the processor's cache. So it adapts per
 //! operator: an operator whose hits saved fewer than one step in [`USEFUL`] calls over a
 //! window of [`WINDOW`] calls is not cached for the next [`REST`] calls, then tried
-//! again; and the table grows only while the entries it loses would be worth keeping.
+//! again — after each further window that did not pay, for twice as many calls (up to
+//! [`MAX_BACKOFF`] doublings; a window that pays starts over); and the table grows only
+//! while the entries it loses would be worth keeping.
 //!
 //! # What an entry is worth
 //!
@@ -63,8 +65,14 @@ const WINDOW: u32 = 4096;
 /// Caching an operator pays when at least one call in this many hits.
 const USEFUL: u32 = 32;
 
-/// Calls of an operator not cached after a window in which it did not pay.
+/// Calls of an operator not cached after a window in which it did not pay; doubled after
+/// each further window that did not pay either, up to `REST << MAX_BACKOFF` (so an
+/// operator whose calls never repeat, such as `add` on bit lists, is tried again more and
+/// more rarely: a window costs a look-up and a record per call).
 const REST: u32 = 1 << 16;
+
+/// How many times the rest doubles at most.
+const MAX_BACKOFF: u32 = 6;
 
 /// A newcomer replaces a resident entry unless the resident cost more than this many
 /// times as much.
@@ -130,6 +138,8 @@ struct OpStat {
     /// Steps the window's hits saved.
     saved: u32,
     rest: u32,
+    /// Windows in a row that did not pay (the next rest is `REST << backoff`).
+    backoff: u32,
 }
 
 impl Default for CallCache {
@@ -183,7 +193,10 @@ impl CallCache {
         st.tries += 1;
         if st.tries == WINDOW {
             if st.saved.saturating_mul(USEFUL) < WINDOW {
-                st.rest = REST;
+                st.rest = REST << st.backoff;
+                st.backoff = (st.backoff + 1).min(MAX_BACKOFF);
+            } else {
+                st.backoff = 0;
             }
             st.tries = 0;
             st.saved = 0;
@@ -245,12 +258,17 @@ impl CallCache {
     }
 
     /// The terms (arguments and values) of the entries that keep them alive: the [`KEEP`]
-    /// most expensive, of those whose call cost at least [`KEEP_COST`] steps.
+    /// most expensive, of those whose call cost at least [`KEEP_COST`] steps and whose
+    /// operator is being cached now. (An operator at rest is not looked up: its entries
+    /// would hold their terms for nothing. `binary-mul`'s `mul(inc(A), B)` calls cost
+    /// thousands of steps each and never repeat; keeping sixteen of them held sixteen
+    /// products of thousands of bits alive, which every collection marked again.)
     pub(super) fn kept(&self, out: &mut Vec<TermId>) {
+        let resting = |op: u32| self.ops.get(op as usize).is_some_and(|st| st.rest > 0);
         let mut dear: Vec<&Entry> = self
             .slots
             .iter()
-            .filter(|e| e.op != EMPTY && e.cost >= KEEP_COST)
+            .filter(|e| e.op != EMPTY && e.cost >= KEEP_COST && !resting(e.op))
             .collect();
         if dear.len() > KEEP {
             dear.select_nth_unstable_by_key(KEEP - 1, |e| std::cmp::Reverse(e.cost));
@@ -280,5 +298,63 @@ impl CallCache {
     /// Forget everything (the program changed).
     pub(super) fn clear(&mut self) {
         *self = CallCache::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Calls of `op` that `wanted` lets through out of `n`.
+    fn let_through(c: &mut CallCache, op: OpId, n: u64) -> u64 {
+        (0..n).filter(|_| c.wanted(op)).count() as u64
+    }
+
+    /// An operator whose windows never pay rests `REST`, then twice, four times … as
+    /// long, up to `REST << MAX_BACKOFF`; a window that pays starts over.
+    #[test]
+    fn rests_double_while_windows_do_not_pay() {
+        let mut c = CallCache::default();
+        let op = OpId(3);
+        let (w, r) = (WINDOW as u64, REST as u64);
+        for k in 0..=MAX_BACKOFF as u64 + 2 {
+            assert_eq!(let_through(&mut c, op, w), w, "window {k}");
+            let rest = r << k.min(MAX_BACKOFF as u64);
+            assert_eq!(let_through(&mut c, op, rest), 0, "rest {k}");
+        }
+        // A window whose hits save enough: no rest after it, and the next failure rests
+        // `REST` again.
+        assert_eq!(let_through(&mut c, op, w - 1), w - 1);
+        c.ops[op.0 as usize].saved = WINDOW;
+        assert!(c.wanted(op));
+        assert_eq!(let_through(&mut c, op, w), w);
+        assert_eq!(let_through(&mut c, op, r), 0);
+        assert!(c.wanted(op));
+    }
+
+    /// Expensive entries keep their terms alive only while their operator is cached: an
+    /// operator at rest is not looked up.
+    #[test]
+    fn entries_of_a_resting_operator_keep_nothing_alive() {
+        let mut c = CallCache::default();
+        let (busy, idle) = (OpId(1), OpId(2));
+        assert!(c.wanted(busy) && c.wanted(idle));
+        let key = |a: u32| [a, EMPTY, EMPTY, EMPTY];
+        c.put(busy, &key(10), TermId(11), KEEP_COST as u64);
+        c.put(idle, &key(20), TermId(21), KEEP_COST as u64 * 2);
+        let kept = |c: &CallCache| {
+            let mut v = Vec::new();
+            c.kept(&mut v);
+            v.sort();
+            v
+        };
+        assert_eq!(
+            kept(&c),
+            vec![TermId(10), TermId(11), TermId(20), TermId(21)]
+        );
+        // A window of `idle` that does not pay: it rests, and its entry keeps nothing.
+        let_through(&mut c, idle, WINDOW as u64);
+        assert!(!c.wanted(idle));
+        assert_eq!(kept(&c), vec![TermId(10), TermId(11)]);
     }
 }
