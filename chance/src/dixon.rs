@@ -281,14 +281,15 @@ fn scaled_digits(p: u64, dd: &[u64], kept: &[Vec<i64>]) -> Vec<i64> {
     let k = kept.len();
     let entries = kept.first().map_or(0, Vec::len);
     let mut out = vec![0i64; entries * k];
-    let mut x = vec![[0u64; LANES]; k];
+    // Lane l's digits of X, in [0, p), contiguous (x[l·k + t]).
+    let mut x = vec![0u64; LANES * k];
     let half = (p / 2) as i64;
     for e0 in (0..entries).step_by(LANES) {
         let lanes = LANES.min(entries - e0);
         // X's digits in [0, p): a signed digit below zero borrows one from the next.
         let mut borrow = [0i64; LANES];
-        for (t, xt) in x.iter_mut().enumerate() {
-            let row = &kept[t][e0..e0 + lanes];
+        for (t, row) in kept.iter().enumerate() {
+            let row = &row[e0..e0 + lanes];
             for l in 0..lanes {
                 let mut z = row[l] + borrow[l];
                 borrow[l] = 0;
@@ -296,16 +297,19 @@ fn scaled_digits(p: u64, dd: &[u64], kept: &[Vec<i64>]) -> Vec<i64> {
                     z += p as i64;
                     borrow[l] = -1;
                 }
-                xt[l] = z as u64;
+                x[l * k + t] = z as u64;
             }
         }
         for l in 0..lanes {
+            let xl = &x[l * k..(l + 1) * k];
             let o = &mut out[(e0 + l) * k..(e0 + l + 1) * k];
             let (mut carry, mut up) = (0u128, 0i64);
             for t in 0..k {
                 let (mut lo, mut hi) = (carry, 0u64);
-                for (j, &d) in dd.iter().enumerate().take(t + 1) {
-                    let (s, over) = lo.overflowing_add(d as u128 * x[t - j][l] as u128);
+                // Σ dⱼ·xₜ₋ⱼ: D's digits up, X's down from t (zipped: no index checks).
+                let n = dd.len().min(t + 1);
+                for (&d, &xd) in dd[..n].iter().zip(xl[t + 1 - n..=t].iter().rev()) {
+                    let (s, over) = lo.overflowing_add(d as u128 * xd as u128);
                     lo = s;
                     hi += over as u64;
                 }
