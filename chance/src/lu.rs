@@ -648,18 +648,22 @@ fn dot2(idx: &[u16], vals: &[u64], b: &[[u64; 2]; SPAN]) -> [u128; 2] {
 mod tests {
     use super::*;
 
+    /// A xorshift generator from `seed` (the tests must not depend on a crate's sequence).
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The symbolic elimination (bit sets renumbered as unknowns go) gives the order and
     /// the pattern of `L + U` of a plain minimum-Markowitz elimination on a dense Boolean
     /// matrix, on random sparse patterns large enough to be renumbered several times.
     #[test]
     fn symbolic_elimination_matches_a_dense_reference() {
-        let mut seed = 0x51_7cc1_b727_220au64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x51_7cc1_b727_220a);
         for (m, per_row) in [
             (1usize, 1u64),
             (5, 2),
@@ -735,13 +739,7 @@ mod tests {
     /// popped (ignored).
     #[test]
     fn heap_pops_the_least_count_first_ties_to_the_lower_unknown() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for m in [1usize, 2, 7, 64, 300] {
             let mut count: Vec<u64> = (0..m).map(|_| next() % 20).collect();
             let mut heap = Heap::new(&count);
