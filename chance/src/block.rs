@@ -90,8 +90,8 @@ impl Block {
         }
         let mut b = Block {
             n,
-            opt_start: Vec::with_capacity(states.len() + 1),
-            mover: Vec::with_capacity(states.len()),
+            opt_start: Vec::new(),
+            mover: Vec::new(),
             out_start: vec![0],
             konst: Vec::new(),
             outs: Vec::new(),
@@ -102,11 +102,21 @@ impl Block {
             derived: None,
         };
         let mut rew = vec![0.0; n];
-        b.opt_start.push(0);
+        // Nobody chooses anywhere in it: laid out as a chain from the start (option k is
+        // state k's, so the outcome ranges are the states'), without the general tables.
+        let is_chain = states.len() < CHAIN_TARGETS
+            && b.probs.len() <= CHAIN_PROBS
+            && states.iter().all(|&s| g.options(s as usize).len() == 1);
+        let mut packed: Vec<u32> = Vec::new();
+        if !is_chain {
+            b.opt_start.push(0);
+        }
         for &s in &states {
             let s = s as usize;
             reward(s, &mut rew);
-            b.mover.push(mover(g, s) as u32);
+            if !is_chain {
+                b.mover.push(mover(g, s) as u32);
+            }
             for o in g.options(s) {
                 let base = b.konst.len();
                 b.konst.extend_from_slice(&rew);
@@ -119,29 +129,33 @@ impl Block {
                                 b.konst[base + i] += pf * v[i];
                             }
                         }
+                        j if is_chain => packed.push(j << 8 | p),
                         j => b.outs.push((j, p)),
                     }
                 }
-                b.out_start.push(b.outs.len() as u32);
+                b.out_start
+                    .push((if is_chain { packed.len() } else { b.outs.len() }) as u32);
             }
-            b.opt_start.push((b.out_start.len() - 1) as u32);
+            if !is_chain {
+                b.opt_start.push((b.out_start.len() - 1) as u32);
+            }
         }
         for &s in &states {
             local[s as usize] = OUTSIDE;
         }
         b.states = states;
-        let one_option = b.opt_start.windows(2).all(|w| w[1] - w[0] == 1);
-        if one_option && b.states.len() < CHAIN_TARGETS && b.probs.len() <= CHAIN_PROBS {
-            // Option k is state k's: the outcome ranges are the states'.
-            let outs = b.outs.iter().map(|&(t, p)| t << 8 | p).collect();
+        if is_chain {
             b.chain = Some(Chain {
                 start: std::mem::take(&mut b.out_start),
-                outs,
+                outs: packed,
             });
-            (b.opt_start, b.mover, b.outs) = (Vec::new(), Vec::new(), Vec::new());
             if let Some(c) = b.constant_sum(g, vals, local, &mut reward) {
                 let w = n - 1;
-                b.konst = b.konst.chunks(n).flat_map(|k| k[..w].to_vec()).collect();
+                b.konst = b
+                    .konst
+                    .chunks_exact(n)
+                    .flat_map(|k| k[..w].iter().copied())
+                    .collect();
                 (b.width, b.derived) = (w, Some(c));
             }
         }
