@@ -70,6 +70,9 @@ struct Chain {
 /// A chain's outcome targets are below 2^24 and its probabilities' indices below 2^8.
 const CHAIN_TARGETS: usize = 1 << 24;
 const CHAIN_PROBS: usize = 1 << 8;
+/// A chain's sweep is written for one to four values a state (`[f64; N]`); games of more
+/// players are swept in the general layout.
+const CHAIN_PLAYERS: usize = 4;
 
 impl Block {
     /// The component `states` (in sweep order) of `g`, with `vals` (`n` per global state)
@@ -104,7 +107,8 @@ impl Block {
         let mut rew = vec![0.0; n];
         // Nobody chooses anywhere in it: laid out as a chain from the start (option k is
         // state k's, so the outcome ranges are the states'), without the general tables.
-        let is_chain = states.len() < CHAIN_TARGETS
+        let is_chain = n <= CHAIN_PLAYERS
+            && states.len() < CHAIN_TARGETS
             && b.probs.len() <= CHAIN_PROBS
             && states.iter().all(|&s| g.options(s as usize).len() == 1);
         let mut packed: Vec<u32> = Vec::new();
@@ -249,7 +253,7 @@ impl Block {
 
     /// Does some state have a choice (more than one option)?
     pub fn has_choices(&self) -> bool {
-        self.chain.is_none() && self.opt_start.windows(2).any(|w| w[1] - w[0] > 1)
+        self.opt_start.windows(2).any(|w| w[1] - w[0] > 1)
     }
 
     /// One Gauss-Seidel sweep over `x` (local values, updated in place): each state takes
@@ -267,12 +271,11 @@ impl Block {
                 (2, true) => self.sweep_chain::<2, false>(chain, x, changes),
                 (3, true) => self.sweep_chain::<3, false>(chain, x, changes),
                 (4, true) => self.sweep_chain::<4, false>(chain, x, changes),
-                (_, true) => self.sweep_chain::<0, false>(chain, x, changes),
                 (1, false) => self.sweep_chain::<1, true>(chain, x, changes),
                 (2, false) => self.sweep_chain::<2, true>(chain, x, changes),
                 (3, false) => self.sweep_chain::<3, true>(chain, x, changes),
                 (4, false) => self.sweep_chain::<4, true>(chain, x, changes),
-                (_, false) => self.sweep_chain::<0, true>(chain, x, changes),
+                _ => unreachable!("a chain has at most CHAIN_PLAYERS values a state"),
             };
         }
         // The loops over players, unrolled for the usual numbers of players.
@@ -290,17 +293,14 @@ impl Block {
         }
     }
 
-    /// [`Block::sweep`] of a [`Chain`], for `N` values a state (`N = 0`: any number,
-    /// `self.width`), recording the changes when `RECORD`.
+    /// [`Block::sweep`] of a [`Chain`], for `N` values a state (1 to 4), recording the
+    /// changes when `RECORD`.
     fn sweep_chain<const N: usize, const RECORD: bool>(
         &self,
         chain: &Chain,
         x: &mut [f64],
         changes: &mut [f64],
     ) -> f64 {
-        if N == 0 {
-            return self.sweep_chain_any::<RECORD>(chain, x, changes);
-        }
         // Written for the compiler to see every index in range: values by `[f64; N]`
         // arrays, probabilities from a 256-entry table indexed by a byte. (With slices and
         // a `Vec` for the running sum, a sweep of three-seat Snakes took about 200
@@ -332,43 +332,6 @@ impl Block {
             }
             if RECORD {
                 changes[k * N..k * N + N].copy_from_slice(&d);
-            }
-            if derived {
-                delta = delta.max(moved.abs());
-            }
-        }
-        delta
-    }
-
-    /// [`Block::sweep_chain`] for any number of values a state.
-    fn sweep_chain_any<const RECORD: bool>(
-        &self,
-        chain: &Chain,
-        x: &mut [f64],
-        changes: &mut [f64],
-    ) -> f64 {
-        let n = self.width;
-        let derived = self.derived.is_some();
-        let mut v = vec![0.0f64; n];
-        let mut delta = 0.0f64;
-        for k in 0..self.len() {
-            v.copy_from_slice(&self.konst[k * n..k * n + n]);
-            let (e0, e1) = (chain.start[k] as usize, chain.start[k + 1] as usize);
-            for &o in &chain.outs[e0..e1] {
-                let (t, pr) = ((o >> 8) as usize * n, self.probs[(o & 0xFF) as usize]);
-                for i in 0..n {
-                    v[i] += pr * x[t + i];
-                }
-            }
-            let xs = &mut x[k * n..k * n + n];
-            let mut moved = 0.0f64;
-            for i in 0..n {
-                delta = delta.max((v[i] - xs[i]).abs());
-                moved += v[i] - xs[i];
-                if RECORD {
-                    changes[k * n + i] = v[i] - xs[i];
-                }
-                xs[i] = v[i];
             }
             if derived {
                 delta = delta.max(moved.abs());

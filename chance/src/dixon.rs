@@ -332,10 +332,15 @@ fn scaled_digits(p: u64, dd: &[u64], kept: &[Vec<i64>]) -> Vec<i64> {
 /// Is `A·Y = D·B` exactly, over the integers? `y[e·K + t]` is digit `t` (signed, base `p`)
 /// of entry `e` of `Y` (`cols` columns per unknown, as lifted). Each row's sum is formed
 /// digit by digit and must vanish with its carries: a proof, not a test modulo something.
-fn check_exact(sys: &IntSystem, p: u64, den: &BigInt, y: &[i64], cols: usize) -> bool {
+fn check_exact(
+    sys: &IntSystem,
+    p: u64,
+    (den, dd): (&BigInt, &[u64]),
+    y: &[i64],
+    cols: usize,
+) -> bool {
     let m = sys.rows.len();
     let k = y.len() / (m * cols).max(1);
-    let dd: Vec<i128> = base_p(den, p).into_iter().map(i128::from).collect();
     let pi = p as i128;
     let mut acc: Vec<i128> = Vec::new();
     for (v, row) in sys.rows.iter().enumerate() {
@@ -356,7 +361,7 @@ fn check_exact(sys: &IntSystem, p: u64, den: &BigInt, y: &[i64], cols: usize) ->
                         let mut carry = 0i128;
                         let mut t = 0;
                         while t < dd.len() || carry != 0 {
-                            let s = dd.get(t).copied().unwrap_or(0) * b as i128 + carry;
+                            let s = dd.get(t).map_or(0, |&d| d as i128) * b as i128 + carry;
                             if t >= acc.len() {
                                 acc.push(0);
                             }
@@ -593,7 +598,7 @@ fn solve_with(
             ops += (m * cols * k * dd.len()) as u64;
             budget(ops)?;
             let y = scaled_digits(p, &dd, &kept[..k]);
-            if check_exact(sys, p, &den, &y, cols) {
+            if check_exact(sys, p, (&den, &dd), &y, cols) {
                 // The digits as the rest reads them: digit after digit, [t][e].
                 let entries = m * cols;
                 let by_digit = (0..k)
@@ -1039,11 +1044,15 @@ mod tests {
             .iter()
             .flat_map(|x| digits_of(&(x[0].numer() * (&den / x[0].denom()))))
             .collect();
-        assert!(check_exact(&sys, p, &den, &y, 1));
-        assert!(!check_exact(&sys, p, &(&den * 2), &y, 1));
+        let (dd, den2) = (base_p(&den, p), &den * 2);
+        assert!(check_exact(&sys, p, (&den, &dd), &y, 1));
+        assert!(!check_exact(&sys, p, (&den2, &base_p(&den2, p)), &y, 1));
         for i in 0..y.len() {
             y[i] += 1;
-            assert!(!check_exact(&sys, p, &den, &y, 1), "digit {i} off by one");
+            assert!(
+                !check_exact(&sys, p, (&den, &dd), &y, 1),
+                "digit {i} off by one"
+            );
             y[i] -= 1;
         }
     }
