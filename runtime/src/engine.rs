@@ -335,6 +335,19 @@ fn unbound_var(p: &Pat, bound: &[bool]) -> Option<u32> {
     }
 }
 
+/// Add to `count[v]` the occurrences of each variable `v` in `p`.
+fn count_vars(p: &Pat, count: &mut [u32]) {
+    match p {
+        Pat::Int(_) => {}
+        Pat::Var(v) => {
+            if let Some(n) = count.get_mut(*v as usize) {
+                *n += 1;
+            }
+        }
+        Pat::App(_, args) => args.iter().for_each(|a| count_vars(a, count)),
+    }
+}
+
 /// The rewriting engine. See the module documentation for how it works.
 pub struct Engine {
     program: Arc<Program>,
@@ -593,6 +606,15 @@ impl Engine {
                     eq.module
                 )
             });
+            let mut lhs = lhs;
+            let mut read = vec![0u32; eq.vars.len().max(lhs.nvars())];
+            count_vars(&eq.lhs, &mut read);
+            for p in std::iter::once(&eq.rhs).chain(eq.cond.as_ref()) {
+                // Read once on the right counts as much as twice on the left.
+                count_vars(p, &mut read);
+                count_vars(p, &mut read);
+            }
+            lhs.drop_unneeded_rests(|v| read.get(v as usize).is_none_or(|&n| n > 1));
             let guards = compile::guards(&eq.lhs, &mut self.store);
             let loads = lhs.arg_loads();
             eqs.push(CompiledEq {
@@ -611,11 +633,18 @@ impl Engine {
         for rt in &mut self.ops {
             // Applications rewritten as open calls (operator + argument values).
             let open = !rt.plain && !rt.memo && !rt.norm && !rt.lazy;
+            // A left-hand side with an AC list matched as an element and the rest (`(c, S)`)
+            // is matched directly by its first match; where that is not the match (see
+            // `Pattern::match_ac_first`), the machine matches the call again from the
+            // start, which is only the same computation when no equation of the function
+            // has a condition (no condition tried before, and no other match after).
+            let unconditional = rt.eqs.iter().all(|&e| self.eqs[e as usize].cond.is_none());
             rt.direct = open
                 && (rt.defined || rt.builtin.is_some())
                 && rt.eqs.iter().all(|&e| {
                     let lhs = &self.eqs[e as usize].lhs;
-                    lhs.is_simple() && lhs.free_top().is_some()
+                    (lhs.is_simple() || (lhs.is_ac_first() && unconditional))
+                        && lhs.free_top().is_some()
                 });
             rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
             if rt.direct {

@@ -32,6 +32,12 @@ struct RestVar {
     sort: SortId,
     /// First occurrence (binds) or repeated one (checks equality).
     first: bool,
+    /// Every sub-collection of a list of the operator is of a sort below `sort` (its
+    /// result sort, its arguments' and its identity's are): the sort check cannot fail.
+    fits: bool,
+    /// The value is read (by the right-hand side, the condition or a repeated occurrence):
+    /// when not, and it `fits`, the rest is not built (see [`Pattern::drop_unneeded_rests`]).
+    needed: bool,
 }
 
 /// One item of an associative (list) pattern.
@@ -159,6 +165,23 @@ pub struct Pattern {
     /// No step is a choice point (only `Ground`, `Bind`, `Check`, `Alias` and `Free`): the
     /// pattern has at most one match, found by [`Pattern::match_simple`] in one pass.
     simple: bool,
+    /// The pattern is simple but for one AC argument list matched as *an element and the
+    /// rest* (`(c, S)`: `AcStart`, `AcPick` of any element, the element's variable,
+    /// `AcRest` of one collection variable): its first match, the one the [`Matcher`]
+    /// finds first, is found by [`Pattern::match_ac_first`] in one pass.
+    ac_first: bool,
+}
+
+/// What [`Pattern::match_ac_first`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstMatch {
+    /// The first match (the [`Matcher`]'s first), bound.
+    Matched,
+    /// No match at all (a step before the element was picked failed).
+    Failed,
+    /// The first element picked did not lead to a match: another one might, which only
+    /// the [`Matcher`] (with its choice points) can tell.
+    Unsure,
 }
 
 struct Compiler<'a, 'p> {
@@ -176,6 +199,99 @@ struct Compiler<'a, 'p> {
     /// For each register, a sort its contents are known to be at most (see `Step::Take`),
     /// or `NO_SORT`.
     known: Vec<SortId>,
+}
+
+/// Are `steps` (a compiled left-hand side) simple steps but for one AC list matched with
+/// at most one choice: `AcStart`; removals of ground elements and of bound variables'
+/// elements (`AcGround`, `AcBound`: no alternatives); at most one `AcPick` of any element
+/// (no head filter, not a repeated variable) followed by its variable's step; and
+/// `AcRest` binding one collection variable (see [`Pattern::match_ac_first`]), at a free
+/// operator's top?
+fn is_ac_first(steps: &[Step]) -> bool {
+    if !matches!(steps.first(), Some(Step::Free { reg: 0, .. })) {
+        return false;
+    }
+    let simple = |s: &Step| {
+        matches!(
+            s,
+            Step::Ground { .. }
+                | Step::Bind { .. }
+                | Step::Take { .. }
+                | Step::Check { .. }
+                | Step::Alias { .. }
+                | Step::Free { .. }
+        )
+    };
+    let Some(start) = steps.iter().position(|s| !simple(s)) else {
+        return false;
+    };
+    let Some(&Step::AcStart { frame, .. }) = steps.get(start) else {
+        return false;
+    };
+    let mut k = start + 1;
+    while matches!(steps.get(k), Some(Step::AcGround { frame: f, .. } | Step::AcBound { frame: f, .. }) if *f == frame)
+    {
+        k += 1;
+    }
+    if let Some(&Step::AcPick {
+        frame: f,
+        out,
+        head: None,
+        dup: false,
+    }) = steps.get(k)
+    {
+        let element_bound = matches!(steps.get(k + 1), Some(Step::Bind { reg, .. } | Step::Take { reg, .. }) if *reg == out);
+        if f != frame || !element_bound {
+            return false;
+        }
+        k += 2;
+    }
+    matches!(steps.get(k), Some(Step::AcRest { frame: f, vars, .. }) if *f == frame && matches!(&vars[..], [v] if v.first))
+        && steps[k + 1..].iter().all(simple)
+}
+
+/// The first unused element of the sorted `elems` equal to `term`. Terms are
+/// hash-consed, so equal elements have equal ids: a short list is scanned for the id, a
+/// long one searched by the order it is sorted in (equal elements are neighbours, the first
+/// unused one is the same either way).
+fn first_unused(
+    elems: &[TermId],
+    store: &TermStore,
+    term: TermId,
+    is_used: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    if elems.len() <= SCAN {
+        return (0..elems.len()).find(|&i| elems[i] == term && !is_used(i));
+    }
+    let start = elems.partition_point(|e| store.compare(*e, term) == std::cmp::Ordering::Less);
+    (start..elems.len())
+        .take_while(|&i| elems[i] == term)
+        .find(|&i| !is_used(i))
+}
+
+/// The binding of a collection variable whose rest is not built (see
+/// [`Pattern::drop_unneeded_rests`]): no term.
+const NO_VALUE: TermId = TermId(u32::MAX);
+
+/// Lists up to this long are scanned for an element rather than searched (see
+/// [`first_unused`]).
+const SCAN: usize = 16;
+
+/// Mark used the first unused element of `elems` equal to `term` (as `Frame::find_unused`
+/// finds it): whether there is one.
+fn take_unused(
+    elems: &[TermId],
+    store: &TermStore,
+    term: TermId,
+    used: &mut SmallVec<[u32; 4]>,
+) -> bool {
+    match first_unused(elems, store, term, |i| used.contains(&(i as u32))) {
+        Some(i) => {
+            used.push(i as u32);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Has `p` no variables?
@@ -362,6 +478,8 @@ impl<'p> Compiler<'_, 'p> {
                     var: v,
                     sort,
                     first: false,
+                    fits: false,
+                    needed: true,
                 });
             } else if !self.is_collection(op, sort) {
                 let out = self.reg(1);
@@ -380,10 +498,13 @@ impl<'p> Compiler<'_, 'p> {
                 min += 1;
             } else {
                 in_rest.insert(v);
+                let fits = self.every_part_fits(op, sort);
                 rest.push(RestVar {
                     var: v,
                     sort,
                     first: true,
+                    fits,
+                    needed: true,
                 });
             }
         }
@@ -410,6 +531,18 @@ impl<'p> Compiler<'_, 'p> {
             frame,
             min,
         };
+    }
+
+    /// Is every sub-collection of a (sort-checked) `op`-list of a sort at most `sort`: the
+    /// operator's result (two elements or more), its arguments' declared sorts (one
+    /// element) and its identity's (none)?
+    fn every_part_fits(&self, op: OpId, sort: SortId) -> bool {
+        let store = &*self.store;
+        store.leq(store.op_result(op), sort)
+            && store.op_args(op).iter().all(|&a| store.leq(a, sort))
+            && store
+                .identity(op)
+                .is_none_or(|id| store.leq(store.sort_of(id), sort))
     }
 
     fn list(&mut self, op: OpId, children: &[&'p Pat], reg: u32) {
@@ -496,8 +629,10 @@ impl Pattern {
                     | Step::Free { .. }
             )
         });
+        let ac_first = !simple && is_ac_first(&c.steps);
         let pattern = Pattern {
             simple,
+            ac_first,
             steps: c.steps,
             nregs: c.nregs,
             nframes: c.nframes,
@@ -532,6 +667,28 @@ impl Pattern {
     #[inline]
     pub fn is_simple(&self) -> bool {
         self.simple
+    }
+
+    /// Is the pattern simple but for one AC argument list matched as an element and the
+    /// rest (see [`Pattern::match_ac_first`])?
+    #[inline]
+    pub fn is_ac_first(&self) -> bool {
+        self.ac_first
+    }
+
+    /// Mark the collection variables of AC lists that nothing reads (`needed` says which
+    /// variables are read) and whose sort check cannot fail: the matchers then bind them
+    /// to no value instead of building the rest (`e in (e, S) = true` builds no `S`).
+    pub fn drop_unneeded_rests(&mut self, needed: impl Fn(u32) -> bool) {
+        for s in &mut self.steps {
+            if let Step::AcRest { vars, .. } = s {
+                if let [v] = &mut vars[..] {
+                    if v.first && v.fits && !needed(v.var) {
+                        v.needed = false;
+                    }
+                }
+            }
+        }
     }
 
     /// Registers [`Pattern::match_simple`] needs.
@@ -608,6 +765,127 @@ impl Pattern {
             }
         }
         true
+    }
+
+    /// The first match of an [`Pattern::is_ac_first`] pattern in one pass: the steps of
+    /// [`Pattern::match_simple`], and for the AC list what the [`Matcher`] tries first —
+    /// the ground and bound elements removed (`Frame::find_unused`), the first element left
+    /// picked, the rest bound to the collection variable. Where that first try fails after
+    /// the pick, the [`Matcher`] would go on with the next element: `Unsure`, for the
+    /// caller to ask it.
+    pub fn match_ac_first(
+        &self,
+        store: &mut TermStore,
+        regs: &mut [TermId],
+        start: usize,
+        subst: &mut [TermId],
+    ) -> FirstMatch {
+        debug_assert!(self.ac_first);
+        // The AC list being matched: its subject and operator, and the indices of the
+        // elements used.
+        let mut list: Option<(TermId, OpId)> = None;
+        let mut used: SmallVec<[u32; 4]> = SmallVec::new();
+        let mut picked = false;
+        for s in &self.steps[start..] {
+            let ok = match *s {
+                Step::Ground { reg, term } => regs[reg as usize] == term,
+                Step::Bind { reg, var, sort } => {
+                    let t = regs[reg as usize];
+                    subst[var as usize] = t;
+                    store.leq(store.sort_of(t), sort)
+                }
+                Step::Check { reg, var } => subst[var as usize] == regs[reg as usize],
+                Step::Alias { reg, var } | Step::Take { reg, var } => {
+                    subst[var as usize] = regs[reg as usize];
+                    true
+                }
+                Step::Free {
+                    reg,
+                    op,
+                    arity,
+                    out,
+                } => match store.data(regs[reg as usize]) {
+                    TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
+                        let out = out as usize;
+                        crate::term::copy_args(&mut regs[out..out + args.len()], args);
+                        true
+                    }
+                    _ => false,
+                },
+                Step::AcStart { reg, op, min, .. } => {
+                    let subject = regs[reg as usize];
+                    list = Some((subject, op));
+                    store.elements(&subject, op).len() >= min as usize
+                }
+                Step::AcGround { term, .. } => {
+                    let (subject, op) = list.expect("the AC list started");
+                    take_unused(store.elements(&subject, op), store, term, &mut used)
+                }
+                Step::AcBound { op, var, .. } => {
+                    let (subject, list_op) = list.expect("the AC list started");
+                    let val = subst[var as usize];
+                    let elems = store.elements(&subject, list_op);
+                    store
+                        .elements(&val, op)
+                        .iter()
+                        .all(|&e| take_unused(elems, store, e, &mut used))
+                }
+                Step::AcPick { out, .. } => {
+                    let (subject, op) = list.expect("the AC list started");
+                    let elems = store.elements(&subject, op);
+                    match (0..elems.len()).find(|&i| !used.contains(&(i as u32))) {
+                        Some(i) => {
+                            regs[out as usize] = elems[i];
+                            used.push(i as u32);
+                            picked = true;
+                            true
+                        }
+                        None => false,
+                    }
+                }
+                Step::AcRest { ref vars, .. } => {
+                    let (subject, op) = list.expect("the AC list started");
+                    if !vars[0].needed {
+                        let left = store.elements(&subject, op).len() - used.len();
+                        subst[vars[0].var as usize] = NO_VALUE;
+                        // The rest would be built unless empty without an identity.
+                        left > 0 || store.identity(op).is_some()
+                    } else {
+                        // As `Matcher::rest_term`, then `Matcher::bind_rest` of a first occurrence.
+                        let rest = match used[..] {
+                            [] => Some(subject),
+                            [i] => store.without(subject, op, i as usize),
+                            _ => {
+                                let left: SmallVec<[TermId; 16]> = store
+                                    .elements(&subject, op)
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(i, _)| !used.contains(&(*i as u32)))
+                                    .map(|(_, &e)| e)
+                                    .collect();
+                                store.mk_flat(op, &left)
+                            }
+                        };
+                        match rest {
+                            Some(t) if store.leq(store.sort_of(t), vars[0].sort) => {
+                                subst[vars[0].var as usize] = t;
+                                true
+                            }
+                            _ => false,
+                        }
+                    }
+                }
+                _ => unreachable!("a choice point beyond the first pick"),
+            };
+            if !ok {
+                return if picked {
+                    FirstMatch::Unsure
+                } else {
+                    FirstMatch::Failed
+                };
+            }
+        }
+        FirstMatch::Matched
     }
 
     /// The left-hand side `f(p1, …, pn)` read as loads from the subject's arguments, when
@@ -720,13 +998,9 @@ impl Frame {
         self.used.iter().any(|&(j, _)| j as usize == i)
     }
 
-    /// The first unused element equal to `term` (elements are sorted: binary search).
+    /// The first unused element equal to `term`.
     fn find_unused(&self, store: &TermStore, term: TermId) -> Option<usize> {
-        let elems = self.elems(store);
-        let start = elems.partition_point(|e| store.compare(*e, term) == std::cmp::Ordering::Less);
-        (start..elems.len())
-            .take_while(|&i| elems[i] == term)
-            .find(|&i| !self.is_used(i))
+        first_unused(self.elems(store), store, term, |i| self.is_used(i))
     }
 }
 
@@ -975,6 +1249,13 @@ impl Matcher {
                 0 => {
                     let f = &self.frames[*frame as usize];
                     f.used.len() == f.elems(store).len()
+                }
+                1 if !vars[0].needed => {
+                    // Not read, and of the right sort whatever it is: not built, only
+                    // required to exist (it is unless empty without an identity).
+                    let f = &self.frames[*frame as usize];
+                    self.subst[vars[0].var as usize] = None;
+                    f.elems(store).len() > f.used.len() || store.identity(*op).is_some()
                 }
                 1 => {
                     let Some(t) = self.rest_term(store, *frame, *op) else {

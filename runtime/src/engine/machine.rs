@@ -756,9 +756,15 @@ impl Engine {
         // The slots of shared nodes, empty until first needed.
         self.envs
             .resize(env as usize + self.eqs[ei].width as usize, NONE);
-        for k in 0..self.eqs[ei].lhs.rest_vars().len() {
-            let v = self.eqs[ei].lhs.rest_vars()[k];
-            let x = self.envs[env as usize + v as usize];
+        self.rests_normal(ei, env as usize);
+        env
+    }
+
+    /// Mark normal the rests of AC lists that equation `e` bound in the environment at
+    /// `env` (see [`Engine::push_env`]).
+    pub(super) fn rests_normal(&mut self, e: usize, env: usize) {
+        for k in 0..self.eqs[e].lhs.rest_vars().len() {
+            let x = self.envs[env + self.eqs[e].lhs.rest_vars()[k] as usize];
             if x != NONE && !bit(&self.normal, x) {
                 if let Some(op) = self.store.op(x) {
                     let rt = &self.ops[op.0 as usize];
@@ -768,7 +774,6 @@ impl Engine {
                 }
             }
         }
-        env
     }
 
     /// Drop pending work after an error, keeping completed memo entries, and record the
