@@ -1412,6 +1412,31 @@ impl Matcher {
     ) -> bool {
         let f = &mut self.frames[frame as usize];
         let elems = f.elems(store);
+        if dup && head.is_none() && f.used.is_empty() {
+            // The first element that has an equal neighbour, found by comparing ids
+            // pairwise (a duplicate-free list — what `N ; N = N` is tried on after every
+            // insertion — is one pass of the tightest loop). Elements are sorted, so the
+            // first such index is the first of a pair, except at `start` when it follows
+            // an equal element; that one is `skip` (a retry starts after the element it
+            // picked), so it is passed over, as the loop below passes it over.
+            let found = elems
+                .get(start..)
+                .unwrap_or(&[])
+                .windows(2)
+                .enumerate()
+                .find(|(_, w)| w[0] == w[1] && Some(w[0]) != skip)
+                .map(|(k, _)| start + k);
+            return match found {
+                Some(i) => {
+                    let e = elems[i];
+                    f.used.push((i as u32, pc as u32));
+                    self.alt[pc] = i as u32;
+                    self.regs[out as usize] = e;
+                    true
+                }
+                None => false,
+            };
+        }
         for (i, &e) in elems.iter().enumerate().skip(start) {
             if Some(e) == skip || f.is_used(i) {
                 continue;
