@@ -701,9 +701,9 @@ impl TermStore {
                 return self.insert_inside_long(op, idem, seg, lo, hi, &singles);
             }
         }
-        // General case: merge everything.
-        let mut merged: Vec<TermId> = Vec::new();
-        let mut tmp: Vec<TermId> = Vec::new();
+        // General case: merge everything (short lists, mostly: on the stack).
+        let mut merged: Merged = SmallVec::new();
+        let mut tmp: Merged = SmallVec::new();
         merged.extend_from_slice(&singles);
         for &l in &lists {
             tmp.clear();
@@ -1487,7 +1487,11 @@ impl TermStore {
 }
 
 /// Merge two sorted lists into `out` (dropping duplicates across them if `idem`).
-fn merge_sorted(store: &TermStore, a: &[TermId], b: &[TermId], idem: bool, out: &mut Vec<TermId>) {
+/// The elements of an `assoc comm` term being merged (see `TermStore::mk_ac`): up to a
+/// long list's threshold and more, without a heap allocation.
+type Merged = SmallVec<[TermId; 2 * LONG_MIN]>;
+
+fn merge_sorted(store: &TermStore, a: &[TermId], b: &[TermId], idem: bool, out: &mut Merged) {
     out.reserve(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
