@@ -50,6 +50,10 @@
 //!   testing again the guards those heads settle (`dispatch`); an equation so settled whose
 //!   left-hand side is a function of constructors applied to variables is matched by loading
 //!   its variables straight from the arguments and their children (`Pattern::arg_loads`).
+//!   A left-hand side that is simple but for one AC list taken as removals, an element and
+//!   the rest (`e in (e, S)`) is matched by its first match (`Pattern::match_ac_first`);
+//!   its function is direct when no equation of it has a condition, and a call whose first
+//!   match fails after the pick goes to the machine.
 //! * A direct function's right-hand side runs as straight-line code compiled when the
 //!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
