@@ -50,10 +50,10 @@
 //!   testing again the guards those heads settle (`dispatch`); an equation so settled whose
 //!   left-hand side is a function of constructors applied to variables is matched by loading
 //!   its variables straight from the arguments and their children (`Pattern::arg_loads`).
-//!   A left-hand side that is simple but for one AC list taken as removals, an element and
-//!   the rest (`e in (e, S)`) is matched by its first match (`Pattern::match_ac_first`);
-//!   its function is direct when no equation of it has a condition, and a call whose first
-//!   match fails after the pick goes to the machine.
+//!   A left-hand side that is simple but for AC lists taken as removals, at most one
+//!   element picked and the rests (`e in (e, S)`, `meets((w, U), (w, W))`) is matched by
+//!   its first match (`Pattern::match_ac_first`, the picked element tried in the
+//!   matcher's order); its function is direct when no equation of it has a condition.
 //! * A direct function's right-hand side runs as straight-line code compiled when the
 //!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
@@ -637,11 +637,11 @@ impl Engine {
         for rt in &mut self.ops {
             // Applications rewritten as open calls (operator + argument values).
             let open = !rt.plain && !rt.memo && !rt.norm && !rt.lazy;
-            // A left-hand side with an AC list matched as an element and the rest (`(c, S)`)
-            // is matched directly by its first match; where that is not the match (see
-            // `Pattern::match_ac_first`), the machine matches the call again from the
-            // start, which is only the same computation when no equation of the function
-            // has a condition (no condition tried before, and no other match after).
+            // A left-hand side with AC lists and at most one choice point (`(c, S)`,
+            // `e in (e, S)`) is matched directly by its first match
+            // (`Pattern::match_ac_first`), which is the match that applies when no
+            // equation of the function has a condition (a false one would send the
+            // machine on to the next match).
             let unconditional = rt.eqs.iter().all(|&e| self.eqs[e as usize].cond.is_none());
             rt.direct = open
                 && (rt.defined || rt.builtin.is_some())

@@ -165,23 +165,41 @@ pub struct Pattern {
     /// No step is a choice point (only `Ground`, `Bind`, `Check`, `Alias` and `Free`): the
     /// pattern has at most one match, found by [`Pattern::match_simple`] in one pass.
     simple: bool,
-    /// The pattern is simple but for one AC argument list matched as *an element and the
-    /// rest* (`(c, S)`: `AcStart`, `AcPick` of any element, the element's variable,
-    /// `AcRest` of one collection variable): its first match, the one the [`Matcher`]
-    /// finds first, is found by [`Pattern::match_ac_first`] in one pass.
+    /// The pattern is simple but for AC lists matched by removals, rests and at most one
+    /// picked element (`(c, S)`, `e in (e, S)`): its first match, the one the [`Matcher`]
+    /// finds first, is found by [`Pattern::match_ac_first`] without the matcher.
     ac_first: bool,
 }
 
-/// What [`Pattern::match_ac_first`] found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FirstMatch {
-    /// The first match (the [`Matcher`]'s first), bound.
-    Matched,
-    /// No match at all (a step before the element was picked failed).
-    Failed,
-    /// The first element picked did not lead to a match: another one might, which only
-    /// the [`Matcher`] (with its choice points) can tell.
-    Unsure,
+/// An AC list being matched by [`Pattern::match_ac_first`].
+#[derive(Clone, Debug)]
+struct AcList {
+    subject: TermId,
+    op: Option<OpId>,
+    /// The number of elements.
+    len: usize,
+    /// The indices of the elements used (few: one per removal or pick).
+    used: SmallVec<[u32; 4]>,
+}
+
+impl Default for AcList {
+    fn default() -> AcList {
+        AcList {
+            subject: NO_VALUE,
+            op: None,
+            len: 0,
+            used: SmallVec::new(),
+        }
+    }
+}
+
+impl AcList {
+    fn elems<'s>(&'s self, store: &'s TermStore) -> &'s [TermId] {
+        match self.op {
+            Some(op) => store.elements(&self.subject, op),
+            None => &[],
+        }
+    }
 }
 
 struct Compiler<'a, 'p> {
@@ -201,54 +219,40 @@ struct Compiler<'a, 'p> {
     known: Vec<SortId>,
 }
 
-/// Are `steps` (a compiled left-hand side) simple steps but for one AC list matched with
-/// at most one choice: `AcStart`; removals of ground elements and of bound variables'
-/// elements (`AcGround`, `AcBound`: no alternatives); at most one `AcPick` of any element
-/// (no head filter, not a repeated variable) followed by its variable's step; and
-/// `AcRest` binding one collection variable (see [`Pattern::match_ac_first`]), at a free
-/// operator's top?
+/// Can `steps` (a compiled left-hand side, at a free operator's top) be matched by
+/// [`Pattern::match_ac_first`]: besides simple steps, AC lists matched by removals
+/// (`AcGround`, `AcBound`), the rest bound to one collection variable or to nothing
+/// (`AcRest`), and at most one choice point, an `AcPick` of one element (not a repeated
+/// variable)? With one choice point, the matcher's backtracking is a loop over the
+/// elements it may pick.
 fn is_ac_first(steps: &[Step]) -> bool {
     if !matches!(steps.first(), Some(Step::Free { reg: 0, .. })) {
         return false;
     }
-    let simple = |s: &Step| {
-        matches!(
-            s,
+    let mut picks = 0;
+    let mut lists = 0;
+    for s in steps {
+        match s {
             Step::Ground { .. }
-                | Step::Bind { .. }
-                | Step::Take { .. }
-                | Step::Check { .. }
-                | Step::Alias { .. }
-                | Step::Free { .. }
-        )
-    };
-    let Some(start) = steps.iter().position(|s| !simple(s)) else {
-        return false;
-    };
-    let Some(&Step::AcStart { frame, .. }) = steps.get(start) else {
-        return false;
-    };
-    let mut k = start + 1;
-    while matches!(steps.get(k), Some(Step::AcGround { frame: f, .. } | Step::AcBound { frame: f, .. }) if *f == frame)
-    {
-        k += 1;
-    }
-    if let Some(&Step::AcPick {
-        frame: f,
-        out,
-        head: None,
-        dup: false,
-    }) = steps.get(k)
-    {
-        let element_bound = matches!(steps.get(k + 1), Some(Step::Bind { reg, .. } | Step::Take { reg, .. }) if *reg == out);
-        if f != frame || !element_bound {
-            return false;
+            | Step::Bind { .. }
+            | Step::Take { .. }
+            | Step::Check { .. }
+            | Step::Alias { .. }
+            | Step::Free { .. }
+            | Step::AcGround { .. }
+            | Step::AcBound { .. } => {}
+            Step::AcStart { .. } => lists += 1,
+            Step::AcPick { dup: false, .. } => picks += 1,
+            Step::AcRest { vars, .. } if vars.len() <= 1 => {}
+            _ => return false,
         }
-        k += 2;
     }
-    matches!(steps.get(k), Some(Step::AcRest { frame: f, vars, .. }) if *f == frame && matches!(&vars[..], [v] if v.first))
-        && steps[k + 1..].iter().all(simple)
+    (1..=MAX_AC_LISTS).contains(&lists) && picks <= 1
 }
+
+/// The AC lists a left-hand side matched by [`Pattern::match_ac_first`] may have (each
+/// is matched in a frame of its own: `meets((w, U), (w, W))` has two).
+const MAX_AC_LISTS: usize = 2;
 
 /// The first unused element of the sorted `elems` equal to `term`. Terms are
 /// hash-consed, so equal elements have equal ids: a short list is scanned for the id, a
@@ -669,8 +673,8 @@ impl Pattern {
         self.simple
     }
 
-    /// Is the pattern simple but for one AC argument list matched as an element and the
-    /// rest (see [`Pattern::match_ac_first`])?
+    /// Is the pattern simple but for AC lists matched with at most one choice point (see
+    /// [`Pattern::match_ac_first`])?
     #[inline]
     pub fn is_ac_first(&self) -> bool {
         self.ac_first
@@ -767,27 +771,54 @@ impl Pattern {
         true
     }
 
-    /// The first match of an [`Pattern::is_ac_first`] pattern in one pass: the steps of
-    /// [`Pattern::match_simple`], and for the AC list what the [`Matcher`] tries first —
-    /// the ground and bound elements removed (`Frame::find_unused`), the first element left
-    /// picked, the rest bound to the collection variable. Where that first try fails after
-    /// the pick, the [`Matcher`] would go on with the next element: `Unsure`, for the
-    /// caller to ask it.
+    /// The first match of an [`Pattern::is_ac_first`] pattern — the one the [`Matcher`]
+    /// finds first — without the matcher: the steps of [`Pattern::match_simple`], AC
+    /// lists' removals and rests as the matcher does them, and its one choice point
+    /// (an element picked) retried in the matcher's order — the next unused element at a
+    /// greater index, not equal to the one just tried, of the right head — whenever a
+    /// later step fails. Whether there is a match; the bindings in `subst`.
     pub fn match_ac_first(
         &self,
         store: &mut TermStore,
         regs: &mut [TermId],
         start: usize,
         subst: &mut [TermId],
-    ) -> FirstMatch {
+    ) -> bool {
         debug_assert!(self.ac_first);
-        // The AC list being matched: its subject and operator, and the indices of the
-        // elements used.
-        let mut list: Option<(TermId, OpId)> = None;
-        let mut used: SmallVec<[u32; 4]> = SmallVec::new();
-        let mut picked = false;
-        for s in &self.steps[start..] {
-            let ok = match *s {
+        // Per AC list: its subject and operator, and the indices of the elements used.
+        let mut lists: [AcList; MAX_AC_LISTS] = Default::default();
+        // The choice point, once reached: its step, the index picked, and how many
+        // elements each list had used before it.
+        let mut choice: Option<(usize, usize, [usize; MAX_AC_LISTS])> = None;
+        let mut pc = start;
+        while pc < self.steps.len() {
+            let ok = match self.steps[pc] {
+                Step::AcPick {
+                    frame, out, head, ..
+                } => {
+                    let l = &lists[frame as usize];
+                    let elems = l.elems(store);
+                    let from = match &choice {
+                        Some((_, i, _)) => i + 1,
+                        None => 0,
+                    };
+                    let skip = choice.as_ref().map(|(_, i, _)| elems[*i]);
+                    let found = (from..elems.len()).find(|&i| {
+                        Some(elems[i]) != skip
+                            && !l.used.contains(&(i as u32))
+                            && head.is_none_or(|h| store.op(elems[i]) == Some(h))
+                    });
+                    match found {
+                        Some(i) => {
+                            regs[out as usize] = elems[i];
+                            let before = std::array::from_fn(|k| lists[k].used.len());
+                            lists[frame as usize].used.push(i as u32);
+                            choice = Some((pc, i, before));
+                            true
+                        }
+                        None => return false,
+                    }
+                }
                 Step::Ground { reg, term } => regs[reg as usize] == term,
                 Step::Bind { reg, var, sort } => {
                     let t = regs[reg as usize];
@@ -812,80 +843,99 @@ impl Pattern {
                     }
                     _ => false,
                 },
-                Step::AcStart { reg, op, min, .. } => {
+                Step::AcStart {
+                    reg,
+                    op,
+                    frame,
+                    min,
+                } => {
                     let subject = regs[reg as usize];
-                    list = Some((subject, op));
-                    store.elements(&subject, op).len() >= min as usize
+                    let len = store.elements(&subject, op).len();
+                    lists[frame as usize] = AcList {
+                        subject,
+                        op: Some(op),
+                        len,
+                        used: SmallVec::new(),
+                    };
+                    len >= min as usize
                 }
-                Step::AcGround { term, .. } => {
-                    let (subject, op) = list.expect("the AC list started");
-                    take_unused(store.elements(&subject, op), store, term, &mut used)
+                Step::AcGround { frame, term } => {
+                    let l = &mut lists[frame as usize];
+                    let (subject, list_op) = (l.subject, l.op.expect("the AC list started"));
+                    let elems = store.elements(&subject, list_op);
+                    take_unused(elems, store, term, &mut l.used)
                 }
-                Step::AcBound { op, var, .. } => {
-                    let (subject, list_op) = list.expect("the AC list started");
+                Step::AcBound { frame, op, var } => {
+                    let l = &mut lists[frame as usize];
+                    let (subject, list_op) = (l.subject, l.op.expect("the AC list started"));
                     let val = subst[var as usize];
                     let elems = store.elements(&subject, list_op);
                     store
                         .elements(&val, op)
                         .iter()
-                        .all(|&e| take_unused(elems, store, e, &mut used))
+                        .all(|&e| take_unused(elems, store, e, &mut l.used))
                 }
-                Step::AcPick { out, .. } => {
-                    let (subject, op) = list.expect("the AC list started");
-                    let elems = store.elements(&subject, op);
-                    match (0..elems.len()).find(|&i| !used.contains(&(i as u32))) {
-                        Some(i) => {
-                            regs[out as usize] = elems[i];
-                            used.push(i as u32);
-                            picked = true;
-                            true
+                Step::AcRest {
+                    frame,
+                    op,
+                    ref vars,
+                    ..
+                } => {
+                    let l = &lists[frame as usize];
+                    let left = l.len - l.used.len();
+                    match vars.first() {
+                        // No collection variable: every element must be used.
+                        None => left == 0,
+                        Some(v) if !v.needed => {
+                            subst[v.var as usize] = NO_VALUE;
+                            // The rest would be built unless empty without an identity.
+                            left > 0 || store.identity(op).is_some()
                         }
-                        None => false,
-                    }
-                }
-                Step::AcRest { ref vars, .. } => {
-                    let (subject, op) = list.expect("the AC list started");
-                    if !vars[0].needed {
-                        let left = store.elements(&subject, op).len() - used.len();
-                        subst[vars[0].var as usize] = NO_VALUE;
-                        // The rest would be built unless empty without an identity.
-                        left > 0 || store.identity(op).is_some()
-                    } else {
-                        // As `Matcher::rest_term`, then `Matcher::bind_rest` of a first occurrence.
-                        let rest = match used[..] {
-                            [] => Some(subject),
-                            [i] => store.without(subject, op, i as usize),
-                            _ => {
-                                let left: SmallVec<[TermId; 16]> = store
-                                    .elements(&subject, op)
-                                    .iter()
-                                    .enumerate()
-                                    .filter(|(i, _)| !used.contains(&(*i as u32)))
-                                    .map(|(_, &e)| e)
-                                    .collect();
-                                store.mk_flat(op, &left)
+                        Some(v) => {
+                            // As `Matcher::rest_term`, then `Matcher::bind_rest`.
+                            let rest = match l.used[..] {
+                                [] => Some(l.subject),
+                                [i] => store.without(l.subject, op, i as usize),
+                                _ => {
+                                    let kept: SmallVec<[TermId; 16]> = l
+                                        .elems(store)
+                                        .iter()
+                                        .enumerate()
+                                        .filter(|(i, _)| !l.used.contains(&(*i as u32)))
+                                        .map(|(_, &e)| e)
+                                        .collect();
+                                    store.mk_flat(op, &kept)
+                                }
+                            };
+                            match rest {
+                                Some(t) if v.first => {
+                                    subst[v.var as usize] = t;
+                                    store.leq(store.sort_of(t), v.sort)
+                                }
+                                Some(t) => subst[v.var as usize] == t,
+                                None => false,
                             }
-                        };
-                        match rest {
-                            Some(t) if store.leq(store.sort_of(t), vars[0].sort) => {
-                                subst[vars[0].var as usize] = t;
-                                true
-                            }
-                            _ => false,
                         }
                     }
                 }
-                _ => unreachable!("a choice point beyond the first pick"),
+                Step::Comm { .. } | Step::ListSplit { .. } => {
+                    unreachable!("a choice point `is_ac_first` refuses")
+                }
             };
-            if !ok {
-                return if picked {
-                    FirstMatch::Unsure
-                } else {
-                    FirstMatch::Failed
-                };
+            if ok {
+                pc += 1;
+                continue;
             }
+            // Back to the choice point, with what the lists used before it.
+            let Some((at, _, before)) = &choice else {
+                return false;
+            };
+            for (l, &n) in lists.iter_mut().zip(before) {
+                l.used.truncate(n);
+            }
+            pc = *at;
         }
-        FirstMatch::Matched
+        true
     }
 
     /// The left-hand side `f(p1, …, pn)` read as loads from the subject's arguments, when

@@ -871,6 +871,7 @@ impl TermStore {
 
     /// The flattened arguments of `t` seen as an `op`-list: the arguments when `t` is headed
     /// by `op`, nothing when `t` is the identity of `op`, `t` alone otherwise.
+    #[inline]
     pub fn elements<'a>(&'a self, t: &'a TermId, op: OpId) -> &'a [TermId] {
         match &self.terms[t.index()] {
             TermData::App { op: o, args } if *o == op => args,

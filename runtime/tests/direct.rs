@@ -430,6 +430,19 @@ fn sets_and_bags() -> Spec {
     s.op("with-other", &["Int", "Bag"], "Bool", "");
     s.eq("n:Int b:Bag", "[with-other n [_;_ n b]]", "true");
     s.owise("n:Int b:Bag", "[with-other n b]", "false");
+    // Two lists sharing the element picked: a common element, the least one first.
+    s.op("meets", &["ISet", "ISet"], "Bool", "");
+    s.eq("n:Int u:ISet v:ISet", "[meets [_,_ n u] [_,_ n v]]", "true");
+    s.owise("u:ISet v:ISet", "[meets u v]", "false");
+    s.op("common", &["ISet", "ISet"], "Int", "");
+    s.eq("n:Int u:ISet v:ISet", "[common [_,_ n u] [_,_ n v]]", "n");
+    s.owise("u:ISet v:ISet", "[common u v]", "-1");
+    // An element picked by its head: tagged values sort after the integers, by value.
+    s.op("t", &["Int"], "Tag", "ctor");
+    s.subsort("Tag", "Bag");
+    s.op("tagged", &["Bag"], "Int", "");
+    s.eq("n:Int b:Bag", "[tagged [_;_ [t n] b]]", "n");
+    s.owise("b:Bag", "[tagged b]", "-1");
     // The top of a reduction is rewritten by the machine: these call the functions above
     // from a right-hand side, where the direct evaluator runs.
     for (f, args) in [
@@ -447,6 +460,12 @@ fn sets_and_bags() -> Spec {
     s.eq("n:Int b:Bag", "[run-count n b]", "[count n b]");
     s.op("run-other", &["Int", "Bag"], "Bool", "");
     s.eq("n:Int b:Bag", "[run-other n b]", "[with-other n b]");
+    s.op("run-meets", &["ISet", "ISet"], "Bool", "");
+    s.eq("r:ISet t:ISet", "[run-meets r t]", "[meets r t]");
+    s.op("run-common", &["ISet", "ISet"], "Int", "");
+    s.eq("r:ISet t:ISet", "[run-common r t]", "[common r t]");
+    s.op("run-tagged", &["Bag"], "Int", "");
+    s.eq("b:Bag", "[run-tagged b]", "[tagged b]");
     s
 }
 
@@ -508,7 +527,54 @@ fn functions_on_an_element_and_the_rest_of_a_set_agree_with_the_machine() {
             least_nat.to_string(),
             "least-nat {a}"
         );
+        let both_sets: Vec<i64> = set.intersection(&other).copied().collect();
+        let meets = !both_sets.is_empty();
+        assert_eq!(
+            both(&s, &format!("[run-meets {a} {b}]")),
+            meets.to_string(),
+            "{a} meets {b}"
+        );
+        let common = both_sets.first().copied().unwrap_or(-1);
+        assert_eq!(
+            both(&s, &format!("[run-common {a} {b}]")),
+            common.to_string(),
+            "{a}, {b}"
+        );
         if !xs.is_empty() {
+            // Some elements tagged (`t(x)`): the least tagged value when there is one and
+            // something else in the bag.
+            let tags: Vec<bool> = xs.iter().map(|_| next(3) == 0).collect();
+            let items: Vec<String> = xs
+                .iter()
+                .zip(&tags)
+                .map(|(x, &tag)| {
+                    if tag {
+                        format!("[t {x}]")
+                    } else {
+                        x.to_string()
+                    }
+                })
+                .collect();
+            let tagged_bag = items
+                .iter()
+                .cloned()
+                .reduce(|l, r| format!("[_;_ {l} {r}]"))
+                .expect("not empty");
+            let least_tag = xs
+                .iter()
+                .zip(&tags)
+                .filter(|(_, &tag)| tag)
+                .map(|(x, _)| *x)
+                .min();
+            let want = match least_tag {
+                Some(x) if xs.len() >= 2 => x,
+                _ => -1,
+            };
+            assert_eq!(
+                both(&s, &format!("[run-tagged {tagged_bag}]")),
+                want.to_string(),
+                "{tagged_bag}"
+            );
             let bag = bag_src(&xs);
             let n = xs[round % xs.len()];
             let count = xs.iter().filter(|&&x| x == n).count();

@@ -34,7 +34,6 @@ use super::calls;
 use super::code::Ins;
 use super::machine::{lazy_arity, lazy_choice};
 use super::*;
-use crate::matching::FirstMatch;
 
 /// Native stack the direct evaluator leaves untouched below it: past this, the rest of
 /// the work goes to the machine's frames.
@@ -415,13 +414,11 @@ impl Engine {
                         self.envs.push(NONE);
                     }
                 }
-                _ => match self.match_general(e, settled, b) {
-                    FirstMatch::Matched => {}
-                    FirstMatch::Failed => continue,
-                    // Another match of an AC list may apply: the machine matches the call
-                    // in full (no condition has been tried: see `Engine::set_program`).
-                    FirstMatch::Unsure => return Ok(None),
-                },
+                _ => {
+                    if !self.match_general(e, settled, b) {
+                        continue;
+                    }
+                }
             }
             let eq = &self.eqs[e];
             if let Some(reason) = &eq.invalid {
@@ -468,9 +465,10 @@ impl Engine {
 
     /// Match equation `e` against the values `vals[b..]` by its pattern (testing its
     /// guards unless `settled`), its variables pushed on the environment stack: whether it
-    /// matched (if not, the stack is as it was). A pattern with an AC list gives its first
-    /// match (`Pattern::match_ac_first`), or `Unsure`.
-    fn match_general(&mut self, e: usize, settled: bool, b: usize) -> FirstMatch {
+    /// matched (if not, the stack is as it was). A pattern with AC lists gives its first
+    /// match (`Pattern::match_ac_first`): the equation applies to it (its function has no
+    /// condition, see `Engine::set_program`).
+    fn match_general(&mut self, e: usize, settled: bool, b: usize) -> bool {
         let eq = &self.eqs[e];
         let n = self.vals.len() - b;
         if !settled
@@ -479,13 +477,13 @@ impl Engine {
                 .iter()
                 .all(|g| g.admits(&self.vals[b..], &self.store))
         {
-            return FirstMatch::Failed;
+            return false;
         }
         let Some((_, arity, out)) = eq.lhs.free_top() else {
             unreachable!("a direct function's equations have a free top")
         };
         if arity != n {
-            return FirstMatch::Failed;
+            return false;
         }
         let regs = &mut self.simple_regs;
         if regs.len() < eq.lhs.nregs() {
@@ -499,24 +497,15 @@ impl Engine {
             self.envs.push(NONE);
         }
         let found = if eq.lhs.is_simple() {
-            if eq
-                .lhs
+            eq.lhs
                 .match_simple(&self.store, regs, 1, &mut self.envs[env..])
-            {
-                FirstMatch::Matched
-            } else {
-                FirstMatch::Failed
-            }
         } else {
-            let found = eq
-                .lhs
-                .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..]);
-            if found == FirstMatch::Matched {
-                self.rests_normal(e, env);
-            }
-            found
+            eq.lhs
+                .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..])
         };
-        if found != FirstMatch::Matched {
+        if found {
+            self.rests_normal(e, env);
+        } else {
             self.envs.truncate(env);
         }
         found
