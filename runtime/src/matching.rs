@@ -254,6 +254,39 @@ fn is_ac_first(steps: &[Step]) -> bool {
 /// is matched in a frame of its own: `meets((w, U), (w, W))` has two).
 const MAX_AC_LISTS: usize = 2;
 
+/// One step of a simple pattern (`Ground`, `Bind`, `Check`, `Alias`, `Take`, `Free`; see
+/// [`Pattern::match_simple`]): whether it succeeded.
+#[inline(always)]
+fn simple_step(s: &Step, store: &TermStore, regs: &mut [TermId], subst: &mut [TermId]) -> bool {
+    match *s {
+        Step::Ground { reg, term } => regs[reg as usize] == term,
+        Step::Bind { reg, var, sort } => {
+            let t = regs[reg as usize];
+            subst[var as usize] = t;
+            store.leq(store.sort_of(t), sort)
+        }
+        Step::Check { reg, var } => subst[var as usize] == regs[reg as usize],
+        Step::Alias { reg, var } | Step::Take { reg, var } => {
+            subst[var as usize] = regs[reg as usize];
+            true
+        }
+        Step::Free {
+            reg,
+            op,
+            arity,
+            out,
+        } => match store.data(regs[reg as usize]) {
+            TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
+                let out = out as usize;
+                crate::term::copy_args(&mut regs[out..out + args.len()], args);
+                true
+            }
+            _ => false,
+        },
+        _ => unreachable!("a choice point where only simple steps are"),
+    }
+}
+
 /// The first unused element of the sorted `elems` equal to `term`. Terms are
 /// hash-consed, so equal elements have equal ids: a short list is scanned for the id, a
 /// long one searched by the order it is sorted in (equal elements are neighbours, the first
@@ -731,44 +764,9 @@ impl Pattern {
         subst: &mut [TermId],
     ) -> bool {
         debug_assert!(self.simple);
-        for s in &self.steps[start..] {
-            match *s {
-                Step::Ground { reg, term } => {
-                    if regs[reg as usize] != term {
-                        return false;
-                    }
-                }
-                Step::Bind { reg, var, sort } => {
-                    let t = regs[reg as usize];
-                    if !store.leq(store.sort_of(t), sort) {
-                        return false;
-                    }
-                    subst[var as usize] = t;
-                }
-                Step::Check { reg, var } => {
-                    if subst[var as usize] != regs[reg as usize] {
-                        return false;
-                    }
-                }
-                Step::Alias { reg, var } | Step::Take { reg, var } => {
-                    subst[var as usize] = regs[reg as usize]
-                }
-                Step::Free {
-                    reg,
-                    op,
-                    arity,
-                    out,
-                } => match store.data(regs[reg as usize]) {
-                    TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
-                        let out = out as usize;
-                        crate::term::copy_args(&mut regs[out..out + args.len()], args);
-                    }
-                    _ => return false,
-                },
-                _ => unreachable!("a choice point in a simple pattern"),
-            }
-        }
-        true
+        self.steps[start..]
+            .iter()
+            .all(|s| simple_step(s, store, regs, subst))
     }
 
     /// The first match of an [`Pattern::is_ac_first`] pattern — the one the [`Matcher`]
@@ -819,30 +817,6 @@ impl Pattern {
                         None => return false,
                     }
                 }
-                Step::Ground { reg, term } => regs[reg as usize] == term,
-                Step::Bind { reg, var, sort } => {
-                    let t = regs[reg as usize];
-                    subst[var as usize] = t;
-                    store.leq(store.sort_of(t), sort)
-                }
-                Step::Check { reg, var } => subst[var as usize] == regs[reg as usize],
-                Step::Alias { reg, var } | Step::Take { reg, var } => {
-                    subst[var as usize] = regs[reg as usize];
-                    true
-                }
-                Step::Free {
-                    reg,
-                    op,
-                    arity,
-                    out,
-                } => match store.data(regs[reg as usize]) {
-                    TermData::App { op: o, args } if *o == op && args.len() == arity as usize => {
-                        let out = out as usize;
-                        crate::term::copy_args(&mut regs[out..out + args.len()], args);
-                        true
-                    }
-                    _ => false,
-                },
                 Step::AcStart {
                     reg,
                     op,
@@ -918,9 +892,7 @@ impl Pattern {
                         }
                     }
                 }
-                Step::Comm { .. } | Step::ListSplit { .. } => {
-                    unreachable!("a choice point `is_ac_first` refuses")
-                }
+                ref step => simple_step(step, store, regs, subst),
             };
             if ok {
                 pc += 1;

@@ -500,12 +500,15 @@ impl Engine {
             eq.lhs
                 .match_simple(&self.store, regs, 1, &mut self.envs[env..])
         } else {
-            eq.lhs
-                .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..])
+            let found = eq
+                .lhs
+                .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..]);
+            if found {
+                self.rests_normal(e, env);
+            }
+            found
         };
-        if found {
-            self.rests_normal(e, env);
-        } else {
+        if !found {
             self.envs.truncate(env);
         }
         found
