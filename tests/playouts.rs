@@ -219,8 +219,9 @@ fn native_grid_playouts_draw_among_distinct_boards() {
 }
 
 /// Random Quoridor games on n x n with `walls` each, checking at every position that the
-/// union of `try-candidate` over `candidates` is the generator's successor set, and that
-/// a random move by them is one of its positions.
+/// union of `try-candidate` over `candidates` is the generator's successor set, that
+/// `live-candidates` is `candidates` there and none where play has halted, and that a
+/// random move by them is one of its positions.
 fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
     let mut g = support::load("examples/quoridor.game");
     g.set("n", n);
@@ -233,11 +234,33 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
     let mut seen = Seen::default();
     let start = rules.start().unwrap();
     let config_sort = Some(game.config_sort);
+    let mut halted = 0;
     for game in 0..games {
         let mut pos = q.parse(&rules.show(start.config));
         let mut mover = Side::B;
         for ply in 0..60 {
+            let who = if mover == Side::B { "B" } else { "R" };
+            // `live-candidates`: none where play has halted (for either player, with or
+            // without walls left), else `candidates`.
+            let live = reduce(
+                &mut g,
+                &mut rules,
+                &format!("live-candidates({who}, {})", q.term(&pos)),
+            );
             if q.halted(&pos) {
+                for (wb, wr) in [(pos.wb, pos.wr), (0, 0), (1, 1)] {
+                    let end = QPos {
+                        wb,
+                        wr,
+                        ..pos.clone()
+                    };
+                    for who in ["B", "R"] {
+                        let t = format!("live-candidates({who}, {})", q.term(&end));
+                        let live = reduce(&mut g, &mut rules, &t);
+                        assert_eq!(rules.show(live), "empty", "{t}");
+                    }
+                }
+                halted += 1;
                 break;
             }
             let want = q.successors(&pos, mover, &mut seen);
@@ -248,12 +271,12 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
                 to_move: mover,
                 config: c,
             };
-            let who = if mover == Side::B { "B" } else { "R" };
             let union = reduce(
                 &mut g,
                 &mut rules,
                 &format!("candidates({who}, {})", q.term(&pos)),
             );
+            assert_eq!(live, union, "live-candidates at {}", q.term(&pos));
             let mut got = BTreeSet::new();
             for x in elements(&rules, union) {
                 let x = rules.show(x);
@@ -277,6 +300,7 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
             mover = mover.opponent();
         }
     }
+    assert!(halted > 0, "no game reached its end");
     seen
 }
 

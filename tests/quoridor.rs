@@ -362,6 +362,17 @@ fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
         let mut mover = Side::B;
         let mut ply = 0;
         loop {
+            // `live-candidates`: none where play has halted (the cap, or a pawn home),
+            // else `candidates`.
+            let here = format!("{}, capped({ply}, {})", mover.name(), rules.term(&pos));
+            let live = g.value(&format!("live-candidates({here})"));
+            let live = g.engine.show(live);
+            if ply >= cap || rules.halted(&pos) {
+                assert_eq!(live, "empty", "game {game} ply {ply}");
+            } else {
+                let all = g.value(&format!("candidates({here})"));
+                assert_eq!(live, g.engine.show(all), "game {game} ply {ply}");
+            }
             let c = g.config(&format!("capped({ply}, {})", rules.term(&pos)));
             let driver = GameDriver::new(&mut g.engine, &g.game).unwrap();
             let halted = driver.halted(&mut g.engine, mover, c).unwrap();

@@ -15,7 +15,10 @@
 //!   candidates `x`. A random move is then a candidate drawn uniformly, tried, and drawn
 //!   again among the others while it is illegal: uniform among the legal ones when no two
 //!   candidates lead to the same configuration. Where none is legal the playout asks
-//!   `next-config` (a pass, a player without a move).
+//!   `next-config` (a pass, a player without a move). A game may also declare
+//!   `live-candidates : Players Config -> Set{X}`, its candidates where play goes on and
+//!   `empty` where it has halted: then a ply asks it alone instead of `halted` and
+//!   `candidates` (and `halted` only where it gives none).
 
 use crate::rng::Rng;
 use crate::rules::{index, EngineRules, Node, Pos, Rules, Turn};
@@ -33,13 +36,20 @@ pub enum Playouts {
     /// Every move of every position ([`crate::rules::playout_by_moves`]).
     ByMoves,
     Grid(Box<GridPlay>),
-    /// The game's `candidates` and `try-candidate`, and the set union of the candidates'
-    /// sort.
-    Candidates {
-        candidates: OpId,
-        attempt: OpId,
-        union: OpId,
-    },
+    /// The game's `candidates` and `try-candidate` (and `live-candidates`).
+    Candidates(CandidateOps),
+}
+
+/// The operators of a game's candidates ([`Playouts::Candidates`]).
+#[derive(Clone, Copy, Debug)]
+pub struct CandidateOps {
+    pub candidates: OpId,
+    pub attempt: OpId,
+    /// The set union of the candidates' sort.
+    pub union: OpId,
+    /// `live-candidates`, if declared: `candidates` where play goes on, none where it has
+    /// halted, so that one question replaces `halted` and `candidates`.
+    pub live: Option<OpId>,
 }
 
 impl Playouts {
@@ -75,11 +85,13 @@ fn candidates(engine: &Engine, game: &Game) -> Option<Playouts> {
         let i = sig.op(o);
         i.name == "_,_" && i.attrs.assoc && i.attrs.comm && sig.same_kind(i.result, set)
     })?;
-    Some(Playouts::Candidates {
+    let live = find("live-candidates", 2).filter(|&o| sig.same_kind(sig.op(o).result, set));
+    Some(Playouts::Candidates(CandidateOps {
         candidates,
         attempt,
         union,
-    })
+        live,
+    }))
 }
 
 /// The operator `name` of arity `arity` declared by `module`.
@@ -247,7 +259,7 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     /// A random game by the game's candidates (see the module's documentation).
     pub(crate) fn candidate_playout(
         &mut self,
-        ops: [OpId; 3],
+        ops: CandidateOps,
         rng: &mut Rng,
         mut p: Pos,
         limit: usize,
@@ -265,20 +277,16 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     /// `None` where play is over.
     fn candidate_move(
         &mut self,
-        [candidates, attempt, union]: [OpId; 3],
+        ops: CandidateOps,
         rng: &mut Rng,
         p: Pos,
     ) -> Result<Option<Pos>, SolveError> {
-        if self.halted(p)? {
+        let Some(mut left) = self.live_candidates(ops, p)? else {
             return Ok(None);
-        }
-        let mut left = {
-            let set = self.ask(candidates, p.to_move, p.config, &[])?;
-            self.engine.borrow().elements(set, union)
         };
         while !left.is_empty() {
             let x = left.swap_remove(rng.below(left.len()));
-            if let Some(c) = self.attempt(attempt, p, x)? {
+            if let Some(c) = self.attempt(ops.attempt, p, x)? {
                 return Ok(Some(p.after(c)));
             }
         }
@@ -288,6 +296,29 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
             0 => None,
             k => Some(p.after(moves[rng.below(k)])),
         })
+    }
+
+    /// The candidates at `p`, or `None` where play has halted: by `live-candidates` alone
+    /// when the game declares it (and `halted` only where it gives none), else by `halted`
+    /// and `candidates`.
+    fn live_candidates(
+        &mut self,
+        ops: CandidateOps,
+        p: Pos,
+    ) -> Result<Option<Vec<TermId>>, SolveError> {
+        if let Some(live) = ops.live {
+            let set = self.ask(live, p.to_move, p.config, &[])?;
+            let list = self.engine.borrow().elements(set, ops.union);
+            if list.is_empty() && self.halted(p)? {
+                return Ok(None);
+            }
+            return Ok(Some(list));
+        }
+        if self.halted(p)? {
+            return Ok(None);
+        }
+        let set = self.ask(ops.candidates, p.to_move, p.config, &[])?;
+        Ok(Some(self.engine.borrow().elements(set, ops.union)))
     }
 
     /// The configuration `try-candidate` gives for the candidate `x` at `p`, or `None`
@@ -319,15 +350,12 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     /// [`crate::Rules::open`] by the game's candidates: `None` when the game declares none,
     /// play is over at `p` or there is no candidate (then every move is built).
     pub(crate) fn open_candidates(&mut self, p: Pos) -> Result<Option<Vec<TermId>>, SolveError> {
-        let Some([candidates, _, union]) = self.candidate_ops() else {
+        let Some(ops) = self.candidate_ops() else {
             return Ok(None);
         };
-        if self.halted(p)? {
-            return Ok(None);
-        }
-        let set = self.ask(candidates, p.to_move, p.config, &[])?;
-        let list = self.engine.borrow().elements(set, union);
-        Ok((!list.is_empty()).then_some(list))
+        Ok(self
+            .live_candidates(ops, p)?
+            .filter(|list| !list.is_empty()))
     }
 
     /// [`crate::Rules::try_candidate`]: the configuration a candidate gives, if legal.
@@ -337,20 +365,16 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         x: TermId,
     ) -> Result<Option<TermId>, SolveError> {
         match self.candidate_ops() {
-            Some([_, attempt, _]) => self.attempt(attempt, p, x),
+            Some(ops) => self.attempt(ops.attempt, p, x),
             None => Ok(None),
         }
     }
 
     /// The game's `candidates`, `try-candidate` and their set union, if it declares them.
-    fn candidate_ops(&mut self) -> Option<[OpId; 3]> {
+    fn candidate_ops(&mut self) -> Option<CandidateOps> {
         let playouts = self.playouts();
         let found = match playouts {
-            Playouts::Candidates {
-                candidates,
-                attempt,
-                union,
-            } => Some([candidates, attempt, union]),
+            Playouts::Candidates(ops) => Some(ops),
             _ => None,
         };
         self.put_playouts(playouts);
@@ -363,11 +387,7 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     pub fn random_move(&mut self, rng: &mut Rng, p: Pos) -> Result<Option<Pos>, SolveError> {
         let playouts = self.playouts();
         let moved = match &playouts {
-            &Playouts::Candidates {
-                candidates,
-                attempt,
-                union,
-            } => self.candidate_move([candidates, attempt, union], rng, p),
+            &Playouts::Candidates(ops) => self.candidate_move(ops, rng, p),
             _ => match self.node(p) {
                 Ok(Node::Turn(t)) => {
                     let i = rng.below(t.moves.len());

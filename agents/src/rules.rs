@@ -468,11 +468,7 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         let ended = match &playouts {
             Playouts::ByMoves => playout_by_moves(self, rng, p, limit),
             Playouts::Grid(play) => self.grid_playout(play, rng, p, limit),
-            &Playouts::Candidates {
-                candidates,
-                attempt,
-                union,
-            } => self.candidate_playout([candidates, attempt, union], rng, p, limit),
+            &Playouts::Candidates(ops) => self.candidate_playout(ops, rng, p, limit),
         };
         self.put_playouts(playouts);
         ended
