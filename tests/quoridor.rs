@@ -480,3 +480,27 @@ fn a_pawns_exits_are_its_open_steps_on_boards_with_random_walls() {
         }
     }
 }
+
+/// A wall's cut of the open-step masks (`cut-of`: two masks where its cells are in one
+/// word, `hcut`/`vcut`) takes out of the empty board's masks exactly the steps it blocks, as
+/// the ten masks of `flip(blocks(w))` do, for every wall on boards of one word and of two
+/// (8 x 8: the high word is one row; 9 x 9, 10 x 10: vertical walls in the high word and
+/// across the words).
+#[test]
+fn a_walls_cut_in_two_masks_is_its_cut_in_ten() {
+    for n in [5, 8, 9, 10] {
+        let mut g = support::load("examples/quoridor.game");
+        g.set("n", n);
+        for x in 0..n - 1 {
+            for y in 0..n - 1 {
+                for w in [format!("H({x}, {y})"), format!("V({x}, {y})")] {
+                    let got = g.value(&format!("cut(free, cut-of({w}))"));
+                    let got = g.engine.show(got);
+                    let want = g.value(&format!("cut(free, flip(blocks({w})))"));
+                    let want = g.engine.show(want);
+                    assert_eq!(got, want, "{w} on {n} x {n}");
+                }
+            }
+        }
+    }
+}
