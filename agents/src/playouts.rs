@@ -328,7 +328,12 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
     /// when the rules refuse it; more than one is the game's error.
     fn attempt(&mut self, attempt: OpId, p: Pos, x: TermId) -> Result<Option<TermId>, SolveError> {
         let set = self.ask(attempt, p.to_move, p.config, &[x])?;
-        let more = match self.engine.borrow().store().elements(&set, self.game.set_union) {
+        let more = match self
+            .engine
+            .borrow()
+            .store()
+            .elements(&set, self.game.set_union)
+        {
             [] => return Ok(None),
             &[c] => return Ok(Some(c)),
             more => more.len(),
