@@ -221,8 +221,9 @@ fn native_grid_playouts_draw_among_distinct_boards() {
 /// Random Quoridor games on n x n with `walls` each, checking at every position that the
 /// union of `try-candidate` over `candidates` is the generator's successor set, that
 /// `live-candidates` is `candidates` there and none where play has halted, and that a
-/// random move by them is one of its positions.
-fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
+/// random move by them is one of its positions. Returns what the generator met and how
+/// many games reached their end (within 60 plies).
+fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> (Seen, usize) {
     let mut g = support::load("examples/quoridor.game");
     g.set("n", n);
     g.set("walls", walls);
@@ -300,8 +301,7 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
             mover = mover.opponent();
         }
     }
-    assert!(halted > 0, "no game reached its end");
-    seen
+    (seen, halted)
 }
 
 /// `text` reduced by the rules' engine.
@@ -323,8 +323,21 @@ fn elements(rules: &EngineRules<'_>, set: TermId) -> Vec<TermId> {
 
 #[test]
 fn quoridor_candidates_give_the_successor_sets_on_5x5() {
-    let seen = candidates_agree(5, 3, 6, 3);
+    let (seen, halted) = candidates_agree(5, 3, 6, 3);
+    assert!(halted > 0, "no game reached its end");
     assert!(seen.walls_cutting_a_path > 0, "{seen:?}");
+    // Positions where a pawn jumps, straight and diagonally (`live-candidates` by `hop`).
+    assert!(
+        seen.straight_jumps > 0 && seen.diagonal_jumps > 0,
+        "{seen:?}"
+    );
+}
+
+#[test]
+fn quoridor_candidates_give_the_successor_sets_on_9x9() {
+    // Two words of masks, and `live-candidates` on the default board.
+    let (seen, _) = candidates_agree(9, 10, 2, 9);
+    assert!(seen.straight_jumps + seen.diagonal_jumps > 0, "{seen:?}");
 }
 
 #[test]
