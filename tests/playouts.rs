@@ -219,9 +219,11 @@ fn native_grid_playouts_draw_among_distinct_boards() {
 }
 
 /// Random Quoridor games on n x n with `walls` each, checking at every position that the
-/// union of `try-candidate` over `candidates` is the generator's successor set, and that
-/// a random move by them is one of its positions.
-fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
+/// union of `try-candidate` over `candidates` is the generator's successor set, that
+/// `live-candidates` is `candidates` there and none where play has halted, and that a
+/// random move by them is one of its positions. Returns what the generator met and how
+/// many games reached their end (within 60 plies).
+fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> (Seen, usize) {
     let mut g = support::load("examples/quoridor.game");
     g.set("n", n);
     g.set("walls", walls);
@@ -233,11 +235,33 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
     let mut seen = Seen::default();
     let start = rules.start().unwrap();
     let config_sort = Some(game.config_sort);
+    let mut halted = 0;
     for game in 0..games {
         let mut pos = q.parse(&rules.show(start.config));
         let mut mover = Side::B;
         for ply in 0..60 {
+            let who = if mover == Side::B { "B" } else { "R" };
+            // `live-candidates`: none where play has halted (for either player, with or
+            // without walls left), else `candidates`.
+            let live = reduce(
+                &mut g,
+                &mut rules,
+                &format!("live-candidates({who}, {})", q.term(&pos)),
+            );
             if q.halted(&pos) {
+                for (wb, wr) in [(pos.wb, pos.wr), (0, 0), (1, 1)] {
+                    let end = QPos {
+                        wb,
+                        wr,
+                        ..pos.clone()
+                    };
+                    for who in ["B", "R"] {
+                        let t = format!("live-candidates({who}, {})", q.term(&end));
+                        let live = reduce(&mut g, &mut rules, &t);
+                        assert_eq!(rules.show(live), "empty", "{t}");
+                    }
+                }
+                halted += 1;
                 break;
             }
             let want = q.successors(&pos, mover, &mut seen);
@@ -248,12 +272,12 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
                 to_move: mover,
                 config: c,
             };
-            let who = if mover == Side::B { "B" } else { "R" };
             let union = reduce(
                 &mut g,
                 &mut rules,
                 &format!("candidates({who}, {})", q.term(&pos)),
             );
+            assert_eq!(live, union, "live-candidates at {}", q.term(&pos));
             let mut got = BTreeSet::new();
             for x in elements(&rules, union) {
                 let x = rules.show(x);
@@ -277,7 +301,7 @@ fn candidates_agree(n: usize, walls: usize, games: usize, seed: u64) -> Seen {
             mover = mover.opponent();
         }
     }
-    seen
+    (seen, halted)
 }
 
 /// `text` reduced by the rules' engine.
@@ -299,8 +323,21 @@ fn elements(rules: &EngineRules<'_>, set: TermId) -> Vec<TermId> {
 
 #[test]
 fn quoridor_candidates_give_the_successor_sets_on_5x5() {
-    let seen = candidates_agree(5, 3, 6, 3);
+    let (seen, halted) = candidates_agree(5, 3, 6, 3);
+    assert!(halted > 0, "no game reached its end");
     assert!(seen.walls_cutting_a_path > 0, "{seen:?}");
+    // Positions where a pawn jumps, straight and diagonally (`live-candidates` by `hop`).
+    assert!(
+        seen.straight_jumps > 0 && seen.diagonal_jumps > 0,
+        "{seen:?}"
+    );
+}
+
+#[test]
+fn quoridor_candidates_give_the_successor_sets_on_9x9() {
+    // Two words of masks, and `live-candidates` on the default board.
+    let (seen, _) = candidates_agree(9, 10, 2, 9);
+    assert!(seen.straight_jumps + seen.diagonal_jumps > 0, "{seen:?}");
 }
 
 #[test]

@@ -362,6 +362,17 @@ fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
         let mut mover = Side::B;
         let mut ply = 0;
         loop {
+            // `live-candidates`: none where play has halted (the cap, or a pawn home),
+            // else `candidates`.
+            let here = format!("{}, capped({ply}, {})", mover.name(), rules.term(&pos));
+            let live = g.value(&format!("live-candidates({here})"));
+            let live = g.engine.show(live);
+            if ply >= cap || rules.halted(&pos) {
+                assert_eq!(live, "empty", "game {game} ply {ply}");
+            } else {
+                let all = g.value(&format!("candidates({here})"));
+                assert_eq!(live, g.engine.show(all), "game {game} ply {ply}");
+            }
             let c = g.config(&format!("capped({ply}, {})", rules.term(&pos)));
             let driver = GameDriver::new(&mut g.engine, &g.game).unwrap();
             let halted = driver.halted(&mut g.engine, mover, c).unwrap();
@@ -465,6 +476,30 @@ fn a_pawns_exits_are_its_open_steps_on_boards_with_random_walls() {
                     got, want,
                     "exits of cell {a} on {n} x {n} with {set}: {shown}"
                 );
+            }
+        }
+    }
+}
+
+/// A wall's cut of the open-step masks (`cut-of`: two masks where its cells are in one
+/// word, `hcut`/`vcut`) takes out of the empty board's masks exactly the steps it blocks, as
+/// the ten masks of `flip(blocks(w))` do, for every wall on boards of one word and of two
+/// (8 x 8: the high word is one row; 9 x 9, 10 x 10: vertical walls in the high word and
+/// across the words).
+#[test]
+fn a_walls_cut_in_two_masks_is_its_cut_in_ten() {
+    for n in [5, 8, 9, 10] {
+        let mut g = support::load("examples/quoridor.game");
+        g.set("n", n);
+        for x in 0..n - 1 {
+            for y in 0..n - 1 {
+                for w in [format!("H({x}, {y})"), format!("V({x}, {y})")] {
+                    let got = g.value(&format!("cut(free, cut-of({w}))"));
+                    let got = g.engine.show(got);
+                    let want = g.value(&format!("cut(free, flip(blocks({w})))"));
+                    let want = g.engine.show(want);
+                    assert_eq!(got, want, "{w} on {n} x {n}");
+                }
             }
         }
     }

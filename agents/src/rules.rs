@@ -223,6 +223,13 @@ pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
     collections: u64,
     /// How random playouts are played, found at the first one.
     playouts: Option<Playouts>,
+    /// The answers of the candidate questions asked in this decision
+    /// ([`crate::playouts`]: `live-candidates`, `candidates`, `try-candidate` by operator,
+    /// player, configuration and candidate), so that a position met again is not asked
+    /// again; emptied between decisions and whenever the engine has collected garbage
+    /// (which may reuse the terms' ids).
+    pub(crate) answers: rustc_hash::FxHashMap<[u32; 4], TermId>,
+    pub(crate) answers_at: u64,
 }
 
 impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
@@ -238,6 +245,8 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
             outcomes: OutcomeSearch::new(),
             collections,
             playouts: None,
+            answers: Default::default(),
+            answers_at: collections,
         })
     }
 
@@ -468,11 +477,7 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         let ended = match &playouts {
             Playouts::ByMoves => playout_by_moves(self, rng, p, limit),
             Playouts::Grid(play) => self.grid_playout(play, rng, p, limit),
-            &Playouts::Candidates {
-                candidates,
-                attempt,
-                union,
-            } => self.candidate_playout([candidates, attempt, union], rng, p, limit),
+            &Playouts::Candidates(ops) => self.candidate_playout(ops, rng, p, limit),
         };
         self.put_playouts(playouts);
         ended
@@ -522,6 +527,7 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
     }
 
     fn tidy(&mut self, keep: &[TermId]) {
+        self.answers.clear();
         let mut roots = self.driver.roots();
         roots.extend_from_slice(keep);
         self.engine.borrow_mut().collect_garbage_if_grown(&roots);
