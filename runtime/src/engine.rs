@@ -52,8 +52,8 @@
 //!   its variables straight from the arguments and their children (`Pattern::arg_loads`).
 //!   A left-hand side that is simple but for AC lists taken as removals, at most one
 //!   element picked and the rests (`e in (e, S)`, `meets((w, U), (w, W))`) is matched by
-//!   its first match (`Pattern::match_ac_first`, the picked element tried in the
-//!   matcher's order); its function is direct when no equation of it has a condition.
+//!   its matches in the matcher's order (`Pattern::match_ac_first`: the picked element
+//!   tried in turn, and again after a condition refuses a match).
 //! * A direct function's right-hand side runs as straight-line code compiled when the
 //!   program is loaded (`code`), not as a walk of its node DAG.
 //! * The values of open calls of defined functions are remembered by operator and
@@ -638,17 +638,13 @@ impl Engine {
             // Applications rewritten as open calls (operator + argument values).
             let open = !rt.plain && !rt.memo && !rt.norm && !rt.lazy;
             // A left-hand side with AC lists and at most one choice point (`(c, S)`,
-            // `e in (e, S)`) is matched directly by its first match
-            // (`Pattern::match_ac_first`), which is the match that applies when no
-            // equation of the function has a condition (a false one would send the
-            // machine on to the next match).
-            let unconditional = rt.eqs.iter().all(|&e| self.eqs[e as usize].cond.is_none());
+            // `e in (e, S)`) is matched directly, its matches in the matcher's order
+            // (`Pattern::match_ac_first`; the next one when a condition refuses one).
             rt.direct = open
                 && (rt.defined || rt.builtin.is_some())
                 && rt.eqs.iter().all(|&e| {
                     let lhs = &self.eqs[e as usize].lhs;
-                    (lhs.is_simple() || (lhs.is_ac_first() && unconditional))
-                        && lhs.free_top().is_some()
+                    (lhs.is_simple() || lhs.is_ac_first()) && lhs.free_top().is_some()
                 });
             rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
             if rt.direct {

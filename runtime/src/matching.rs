@@ -250,6 +250,10 @@ fn is_ac_first(steps: &[Step]) -> bool {
     (1..=MAX_AC_LISTS).contains(&lists) && picks <= 1
 }
 
+/// [`Pattern::match_ac_first`]'s "no element picked": a fresh match, or a match of a
+/// pattern without a choice point.
+pub const NO_PICK: usize = usize::MAX;
+
 /// The AC lists a left-hand side matched by [`Pattern::match_ac_first`] may have (each
 /// is matched in a frame of its own: `meets((w, U), (w, W))` has two).
 const MAX_AC_LISTS: usize = 2;
@@ -774,14 +778,18 @@ impl Pattern {
     /// lists' removals and rests as the matcher does them, and its one choice point
     /// (an element picked) retried in the matcher's order — the next unused element at a
     /// greater index, not equal to the one just tried, of the right head — whenever a
-    /// later step fails. Whether there is a match; the bindings in `subst`.
+    /// later step fails. With `after` the index picked by a match found before
+    /// ([`NO_PICK`] for none), the match the matcher finds next (as its `next` does when
+    /// a condition refused that one). The index picked ([`NO_PICK`] when the pattern has
+    /// no choice point), or `None`; the bindings in `subst`.
     pub fn match_ac_first(
         &self,
         store: &mut TermStore,
         regs: &mut [TermId],
         start: usize,
         subst: &mut [TermId],
-    ) -> bool {
+        after: usize,
+    ) -> Option<usize> {
         debug_assert!(self.ac_first);
         // Per AC list: its subject and operator, and the indices of the elements used.
         let mut lists: [AcList; MAX_AC_LISTS] = Default::default();
@@ -796,11 +804,13 @@ impl Pattern {
                 } => {
                     let l = &lists[frame as usize];
                     let elems = l.elems(store);
-                    let from = match &choice {
-                        Some((_, i, _)) => i + 1,
-                        None => 0,
+                    // After the pick tried last (in this call, or the match `after`).
+                    let last = match &choice {
+                        Some((_, i, _)) => Some(*i),
+                        None => (after != NO_PICK).then_some(after),
                     };
-                    let skip = choice.as_ref().map(|(_, i, _)| elems[*i]);
+                    let from = last.map_or(0, |i| i + 1);
+                    let skip = last.map(|i| elems[i]);
                     let found = (from..elems.len()).find(|&i| {
                         Some(elems[i]) != skip
                             && !l.used.contains(&(i as u32))
@@ -814,7 +824,7 @@ impl Pattern {
                             choice = Some((pc, i, before));
                             true
                         }
-                        None => return false,
+                        None => return None,
                     }
                 }
                 Step::AcStart {
@@ -900,14 +910,14 @@ impl Pattern {
             }
             // Back to the choice point, with what the lists used before it.
             let Some((at, _, before)) = &choice else {
-                return false;
+                return None;
             };
             for (l, &n) in lists.iter_mut().zip(before) {
                 l.used.truncate(n);
             }
             pc = *at;
         }
-        true
+        Some(choice.map_or(NO_PICK, |(_, i, _)| i))
     }
 
     /// The left-hand side `f(p1, …, pn)` read as loads from the subject's arguments, when

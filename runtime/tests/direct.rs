@@ -443,12 +443,39 @@ fn sets_and_bags() -> Spec {
     s.op("tagged", &["Bag"], "Int", "");
     s.eq("n:Int b:Bag", "[tagged [_;_ [t n] b]]", "n");
     s.owise("b:Bag", "[tagged b]", "-1");
+    // Conditions on the element picked: a refused match sends the search on to the next
+    // element (in the set's order), as the machine's matcher does.
+    s.op("first-odd", &["ISet"], "Int", "");
+    s.ceq(
+        "n:Int r:ISet",
+        "[first-odd [_,_ n r]]",
+        "n",
+        "[_==_ [_rem_ n 2] 1]",
+    );
+    s.owise("r:ISet", "[first-odd r]", "-1");
+    s.op("big", &["Int"], "Bool", "");
+    s.eq("n:Int", "[big n]", "[_>_ n 3]");
+    s.op("first-big", &["ISet"], "Int", "");
+    s.ceq("n:Int r:ISet", "[first-big [_,_ n r]]", "n", "[big n]");
+    s.owise("r:ISet", "[first-big r]", "-1");
+    // The subtraction game's options: `n - m` for the moves m <= n.
+    s.op("opts", &["Int", "ISet"], "ISet", "");
+    s.eq("n:Int", "[opts n empty]", "empty");
+    s.ceq(
+        "n:Int m:Int r:ISet",
+        "[opts n [_,_ m r]]",
+        "[_,_ [_-_ n m] [opts n r]]",
+        "[_<=_ m n]",
+    );
+    s.owise("n:Int m:Int r:ISet", "[opts n [_,_ m r]]", "[opts n r]");
     // The top of a reduction is rewritten by the machine: these call the functions above
     // from a right-hand side, where the direct evaluator runs.
     for (f, args) in [
         ("sum", &["ISet"][..]),
         ("first", &["ISet"]),
         ("least-nat", &["ISet"]),
+        ("first-odd", &["ISet"]),
+        ("first-big", &["ISet"]),
     ] {
         let run = format!("run-{f}");
         s.op(&run, args, "Int", "");
@@ -464,6 +491,8 @@ fn sets_and_bags() -> Spec {
     s.eq("r:ISet t:ISet", "[run-meets r t]", "[meets r t]");
     s.op("run-common", &["ISet", "ISet"], "Int", "");
     s.eq("r:ISet t:ISet", "[run-common r t]", "[common r t]");
+    s.op("run-opts", &["Int", "ISet"], "Int", "");
+    s.eq("n:Int r:ISet", "[run-opts n r]", "[sum [opts n r]]");
     s.op("run-tagged", &["Bag"], "Int", "");
     s.eq("b:Bag", "[run-tagged b]", "[tagged b]");
     s
@@ -526,6 +555,26 @@ fn functions_on_an_element_and_the_rest_of_a_set_agree_with_the_machine() {
             both(&s, &format!("[run-least-nat {a}]")),
             least_nat.to_string(),
             "least-nat {a}"
+        );
+        let first_odd = set.iter().find(|&&x| x % 2 == 1).copied().unwrap_or(-1);
+        assert_eq!(
+            both(&s, &format!("[run-first-odd {a}]")),
+            first_odd.to_string(),
+            "{a}"
+        );
+        let first_big = set.iter().find(|&&x| x > 3).copied().unwrap_or(-1);
+        assert_eq!(
+            both(&s, &format!("[run-first-big {a}]")),
+            first_big.to_string(),
+            "{a}"
+        );
+        let n = next(9) as i64;
+        let options: std::collections::BTreeSet<i64> =
+            set.iter().filter(|&&m| m <= n).map(|&m| n - m).collect();
+        assert_eq!(
+            both(&s, &format!("[run-opts {n} {a}]")),
+            options.iter().sum::<i64>().to_string(),
+            "opts {n} {a}"
         );
         let both_sets: Vec<i64> = set.intersection(&other).copied().collect();
         let meets = !both_sets.is_empty();

@@ -34,6 +34,7 @@ use super::calls;
 use super::code::Ins;
 use super::machine::{lazy_arity, lazy_choice};
 use super::*;
+use crate::matching::NO_PICK;
 
 /// Native stack the direct evaluator leaves untouched below it: past this, the rest of
 /// the work goes to the machine's frames.
@@ -400,75 +401,84 @@ impl Engine {
             let rt = &self.ops[op.0 as usize];
             let (q, settled) = rt.dispatch.at(c);
             let e = rt.eqs[q as usize] as usize;
-            let eq = &self.eqs[e];
-            let env = self.envs.len();
-            match &eq.loads {
-                // The dispatch has read every head the left-hand side fixes: the match is
-                // the loads of its variables.
-                Some(l) if settled => {
-                    if !load_args(l, &self.vals[b..], &self.store, &mut self.envs) {
-                        self.envs.truncate(env);
-                        continue;
+            // The matches of equation `e`, in the matcher's order: more than one only for
+            // an AC list whose element picked a condition refuses.
+            let mut after = NO_PICK;
+            loop {
+                let eq = &self.eqs[e];
+                let env = self.envs.len();
+                let pick = match &eq.loads {
+                    // The dispatch has read every head the left-hand side fixes: the match
+                    // is the loads of its variables.
+                    Some(l) if settled => {
+                        if !load_args(l, &self.vals[b..], &self.store, &mut self.envs) {
+                            self.envs.truncate(env);
+                            break;
+                        }
+                        for _ in l.loads.len()..eq.width as usize {
+                            self.envs.push(NONE);
+                        }
+                        NO_PICK
                     }
-                    for _ in l.loads.len()..eq.width as usize {
-                        self.envs.push(NONE);
-                    }
-                }
-                _ => {
-                    if !self.match_general(e, settled, b) {
-                        continue;
-                    }
-                }
-            }
-            let eq = &self.eqs[e];
-            if let Some(reason) = &eq.invalid {
-                let reason = reason.clone();
-                let term = self.store.mk_app(op, &self.vals[b..]);
-                return Err(RuntimeError::Stuck { term, op, reason });
-            }
-            let (rhs, cond, code, env) = (eq.rhs, eq.cond, eq.code, env as u32);
-            if let Some(c) = cond {
-                let v = match self.quick(c, env, QUICK_DEPTH) {
-                    Some(v) => v,
-                    None => self.d_node(c, env)?,
+                    _ => match self.match_general(e, settled, b, after) {
+                        Some(pick) => pick,
+                        None => break,
+                    },
                 };
-                if Some(v) == self.false_t {
-                    self.envs.truncate(env as usize);
-                    continue;
+                let eq = &self.eqs[e];
+                if let Some(reason) = &eq.invalid {
+                    let reason = reason.clone();
+                    let term = self.store.mk_app(op, &self.vals[b..]);
+                    return Err(RuntimeError::Stuck { term, op, reason });
                 }
-                if Some(v) != self.true_t {
-                    let subj = Subj {
-                        term: NONE,
-                        op,
-                        base,
-                        n: n as u32,
+                let (rhs, cond, code, env) = (eq.rhs, eq.cond, eq.code, env as u32);
+                if let Some(c) = cond {
+                    let v = match self.quick(c, env, QUICK_DEPTH) {
+                        Some(v) => v,
+                        None => self.d_node(c, env)?,
                     };
-                    return Err(self.not_a_bool(subj, v));
+                    if Some(v) == self.false_t {
+                        self.envs.truncate(env as usize);
+                        if pick == NO_PICK {
+                            break;
+                        }
+                        after = pick;
+                        continue;
+                    }
+                    if Some(v) != self.true_t {
+                        let subj = Subj {
+                            term: NONE,
+                            op,
+                            base,
+                            n: n as u32,
+                        };
+                        return Err(self.not_a_bool(subj, v));
+                    }
                 }
+                self.d_count_step()?;
+                if self.collect_in_reduce && self.d_ticks & 0xFFF == 0 {
+                    // The subject's values and the match are on the stacks.
+                    self.collect_pending_if_grown(None);
+                }
+                self.vals.truncate(b);
+                // Every application has code (`compile_code`); the rest is a value.
+                let tail = match code {
+                    Some(start) => self.d_code(start, env)?,
+                    None => Tail::Value(self.d_node(rhs, env)?),
+                };
+                self.envs.truncate(env as usize);
+                return Ok(Some(tail));
             }
-            self.d_count_step()?;
-            if self.collect_in_reduce && self.d_ticks & 0xFFF == 0 {
-                // The subject's values and the match are on the stacks.
-                self.collect_pending_if_grown(None);
-            }
-            self.vals.truncate(b);
-            // Every application has code (`compile_code`); the rest is a value.
-            let tail = match code {
-                Some(start) => self.d_code(start, env)?,
-                None => Tail::Value(self.d_node(rhs, env)?),
-            };
-            self.envs.truncate(env as usize);
-            return Ok(Some(tail));
         }
         Ok(None)
     }
 
     /// Match equation `e` against the values `vals[b..]` by its pattern (testing its
-    /// guards unless `settled`), its variables pushed on the environment stack: whether it
-    /// matched (if not, the stack is as it was). A pattern with AC lists gives its first
-    /// match (`Pattern::match_ac_first`): the equation applies to it (its function has no
-    /// condition, see `Engine::set_program`).
-    fn match_general(&mut self, e: usize, settled: bool, b: usize) -> bool {
+    /// guards unless `settled`), its variables pushed on the environment stack (if it does
+    /// not match, the stack is as it was). A pattern with AC lists gives its matches in
+    /// the matcher's order (`Pattern::match_ac_first`): the first, or the one after the
+    /// match whose pick was `after`. The index picked ([`NO_PICK`] for none), or `None`.
+    fn match_general(&mut self, e: usize, settled: bool, b: usize, after: usize) -> Option<usize> {
         let eq = &self.eqs[e];
         let n = self.vals.len() - b;
         if !settled
@@ -477,13 +487,13 @@ impl Engine {
                 .iter()
                 .all(|g| g.admits(&self.vals[b..], &self.store))
         {
-            return false;
+            return None;
         }
         let Some((_, arity, out)) = eq.lhs.free_top() else {
             unreachable!("a direct function's equations have a free top")
         };
         if arity != n {
-            return false;
+            return None;
         }
         let regs = &mut self.simple_regs;
         if regs.len() < eq.lhs.nregs() {
@@ -499,16 +509,17 @@ impl Engine {
         let found = if eq.lhs.is_simple() {
             eq.lhs
                 .match_simple(&self.store, regs, 1, &mut self.envs[env..])
+                .then_some(NO_PICK)
         } else {
-            let found = eq
-                .lhs
-                .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..]);
-            if found {
+            let found =
+                eq.lhs
+                    .match_ac_first(&mut self.store, regs, 1, &mut self.envs[env..], after);
+            if found.is_some() {
                 self.rests_normal(e, env);
             }
             found
         };
-        if !found {
+        if found.is_none() {
             self.envs.truncate(env);
         }
         found
