@@ -339,16 +339,16 @@ fn unbound_var(p: &Pat, bound: &[bool]) -> Option<u32> {
     }
 }
 
-/// Add to `count[v]` the occurrences of each variable `v` in `p`.
-fn count_vars(p: &Pat, count: &mut [u32]) {
+/// Set `read[v]` for each variable `v` of `p`.
+fn mark_vars(p: &Pat, read: &mut [bool]) {
     match p {
         Pat::Int(_) => {}
         Pat::Var(v) => {
-            if let Some(n) = count.get_mut(*v as usize) {
-                *n += 1;
+            if let Some(r) = read.get_mut(*v as usize) {
+                *r = true;
             }
         }
-        Pat::App(_, args) => args.iter().for_each(|a| count_vars(a, count)),
+        Pat::App(_, args) => args.iter().for_each(|a| mark_vars(a, read)),
     }
 }
 
@@ -611,14 +611,11 @@ impl Engine {
                 )
             });
             let mut lhs = lhs;
-            let mut read = vec![0u32; eq.vars.len().max(lhs.nvars())];
-            count_vars(&eq.lhs, &mut read);
+            let mut read = vec![false; eq.vars.len().max(lhs.nvars())];
             for p in std::iter::once(&eq.rhs).chain(eq.cond.as_ref()) {
-                // Read once on the right counts as much as twice on the left.
-                count_vars(p, &mut read);
-                count_vars(p, &mut read);
+                mark_vars(p, &mut read);
             }
-            lhs.drop_unneeded_rests(|v| read.get(v as usize).is_none_or(|&n| n > 1));
+            lhs.drop_unneeded_rests(|v| read.get(v as usize).is_none_or(|&r| r));
             let guards = compile::guards(&eq.lhs, &mut self.store);
             let loads = lhs.arg_loads();
             eqs.push(CompiledEq {

@@ -717,16 +717,34 @@ impl Pattern {
         self.ac_first
     }
 
-    /// Mark the collection variables of AC lists that nothing reads (`needed` says which
-    /// variables are read) and whose sort check cannot fail: the matchers then bind them
-    /// to no value instead of building the rest (`e in (e, S) = true` builds no `S`).
-    pub fn drop_unneeded_rests(&mut self, needed: impl Fn(u32) -> bool) {
+    /// Mark the collection variables of AC lists that nothing reads — not the right-hand
+    /// side or the condition (`read` says which variables they read), nor a later step of
+    /// the pattern (a repeated occurrence) — and whose sort check cannot fail: the
+    /// matchers then bind them to no value instead of building the rest (`e in (e, S) =
+    /// true` builds no `S`).
+    pub fn drop_unneeded_rests(&mut self, read: impl Fn(u32) -> bool) {
+        let again = |v: u32| {
+            self.steps.iter().any(|s| match s {
+                Step::Check { var, .. } | Step::AcBound { var, .. } => *var == v,
+                Step::AcRest { vars, .. } => vars.iter().any(|r| r.var == v && !r.first),
+                _ => false,
+            })
+        };
+        let unread: Vec<u32> = self
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::AcRest { vars, .. } => match &vars[..] {
+                    [v] if v.first && v.fits && !read(v.var) && !again(v.var) => Some(v.var),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
         for s in &mut self.steps {
             if let Step::AcRest { vars, .. } = s {
                 if let [v] = &mut vars[..] {
-                    if v.first && v.fits && !needed(v.var) {
-                        v.needed = false;
-                    }
+                    v.needed &= !unread.contains(&v.var);
                 }
             }
         }

@@ -642,3 +642,30 @@ fn functions_on_an_element_and_the_rest_of_a_set_agree_with_the_machine() {
         }
     }
 }
+
+/// A collection variable that the right-hand side does not read but the left-hand side
+/// repeats (`g(n ; r, r)`) must still be bound: the rest is built and compared (see
+/// `Pattern::drop_unneeded_rests`).
+#[test]
+fn a_repeated_collection_variable_is_bound_though_the_right_side_ignores_it() {
+    let mut s = Spec::new();
+    s.op("_;_", &["Bag", "Bag"], "Bag", "ctor assoc comm");
+    s.subsort("Int", "Bag");
+    s.op("g", &["Bag", "Bag"], "Int", "");
+    s.eq("n:Int r:Bag", "[g [_;_ n r] r]", "n");
+    s.owise("a:Bag b:Bag", "[g a b]", "0");
+    s.op("run-g", &["Bag", "Bag"], "Int", "");
+    s.eq("a:Bag b:Bag", "[run-g a b]", "[g a b]");
+    for (a, b, want) in [
+        ("[_;_ 1 2]", "2", 1),
+        ("[_;_ 1 2]", "3", 0),
+        ("[_;_ 1 [_;_ 2 5]]", "[_;_ 2 5]", 1),
+        ("[_;_ 1 [_;_ 2 5]]", "[_;_ 1 5]", 2),
+    ] {
+        assert_eq!(
+            both(&s, &format!("[run-g {a} {b}]")),
+            want.to_string(),
+            "{a}, {b}"
+        );
+    }
+}
