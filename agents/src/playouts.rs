@@ -424,21 +424,16 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         config: TermId,
         extra: &[TermId],
     ) -> Result<TermId, SolveError> {
-        let key = [
-            op.0,
-            crate::rules::index(s) as u32,
-            config.0,
-            extra.first().map_or(u32::MAX, |x| x.0),
-        ];
-        let collections = self.engine.borrow().collections();
-        if collections != self.answers_at {
-            self.answers.clear();
-            self.answers_at = collections;
-        }
-        if extra.len() <= 1 {
-            if let Some(&v) = self.answers.get(&key) {
-                return Ok(v);
-            }
+        let key = (extra.len() <= 1).then(|| {
+            [
+                op.0,
+                crate::rules::index(s) as u32,
+                config.0,
+                extra.first().map_or(u32::MAX, |x| x.0),
+            ]
+        });
+        if let Some(v) = key.and_then(|k| self.answers.get(&k)) {
+            return Ok(*v);
         }
         let mut args: smallvec::SmallVec<[TermId; 3]> =
             smallvec::smallvec![self.driver.player(s), config];
@@ -447,8 +442,8 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
         let v = engine
             .reduce_app(op, &args)
             .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
-        if extra.len() <= 1 {
-            self.answers.insert(key, v);
+        if let Some(k) = key {
+            self.answers.insert(k, v);
         }
         Ok(v)
     }

@@ -226,10 +226,9 @@ pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
     /// The answers of the candidate questions asked in this decision
     /// ([`crate::playouts`]: `live-candidates`, `candidates`, `try-candidate` by operator,
     /// player, configuration and candidate), so that a position met again is not asked
-    /// again; emptied between decisions and whenever the engine has collected garbage
-    /// (which may reuse the terms' ids).
+    /// again; emptied by [`Rules::tidy`], between decisions and where the engine collects
+    /// garbage (which may reuse the terms' ids).
     pub(crate) answers: rustc_hash::FxHashMap<[u32; 4], TermId>,
-    pub(crate) answers_at: u64,
 }
 
 impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
@@ -246,7 +245,6 @@ impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
             collections,
             playouts: None,
             answers: Default::default(),
-            answers_at: collections,
         })
     }
 
