@@ -392,7 +392,8 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
         }
         let mut moves = moves;
         let known = |m| self.known(q, m, d - 1).map(|(lo, hi, _)| (lo, hi));
-        let keys = match order(
+        let mut keys = Vec::new();
+        if let Err(e) = order(
             rules,
             &self.history,
             p,
@@ -401,10 +402,10 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
             hint,
             stack.len(),
             known,
+            &mut keys,
         ) {
-            Ok(keys) => keys,
-            Err(e) => return Err(rules.in_context(e, &path(p, c))),
-        };
+            return Err(rules.in_context(e, &path(p, c)));
+        }
         Ok(Err(Frame {
             p,
             c,

@@ -45,6 +45,7 @@ use crate::error::SolveError;
 use crate::rules::Rules;
 use crate::side::{Side, Verdict};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 use std::hash::Hash;
 
 /// What a halted position is worth.
@@ -94,6 +95,9 @@ struct Bounds<C> {
     /// forgetting it would cost, for a bounded table's choice of entries to forget.
     work: u32,
 }
+
+/// A successor and what the table knows of its value (bounds), if anything.
+type Known<C> = (C, Option<(i64, i64)>);
 
 /// A position being searched.
 struct Frame<C> {
@@ -154,6 +158,8 @@ pub struct ValueSearch<C> {
     collect: bool,
     /// Configurations the caller holds across a search ([`ValueSearch::pin`]).
     pinned: Vec<C>,
+    /// The key buffers of frames searched, for the next frames (see [`order`]).
+    spare_keys: Vec<Vec<u64>>,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -168,6 +174,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             history: History::default(),
             collect: false,
             pinned: Vec::new(),
+            spare_keys: Vec::new(),
         }
     }
 
@@ -464,8 +471,9 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                 open = Some((top.p.opponent(), m, a, b));
                 continue;
             }
-            let f = stack.pop().expect("non-empty");
+            let mut f = stack.pop().expect("non-empty");
             on_stack.remove(&(f.p, f.c));
+            self.spare_keys.push(std::mem::take(&mut f.keys));
             if let (Some(path), false) = (f.repeat, cut) {
                 // The value depends on the repeated position's, so it is not known: the
                 // parent goes on without it (another move may still cut it off), and at
@@ -543,7 +551,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         let q = p.opponent();
         // What the table knows of each successor: its own entry, or else its mirror
         // image's (the two are worth the same).
-        let mut found: Vec<(C, Option<(i64, i64)>)> = Vec::with_capacity(moves.len());
+        let mut found: SmallVec<[Known<C>; 16]> = SmallVec::with_capacity(moves.len());
         for &m in &moves {
             let entry = match self.table.get(&(q, m)) {
                 Some(b) => Some(b),
@@ -570,7 +578,8 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             }
         }
         let known = |m| found.iter().find(|f| f.0 == m).and_then(|f| f.1);
-        let keys = match order(
+        let mut keys = self.spare_keys.pop().unwrap_or_default();
+        if let Err(e) = order(
             rules,
             &self.history,
             p,
@@ -579,10 +588,10 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             hint,
             stack.len(),
             known,
+            &mut keys,
         ) {
-            Ok(keys) => keys,
-            Err(e) => return Err(rules.in_context(e, &path(p, c))),
-        };
+            return Err(rules.in_context(e, &path(p, c)));
+        }
         Ok(Opened::Frame(Frame {
             p,
             c,
