@@ -190,6 +190,11 @@ struct OpRt {
     /// equation's left-hand side simple with a free top (see `direct`): its applications
     /// are rewritten by native recursion when the direct evaluator runs.
     direct: bool,
+    /// A memo-pair function (see `memo_pair`) whose equations a direct function could
+    /// have: the direct evaluator looks its calls up in the memo table, and computes the
+    /// misses as a direct function's and remembers them (`Engine::d_memo_begin`),
+    /// without the machine's frames.
+    memo_direct: bool,
     /// A function with equations, rewritten as an open call (free, not memo, not lazy)
     /// and not built in: the direct evaluator and the machine remember its calls' values
     /// in the call cache (`calls`). (A built-in is cheaper to evaluate than to look up.)
@@ -561,6 +566,7 @@ impl Engine {
                         && info.args.len() <= 2,
                     // Set below, once the equations are compiled.
                     direct: false,
+                    memo_direct: false,
                     cached: false,
                     eqs: program
                         .eqs_by_op
@@ -637,14 +643,15 @@ impl Engine {
             // A left-hand side with AC lists and at most one choice point (`(c, S)`,
             // `e in (e, S)`) is matched directly, its matches in the matcher's order
             // (`Pattern::match_ac_first`; the next one when a condition refuses one).
-            rt.direct = open
-                && (rt.defined || rt.builtin.is_some())
-                && rt.eqs.iter().all(|&e| {
-                    let lhs = &self.eqs[e as usize].lhs;
-                    (lhs.is_simple() || lhs.is_ac_first()) && lhs.free_top().is_some()
-                });
+            let direct_eqs = rt.eqs.iter().all(|&e| {
+                let lhs = &self.eqs[e as usize].lhs;
+                (lhs.is_simple() || lhs.is_ac_first()) && lhs.free_top().is_some()
+            });
+            rt.memo_direct =
+                rt.memo_pair && !rt.lazy && rt.defined && rt.builtin.is_none() && direct_eqs;
+            rt.direct = open && (rt.defined || rt.builtin.is_some()) && direct_eqs;
             rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
-            if rt.direct {
+            if rt.direct || rt.memo_direct {
                 let guards: Vec<&[compile::Guard]> = rt
                     .eqs
                     .iter()

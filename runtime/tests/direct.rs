@@ -669,3 +669,178 @@ fn a_repeated_collection_variable_is_bound_though_the_right_side_ignores_it() {
         );
     }
 }
+
+/// Memo functions of at most two arguments (`fib`, a subtraction game's `win`, binomial
+/// coefficients by Pascal's rule, the last with conditions and `owise`): looked up and
+/// computed by the direct evaluator (`Engine::d_memo`), with the machine's answers, rewrite
+/// counts and memo tables, and answers computed here.
+fn memo_functions() -> Spec {
+    let mut s = Spec::new();
+    s.op("fib", &["Int"], "Int", "memo");
+    s.ceq("n:Int", "[fib n]", "n", "[_<_ n 2]");
+    s.owise("n:Int", "[fib n]", "[_+_ [fib [_-_ n 1]] [fib [_-_ n 2]]]");
+    // The subtraction game with moves {1, 3, 4}: the player to move at n wins.
+    s.op("win", &["Int"], "Bool", "memo");
+    s.op("takes", &["Int", "Int"], "Bool", "");
+    s.eq(
+        "n:Int",
+        "[win n]",
+        "[_or-else_ [takes n 1] [_or-else_ [takes n 3] [takes n 4]]]",
+    );
+    s.eq(
+        "n:Int m:Int",
+        "[takes n m]",
+        "[_and-then_ [_<=_ m n] [not_ [win [_-_ n m]]]]",
+    );
+    s.op("binom", &["Int", "Int"], "Int", "memo");
+    s.eq("n:Int", "[binom n 0]", "1");
+    s.ceq("n:Int k:Int", "[binom n k]", "1", "[_==_ n k]");
+    s.owise(
+        "n:Int k:Int",
+        "[binom n k]",
+        "[_+_ [binom [_-_ n 1] [_-_ k 1]] [binom [_-_ n 1] k]]",
+    );
+    // A call that needs itself, and one whose computation is stuck.
+    s.op("loop", &["Int"], "Int", "memo");
+    s.eq("n:Int", "[loop n]", "[_+_ [loop n] 1]");
+    s.op("half", &["Int"], "Int", "");
+    s.eq("", "[half 0]", "0");
+    s.ceq("n:Int", "[half n]", "[_quo_ n 2]", "[_==_ [_rem_ n 2] 0]");
+    s.op("halves", &["Int"], "Int", "memo");
+    s.eq("n:Int", "[halves n]", "[_+_ [half n] [half [_+_ n 2]]]");
+    // Called from a right-hand side, where the direct evaluator meets them (a question's
+    // own memo call is the machine's).
+    s.op("then-halves", &["Int"], "Int", "");
+    s.eq("n:Int", "[then-halves n]", "[_+_ [halves n] 1]");
+    s.op("then-loop", &["Int"], "Int", "");
+    s.eq("n:Int", "[then-loop n]", "[_+_ [loop n] 1]");
+    // A memo function with no equation for most arguments: stuck there.
+    s.op("part", &["Int"], "Int", "memo");
+    s.eq("", "[part 0]", "0");
+    s.op("then-part", &["Int"], "Int", "");
+    s.eq("n:Int", "[then-part n]", "[_+_ [part n] 1]");
+    // A memo constructor with an equation for one argument: a value for the others.
+    s.op("tag", &["Int"], "Tag", "ctor memo");
+    s.eq("", "[tag 0]", "[tag 1]");
+    s.op("then-tag", &["Int"], "Tag", "");
+    s.eq("n:Int", "[then-tag n]", "[tag [_+_ n 1]]");
+    s
+}
+
+#[test]
+fn memo_functions_are_computed_directly_with_the_machines_tables() {
+    let s = memo_functions();
+    let fib = |n: usize| {
+        let mut f = vec![0i64, 1];
+        for i in 2..=n {
+            f.push(f[i - 1] + f[i - 2]);
+        }
+        f[n]
+    };
+    let mut wins = vec![false; 301];
+    for n in 1..=300 {
+        wins[n] = [1, 3, 4].iter().any(|&m| m <= n && !wins[n - m]);
+    }
+    let binom = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
+    for n in [0, 1, 2, 10, 60] {
+        let (got, used) = both_used(&s, &format!("[fib {n}]"));
+        assert_eq!(got, fib(n).to_string(), "fib({n})");
+        assert!(used || n < 2, "fib({n}): the direct evaluator ran");
+    }
+    for n in [0, 1, 2, 7, 100, 300] {
+        assert_eq!(
+            both(&s, &format!("[win {n}]")),
+            wins[n].to_string(),
+            "win({n})"
+        );
+    }
+    for (n, k) in [(0, 0), (5, 2), (20, 10), (40, 17)] {
+        let got = both(&s, &format!("[binom {n} {k}]"));
+        assert_eq!(got, binom(n, k).to_string(), "binom({n}, {k})");
+    }
+    // The same memo tables: every call computed once, by either path.
+    let mut direct = s.engine();
+    let mut machine = s.engine();
+    machine.direct = false;
+    for src in ["[fib 60]", "[win 300]", "[binom 40 17]"] {
+        red(&s, &mut direct, src);
+        red(&s, &mut machine, src);
+    }
+    assert!(direct.used_direct());
+    for op in ["fib", "win", "binom"] {
+        assert_eq!(
+            direct.memo_len(s.id(op)),
+            machine.memo_len(s.id(op)),
+            "{op}: memo entries"
+        );
+    }
+    assert_eq!(direct.memo_len(s.id("fib")), 61);
+    // A memo call no equation applies to is the machine's to remember, without an
+    // error on the way (which would run the reduction again on the machine alone).
+    for (n, want) in [(-1, "tag(1)"), (4, "tag(5)")] {
+        let (got, used) = both_used(&s, &format!("[then-tag {n}]"));
+        assert_eq!(got, want);
+        assert!(used, "then-tag({n}): the direct evaluator ran to the end");
+    }
+    assert_eq!(direct.memo_len(s.id("win")), 301);
+}
+
+/// A memo call met again while it is computed, and one whose computation is stuck: the
+/// machine's errors, and no call left marked as being computed — asked again, the same
+/// error, not a cycle (a mark left behind by the direct evaluator would make the machine,
+/// which words the error, report `halves(3)` as a call that needs itself).
+#[test]
+fn errors_inside_memo_functions_are_the_machines() {
+    let s = memo_functions();
+    for src in [
+        "[loop 3]",
+        "[then-loop 3]",
+        "[halves 3]",
+        "[then-halves 3]",
+        "[_+_ [then-halves 4] [then-halves 3]]",
+        "[then-part 5]",
+    ] {
+        let mut direct = s.engine();
+        let mut machine = s.engine();
+        machine.direct = false;
+        let want = red(&s, &mut machine, src);
+        assert!(want.starts_with("ERROR"), "{src}: {want}");
+        assert_eq!(red(&s, &mut direct, src), want, "{src}");
+        assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+        assert_eq!(red(&s, &mut direct, src), want, "{src}, asked again");
+    }
+    let mut e = s.engine();
+    let t = term(&s, &mut e, "[loop 3]");
+    assert!(matches!(e.reduce(t), Err(RuntimeError::Cycle { .. })));
+    let t = term(&s, &mut e, "[then-loop 3]");
+    assert!(matches!(e.reduce(t), Err(RuntimeError::Cycle { .. })));
+    for _ in 0..2 {
+        let t = term(&s, &mut e, "[then-halves 3]");
+        assert!(matches!(e.reduce(t), Err(RuntimeError::Stuck { .. })));
+    }
+    // then-halves(4) = half(4) + half(6) + 1.
+    assert_eq!(red(&s, &mut e, "[then-halves 4]"), "6");
+    for _ in 0..2 {
+        let t = term(&s, &mut e, "[then-part 5]");
+        assert!(matches!(e.reduce(t), Err(RuntimeError::Stuck { .. })));
+    }
+    assert_eq!(red(&s, &mut e, "[then-part 0]"), "1");
+}
+
+/// The memo limit stops a direct computation as it stops the machine's.
+#[test]
+fn the_memo_limit_holds_for_direct_memo_functions() {
+    let s = memo_functions();
+    for direct in [true, false] {
+        let mut e = s.engine();
+        e.direct = direct;
+        e.limits.max_memo_entries = 20;
+        let t = term(&s, &mut e, "[fib 60]");
+        assert!(
+            matches!(e.reduce(t), Err(RuntimeError::MemoLimit { limit: 20, .. })),
+            "direct = {direct}"
+        );
+        let t = term(&s, &mut e, "[fib 10]");
+        assert_eq!(e.reduce(t).map(|v| e.show(v)).ok(), Some("55".into()));
+    }
+}

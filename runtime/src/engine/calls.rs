@@ -90,12 +90,32 @@ const KEEP: usize = 16;
 const EMPTY: u32 = u32::MAX;
 
 /// A cached call being rewritten by the direct evaluator (`Engine::asking`): `op(key)`,
-/// asked when `Engine::steps` was `since`. Its arguments are roots for a collection.
+/// asked when `Engine::steps` was `since` — or, with `since` [`MEMO`], a call of a memo
+/// function marked in its memo table as being computed (`Engine::d_memo_begin`). Its
+/// arguments are roots for a collection.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Asked {
     pub op: OpId,
     pub key: [u32; MAX_ARGS],
     pub since: u64,
+}
+
+/// The `since` of an [`Asked`] memo call.
+pub(super) const MEMO: u64 = u64::MAX;
+
+impl Asked {
+    /// A memo call `op(args)` (at most two arguments) being computed.
+    pub(super) fn memo(op: OpId, args: &[TermId]) -> Asked {
+        let mut key = [EMPTY; MAX_ARGS];
+        for (slot, a) in key.iter_mut().zip(args) {
+            *slot = a.0;
+        }
+        Asked {
+            op,
+            key,
+            since: MEMO,
+        }
+    }
 }
 
 /// The arguments in a key.

@@ -310,16 +310,109 @@ impl Engine {
     /// turned into by tail calls on the way, up to a few.
     fn d_apply(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
         // The cached calls on the way go on `asking` from `mark` on: roots for a
-        // collection meanwhile, which therefore cannot free their arguments.
+        // collection meanwhile, which therefore cannot free their arguments. So do the
+        // memo calls being computed (`d_memo_begin`).
         let mark = self.asking.len();
         let v = self.d_apply_calls(op, base, mark);
-        if let Ok(v) = v {
-            for a in &self.asking[mark..] {
-                self.calls.put(a.op, &a.key, v, self.steps - a.since);
+        match v {
+            Ok(v) => {
+                for i in mark..self.asking.len() {
+                    let a = self.asking[i];
+                    if a.since == calls::MEMO {
+                        self.d_memo_remember(a, Some(v));
+                    } else {
+                        self.calls.put(a.op, &a.key, v, self.steps - a.since);
+                    }
+                }
+            }
+            Err(_) => {
+                for i in mark..self.asking.len() {
+                    let a = self.asking[i];
+                    if a.since == calls::MEMO {
+                        self.d_memo_remember(a, None);
+                    }
+                }
             }
         }
         self.asking.truncate(mark);
         v
+    }
+
+    /// A call of the memo-pair function `op` (`OpRt::memo_direct`) on the normal values
+    /// `vals[base..]`, as the machine's `apply_memo_pair` starts one: its value if the
+    /// memo table (or the table shared between threads) has it; else `None`, the call
+    /// marked in its memo table as being computed and put on `asking`, for the direct
+    /// evaluator to compute as a direct function's and remember when its value comes back
+    /// (`Engine::d_apply`). A call met again while it is computed, or past the memo
+    /// limit, is handed to the machine, which words the error.
+    #[cold]
+    #[inline(never)]
+    fn d_memo_begin(&mut self, op: OpId, base: u32) -> Result<Option<TermId>, RuntimeError> {
+        let b = base as usize;
+        let n = self.vals.len() - b;
+        let arg = |i: usize| self.vals.get(b + i).copied().unwrap_or(NONE);
+        let (a0, a1) = (arg(0), arg(1));
+        let key = pair_key(n, a0, a1);
+        match self.memo2[op.0 as usize].get(&key) {
+            Some(&v) if v != IN_PROGRESS => {
+                self.vals.truncate(b);
+                return Ok(Some(v));
+            }
+            Some(_) => return self.d_memo_machine(op, base).map(Some),
+            None => {}
+        }
+        if self.memo_total >= self.limits.max_memo_entries {
+            return self.d_memo_machine(op, base).map(Some);
+        }
+        if self.shared.is_some() {
+            if let Some(v) = self.shared_lookup_app(op, &[a0, a1][..n]) {
+                self.memo2[op.0 as usize].insert(key, v);
+                self.memo_total += 1;
+                self.vals.truncate(b);
+                return Ok(Some(v));
+            }
+        }
+        self.memo2[op.0 as usize].insert(key, IN_PROGRESS);
+        self.memo_total += 1;
+        self.asking.push(calls::Asked::memo(op, &[a0, a1][..n]));
+        Ok(None)
+    }
+
+    /// The memo call `a` (begun by `d_memo_begin`) is done: its value `v` (the value of
+    /// the chain of tail calls it began) remembered; or, where the chain failed (`None`),
+    /// unmarked, so that the machine (for no equation, or the reduction run again on the
+    /// machine alone after an error) finds it not yet known.
+    #[cold]
+    #[inline(never)]
+    fn d_memo_remember(&mut self, a: calls::Asked, v: Option<TermId>) {
+        let args: SmallVec<[TermId; 2]> = calls::key_args(&a.key).collect();
+        let key = pair_key(
+            args.len(),
+            args.first().copied().unwrap_or(NONE),
+            args.get(1).copied().unwrap_or(NONE),
+        );
+        let table = &mut self.memo2[a.op.0 as usize];
+        match v {
+            Some(v) => {
+                table.insert(key, v);
+                if self.shared.is_some() {
+                    self.shared_publish_app(a.op, &args, v);
+                }
+            }
+            None => {
+                if table.get(&key) == Some(&IN_PROGRESS) {
+                    table.remove(&key);
+                    self.memo_total -= 1;
+                }
+            }
+        }
+    }
+
+    /// The memo-pair call `op(vals[base..])` rewritten by the machine.
+    fn d_memo_machine(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
+        let floor = self.frames.len();
+        let task = self.complete(op, base)?;
+        self.d_finish(task, floor)
     }
 
     /// The loop of [`Engine::d_apply`]: rewrite `op` applied to `vals[base..]`, then the
@@ -361,10 +454,15 @@ impl Engine {
         let floor = self.frames.len();
         let rt = &self.ops[op.0 as usize];
         if !rt.direct || !self.direct_room() {
-            let task = self.complete(op, base)?;
-            return self.d_finish(task, floor).map(Ok);
-        }
-        if let Some(b) = rt.builtin {
+            if !rt.memo_direct || !self.direct_room() {
+                let task = self.complete(op, base)?;
+                return self.d_finish(task, floor).map(Ok);
+            }
+            // A memo call not known yet goes on as a direct function's (below).
+            if let Some(v) = self.d_memo_begin(op, base)? {
+                return Ok(Ok(v));
+            }
+        } else if let Some(b) = rt.builtin {
             let subj = Subj {
                 term: NONE,
                 op,
@@ -381,13 +479,22 @@ impl Engine {
                 debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
                 Ok(Err(next))
             }
-            None => {
-                // No equation applies: a constructor term, or stuck (the machine says
-                // which).
-                let task = self.complete(op, base)?;
-                self.d_finish(task, floor).map(Ok)
-            }
+            None => self.d_no_equation(op, base, floor).map(Ok),
         }
+    }
+
+    /// No equation of the direct function `op` applies to `vals[base..]`: a constructor
+    /// term, or stuck (the machine says which). A memo call begun by `d_memo_begin` is
+    /// the machine's to compute and remember: unmarked first.
+    #[cold]
+    #[inline(never)]
+    fn d_no_equation(&mut self, op: OpId, base: u32, floor: usize) -> Result<TermId, RuntimeError> {
+        if self.ops[op.0 as usize].memo_direct {
+            let a = self.asking.pop().expect("the memo call begun");
+            self.d_memo_remember(a, None);
+        }
+        let task = self.complete(op, base)?;
+        self.d_finish(task, floor)
     }
 
     /// Try the equations of the direct function `op` on the values `vals[base..]`: the
