@@ -396,6 +396,19 @@ fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
                 .map(|s| (ply + 1, s))
                 .collect();
             assert_eq!(got, want, "game {game} ply {ply} at {}", rules.term(&pos));
+            // `try-candidate` of a capped configuration (a pawn's step by equations of
+            // its own, the other candidates through the position's): the same successors.
+            let all = g.value(&format!("candidates({here})"));
+            let mut tried = BTreeSet::new();
+            for x in elements(&g, all) {
+                let x = g.engine.show(x);
+                let t = g.value(&format!("try-candidate({here}, {x})"));
+                let t = g.engine.show(t);
+                if t != "empty" {
+                    assert!(tried.insert(split(&t)), "two candidates lead to {t}");
+                }
+            }
+            assert_eq!(tried, want, "game {game} ply {ply}: try-candidate");
             // Pawn moves 3 to 1, so that games run to the cap and pawns get home.
             let list: Vec<&Pos> = want.iter().map(|(_, s)| s).collect();
             let pawn: Vec<&Pos> = list
@@ -429,6 +442,16 @@ fn a_capped_game_counts_its_plies_and_is_drawn_at_the_cap() {
         }
     }
     assert!(drawn > 0 && won > 0, "{drawn} drawn, {won} won");
+}
+
+/// The elements of a set term (`_,_` of its elements, or one element, or `empty`).
+fn elements(g: &support::Loaded, set: gamelang_runtime::TermId) -> Vec<gamelang_runtime::TermId> {
+    let (store, sig) = (g.engine.store(), &g.engine.program().sig);
+    match store.app(set) {
+        Some((op, args)) if sig.op(op).name == "_,_" => args.to_vec(),
+        Some((op, _)) if sig.op(op).name == "empty" => Vec::new(),
+        _ => vec![set],
+    }
 }
 
 /// `exits(W, a)`, a pawn's plain steps (walked from a per-cell table of steps and the two
