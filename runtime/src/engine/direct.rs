@@ -14,9 +14,13 @@
 //! tail position (`revs(K - 1, rev(L))`, the branch of an `if`) loops instead of
 //! recursing, so a rewrite chain runs in constant native stack.
 //!
-//! Everything else — memo tables, AC operators, patterns with choice points, existing
-//! terms that are not normal, anything past the native stack budget — is handed to the
-//! machine, run *nested* on the same stacks from the current frame (`Engine::run_from`),
+//! A memo function of at most two arguments whose equations are such is met the same way,
+//! around its memo table: looked up, and a miss computed here and remembered
+//! (`d_memo_begin`, and the end of `d_apply`).
+//!
+//! Everything else — other memo tables, AC operators, patterns with more choice points,
+//! existing terms that are not normal, anything past the native stack budget — is handed
+//! to the machine, run *nested* on the same stacks from the current frame (`Engine::run_from`),
 //! which may in turn come back here. The order of evaluation and the steps counted are
 //! the machine's, so normal forms and rewrite counts do not depend on which path ran.
 //!
