@@ -844,3 +844,61 @@ fn the_memo_limit_holds_for_direct_memo_functions() {
         assert_eq!(e.reduce(t).map(|v| e.show(v)).ok(), Some("55".into()));
     }
 }
+
+/// A question asked without building it (`Engine::reduce_app`, what solvers and agents
+/// ask of every position) is rewritten by the direct evaluator from its top: the answers,
+/// rewrite counts and errors of `reduce` on the built term, on the machine alone too.
+#[test]
+fn questions_asked_without_a_term_agree_with_reduce() {
+    let cases: [(Spec, &str, &[&str]); 5] = [
+        (peano(), "ack", &["[nat 2]", "[nat 3]"]),
+        (peano(), "collatz", &["27", "0"]),
+        (memo_functions(), "fib", &["40"]),
+        (memo_functions(), "then-halves", &["3"]),
+        (not_sort_decreasing(), "h", &["2"]),
+    ];
+    for (s, op, args) in cases {
+        for (direct, cache) in [(true, false), (true, true), (false, false)] {
+            let mut asked = s.engine();
+            let mut built = s.engine();
+            for e in [&mut asked, &mut built] {
+                e.direct = direct;
+                e.call_cache = cache;
+            }
+            let values: Vec<_> = args
+                .iter()
+                .map(|a| {
+                    let t = term(&s, &mut asked, a);
+                    asked.reduce(t).expect("a value")
+                })
+                .collect();
+            let before = asked.steps();
+            let got = match asked.reduce_app(s.id(op), &values) {
+                Ok(v) => asked.show(v),
+                Err(err) => format!("ERROR: {}", asked.describe(&err)),
+            };
+            let src = format!("[{op} {}]", args.join(" "));
+            let arg_steps = {
+                for a in args {
+                    let t = term(&s, &mut built, a);
+                    built.reduce(t).expect("a value");
+                }
+                built.steps()
+            };
+            let want = red(&s, &mut built, &src);
+            assert_eq!(got, want, "{src} (direct {direct}, cache {cache})");
+            if !want.starts_with("ERROR") {
+                assert_eq!(
+                    asked.steps() - before,
+                    built.steps() - arg_steps,
+                    "{src} (direct {direct}, cache {cache}): rewrites"
+                );
+            }
+            assert_eq!(
+                asked.used_direct(),
+                direct && !want.starts_with("ERROR"),
+                "{src}"
+            );
+        }
+    }
+}

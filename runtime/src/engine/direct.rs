@@ -75,6 +75,14 @@ impl Engine {
         self.d_depth = 0;
     }
 
+    /// A question `op(vals[0..])` of a direct function, asked at the top of a reduction
+    /// (`Engine::reduce_app`): rewritten by the direct evaluator from the start, not by the
+    /// machine until its right-hand side.
+    pub(super) fn d_question(&mut self, op: OpId) -> Result<TermId, RuntimeError> {
+        self.direct_used = true;
+        self.d_apply(op, 0)
+    }
+
     /// Did the last reduction use the direct evaluator (and finish with it, without being
     /// run again on the machine alone)?
     pub fn used_direct(&self) -> bool {

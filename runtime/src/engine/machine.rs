@@ -61,7 +61,12 @@ impl Engine {
         let steps = self.steps;
         self.vals.extend_from_slice(args);
         self.frame_floor = 0;
-        let result = self.complete(op, 0).and_then(|task| self.run_from(task));
+        let rt = &self.ops[op.0 as usize];
+        let result = if (rt.direct || rt.memo_direct) && self.direct_floor != usize::MAX {
+            self.d_question(op)
+        } else {
+            self.complete(op, 0).and_then(|task| self.run_from(task))
+        };
         self.watch_end();
         match result {
             Ok(v) => Ok(v),
