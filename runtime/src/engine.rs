@@ -190,10 +190,10 @@ struct OpRt {
     /// equation's left-hand side simple with a free top (see `direct`): its applications
     /// are rewritten by native recursion when the direct evaluator runs.
     direct: bool,
-    /// A memo-pair function (see `memo_pair`) whose equations a direct function could
-    /// have: the direct evaluator looks its calls up in the memo table, and computes the
-    /// misses as a direct function's and remembers them (`Engine::d_memo_begin`),
-    /// without the machine's frames.
+    /// A memo function (free) whose equations a direct function could have: the direct
+    /// evaluator looks its calls up in the memo table, and computes the misses as a
+    /// direct function's and remembers them (`Engine::d_memo_begin`), without the
+    /// machine's frames.
     memo_direct: bool,
     /// A function with equations, rewritten as an open call (free, not memo, not lazy)
     /// and not built in: the direct evaluator and the machine remember its calls' values
@@ -648,7 +648,7 @@ impl Engine {
                 (lhs.is_simple() || lhs.is_ac_first()) && lhs.free_top().is_some()
             });
             rt.memo_direct =
-                rt.memo_pair && !rt.lazy && rt.defined && rt.builtin.is_none() && direct_eqs;
+                rt.memo && !rt.norm && !rt.lazy && rt.defined && rt.builtin.is_none() && direct_eqs;
             rt.direct = open && (rt.defined || rt.builtin.is_some()) && direct_eqs;
             rt.cached = open && !rt.eqs.is_empty() && rt.builtin.is_none();
             if rt.direct || rt.memo_direct {

@@ -719,6 +719,28 @@ fn memo_functions() -> Spec {
     s.eq("", "[part 0]", "0");
     s.op("then-part", &["Int"], "Int", "");
     s.eq("n:Int", "[then-part n]", "[_+_ [part n] 1]");
+    // A memo function of three arguments (its table keyed by the call's term): s times
+    // the number of monotone lattice paths from (0, 0) to (m, n).
+    s.op("paths", &["Int", "Int", "Int"], "Int", "memo");
+    s.ceq(
+        "m:Int n:Int s:Int",
+        "[paths m n s]",
+        "s",
+        "[_or_ [_==_ m 0] [_==_ n 0]]",
+    );
+    s.owise(
+        "m:Int n:Int s:Int",
+        "[paths m n s]",
+        "[_+_ [paths [_-_ m 1] n s] [paths m [_-_ n 1] s]]",
+    );
+    s.op("loop3", &["Int", "Int", "Int"], "Int", "memo");
+    s.eq(
+        "a:Int b:Int c:Int",
+        "[loop3 a b c]",
+        "[_+_ [loop3 b a c] 1]",
+    );
+    s.op("then-loop3", &["Int"], "Int", "");
+    s.eq("n:Int", "[then-loop3 n]", "[_+_ [loop3 n n n] 1]");
     // A memo constructor with an equation for one argument: a value for the others.
     s.op("tag", &["Int"], "Tag", "ctor memo");
     s.eq("", "[tag 0]", "[tag 1]");
@@ -758,16 +780,24 @@ fn memo_functions_are_computed_directly_with_the_machines_tables() {
         let got = both(&s, &format!("[binom {n} {k}]"));
         assert_eq!(got, binom(n, k).to_string(), "binom({n}, {k})");
     }
+    for (m, n, k) in [(0, 3, 2), (3, 4, 1), (12, 14, 3)] {
+        let got = both(&s, &format!("[paths {m} {n} {k}]"));
+        assert_eq!(
+            got,
+            (k * binom(m + n, m)).to_string(),
+            "paths({m}, {n}, {k})"
+        );
+    }
     // The same memo tables: every call computed once, by either path.
     let mut direct = s.engine();
     let mut machine = s.engine();
     machine.direct = false;
-    for src in ["[fib 60]", "[win 300]", "[binom 40 17]"] {
+    for src in ["[fib 60]", "[win 300]", "[binom 40 17]", "[paths 12 14 3]"] {
         red(&s, &mut direct, src);
         red(&s, &mut machine, src);
     }
     assert!(direct.used_direct());
-    for op in ["fib", "win", "binom"] {
+    for op in ["fib", "win", "binom", "paths"] {
         assert_eq!(
             direct.memo_len(s.id(op)),
             machine.memo_len(s.id(op)),
@@ -799,6 +829,7 @@ fn errors_inside_memo_functions_are_the_machines() {
         "[then-halves 3]",
         "[_+_ [then-halves 4] [then-halves 3]]",
         "[then-part 5]",
+        "[then-loop3 4]",
     ] {
         let mut direct = s.engine();
         let mut machine = s.engine();

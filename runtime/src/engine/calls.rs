@@ -100,11 +100,14 @@ pub(super) struct Asked {
     pub since: u64,
 }
 
-/// The `since` of an [`Asked`] memo call.
+/// The `since` of an [`Asked`] call of a memo-pair function (its key: the arguments).
 pub(super) const MEMO: u64 = u64::MAX;
 
+/// The `since` of an [`Asked`] call of another memo function (its key: the call's term).
+pub(super) const MEMO_TERM: u64 = u64::MAX - 1;
+
 impl Asked {
-    /// A memo call `op(args)` (at most two arguments) being computed.
+    /// A memo-pair call `op(args)` (at most two arguments) being computed.
     pub(super) fn memo(op: OpId, args: &[TermId]) -> Asked {
         let mut key = [EMPTY; MAX_ARGS];
         for (slot, a) in key.iter_mut().zip(args) {
@@ -115,6 +118,22 @@ impl Asked {
             key,
             since: MEMO,
         }
+    }
+
+    /// A memo call, the term `t` of `op`, being computed.
+    pub(super) fn memo_term(op: OpId, t: TermId) -> Asked {
+        let mut key = [EMPTY; MAX_ARGS];
+        key[0] = t.0;
+        Asked {
+            op,
+            key,
+            since: MEMO_TERM,
+        }
+    }
+
+    /// Is it a memo call (not a cached one)?
+    pub(super) fn is_memo(&self) -> bool {
+        self.since >= MEMO_TERM
     }
 }
 

@@ -14,9 +14,9 @@
 //! tail position (`revs(K - 1, rev(L))`, the branch of an `if`) loops instead of
 //! recursing, so a rewrite chain runs in constant native stack.
 //!
-//! A memo function of at most two arguments whose equations are such is met the same way,
-//! around its memo table: looked up, and a miss computed here and remembered
-//! (`d_memo_begin`, and the end of `d_apply`).
+//! A memo function whose equations are such is met the same way, around its memo table:
+//! looked up, and a miss computed here and remembered (`d_memo_begin`, and the end of
+//! `d_apply`).
 //!
 //! Everything else — other memo tables, AC operators, patterns with more choice points,
 //! existing terms that are not normal, anything past the native stack budget — is handed
@@ -330,7 +330,7 @@ impl Engine {
             Ok(v) => {
                 for i in mark..self.asking.len() {
                     let a = self.asking[i];
-                    if a.since == calls::MEMO {
+                    if a.is_memo() {
                         self.d_memo_remember(a, Some(v));
                     } else {
                         self.calls.put(a.op, &a.key, v, self.steps - a.since);
@@ -340,7 +340,7 @@ impl Engine {
             Err(_) => {
                 for i in mark..self.asking.len() {
                     let a = self.asking[i];
-                    if a.since == calls::MEMO {
+                    if a.is_memo() {
                         self.d_memo_remember(a, None);
                     }
                 }
@@ -360,6 +360,9 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn d_memo_begin(&mut self, op: OpId, base: u32) -> Result<Option<TermId>, RuntimeError> {
+        if !self.ops[op.0 as usize].memo_pair {
+            return self.d_memo_term_begin(op, base);
+        }
         let b = base as usize;
         let n = self.vals.len() - b;
         let arg = |i: usize| self.vals.get(b + i).copied().unwrap_or(NONE);
@@ -390,6 +393,36 @@ impl Engine {
         Ok(None)
     }
 
+    /// [`Engine::d_memo_begin`] for a memo function whose table is keyed by the call's
+    /// term (more than two arguments), as the machine's `apply_known` looks it up.
+    fn d_memo_term_begin(&mut self, op: OpId, base: u32) -> Result<Option<TermId>, RuntimeError> {
+        let b = base as usize;
+        let t = self.store.mk_app(op, &self.vals[b..]);
+        match self.memo[op.0 as usize].get(&t) {
+            Some(&v) if v != IN_PROGRESS => {
+                self.vals.truncate(b);
+                return Ok(Some(v));
+            }
+            Some(_) => return self.d_memo_machine(op, base).map(Some),
+            None => {}
+        }
+        if self.memo_total >= self.limits.max_memo_entries {
+            return self.d_memo_machine(op, base).map(Some);
+        }
+        if self.shared.is_some() {
+            if let Some(v) = self.shared_lookup(t) {
+                self.memo[op.0 as usize].insert(t, v);
+                self.memo_total += 1;
+                self.vals.truncate(b);
+                return Ok(Some(v));
+            }
+        }
+        self.memo[op.0 as usize].insert(t, IN_PROGRESS);
+        self.memo_total += 1;
+        self.asking.push(calls::Asked::memo_term(op, t));
+        Ok(None)
+    }
+
     /// The memo call `a` (begun by `d_memo_begin`) is done: its value `v` (the value of
     /// the chain of tail calls it began) remembered; or, where the chain failed (`None`),
     /// unmarked, so that the machine (for no equation, or the reduction run again on the
@@ -397,6 +430,25 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn d_memo_remember(&mut self, a: calls::Asked, v: Option<TermId>) {
+        if a.since == calls::MEMO_TERM {
+            let t = TermId(a.key[0]);
+            let table = &mut self.memo[a.op.0 as usize];
+            match v {
+                Some(v) => {
+                    table.insert(t, v);
+                    if self.shared.is_some() {
+                        self.shared_publish(t, v);
+                    }
+                }
+                None => {
+                    if table.get(&t) == Some(&IN_PROGRESS) {
+                        table.remove(&t);
+                        self.memo_total -= 1;
+                    }
+                }
+            }
+            return;
+        }
         let args: SmallVec<[TermId; 2]> = calls::key_args(&a.key).collect();
         let key = pair_key(
             args.len(),
