@@ -53,6 +53,14 @@ const BUDGET: usize = 8 << 20;
 /// The calls of a chain of tail calls whose value the call cache records (the first few).
 const MAX_ASKED: usize = 4;
 
+/// Where a memo call's value is kept: a memo-pair function's table is keyed by the
+/// argument ids (`pair_key`), any other memo function's by the call's term.
+#[derive(Clone, Copy)]
+enum MemoKey {
+    Pair(u64),
+    Term(TermId),
+}
+
 /// The result of evaluating a node in tail position: a value, or a call of a direct
 /// function whose arguments are on the value stack from `base` on.
 enum Tail {
@@ -350,76 +358,56 @@ impl Engine {
         v
     }
 
-    /// A call of the memo-pair function `op` (`OpRt::memo_direct`) on the normal values
-    /// `vals[base..]`, as the machine's `apply_memo_pair` starts one: its value if the
-    /// memo table (or the table shared between threads) has it; else `None`, the call
-    /// marked in its memo table as being computed and put on `asking`, for the direct
-    /// evaluator to compute as a direct function's and remember when its value comes back
-    /// (`Engine::d_apply`). A call met again while it is computed, or past the memo
-    /// limit, is handed to the machine, which words the error.
+    /// A call of the memo function `op` (`OpRt::memo_direct`) on the normal values
+    /// `vals[base..]`, as the machine's `apply_memo_pair` or `apply_known` starts one: its
+    /// value if the memo table (or the table shared between threads) has it; else `None`,
+    /// the call marked in its memo table as being computed and put on `asking`, for the
+    /// direct evaluator to compute as a direct function's and remember when its value
+    /// comes back (`Engine::d_apply`). A call met again while it is computed, or past the
+    /// memo limit, is handed to the machine, which words the error.
     #[cold]
     #[inline(never)]
     fn d_memo_begin(&mut self, op: OpId, base: u32) -> Result<Option<TermId>, RuntimeError> {
-        if !self.ops[op.0 as usize].memo_pair {
-            return self.d_memo_term_begin(op, base);
-        }
         let b = base as usize;
+        // A memo-pair call's arguments (at most two), which key its table.
         let n = self.vals.len() - b;
         let arg = |i: usize| self.vals.get(b + i).copied().unwrap_or(NONE);
-        let (a0, a1) = (arg(0), arg(1));
-        let key = pair_key(n, a0, a1);
-        match self.memo2[op.0 as usize].get(&key) {
-            Some(&v) if v != IN_PROGRESS => {
+        let pair = [arg(0), arg(1)];
+        let args = &pair[..n.min(2)];
+        let key = if self.ops[op.0 as usize].memo_pair {
+            MemoKey::Pair(pair_key(n, pair[0], pair[1]))
+        } else {
+            MemoKey::Term(self.store.mk_app(op, &self.vals[b..]))
+        };
+        match self.memo_entry(op, key) {
+            Some(v) if v != IN_PROGRESS => {
                 self.vals.truncate(b);
                 return Ok(Some(v));
             }
-            Some(_) => return self.d_memo_machine(op, base).map(Some),
+            Some(_) => return self.d_machine_call(op, base).map(Some),
             None => {}
         }
         if self.memo_total >= self.limits.max_memo_entries {
-            return self.d_memo_machine(op, base).map(Some);
+            return self.d_machine_call(op, base).map(Some);
         }
         if self.shared.is_some() {
-            if let Some(v) = self.shared_lookup_app(op, &[a0, a1][..n]) {
-                self.memo2[op.0 as usize].insert(key, v);
+            let shared = match key {
+                MemoKey::Pair(_) => self.shared_lookup_app(op, args),
+                MemoKey::Term(t) => self.shared_lookup(t),
+            };
+            if let Some(v) = shared {
+                self.memo_set(op, key, v);
                 self.memo_total += 1;
                 self.vals.truncate(b);
                 return Ok(Some(v));
             }
         }
-        self.memo2[op.0 as usize].insert(key, IN_PROGRESS);
+        self.memo_set(op, key, IN_PROGRESS);
         self.memo_total += 1;
-        self.asking.push(calls::Asked::memo(op, &[a0, a1][..n]));
-        Ok(None)
-    }
-
-    /// [`Engine::d_memo_begin`] for a memo function whose table is keyed by the call's
-    /// term (more than two arguments), as the machine's `apply_known` looks it up.
-    fn d_memo_term_begin(&mut self, op: OpId, base: u32) -> Result<Option<TermId>, RuntimeError> {
-        let b = base as usize;
-        let t = self.store.mk_app(op, &self.vals[b..]);
-        match self.memo[op.0 as usize].get(&t) {
-            Some(&v) if v != IN_PROGRESS => {
-                self.vals.truncate(b);
-                return Ok(Some(v));
-            }
-            Some(_) => return self.d_memo_machine(op, base).map(Some),
-            None => {}
-        }
-        if self.memo_total >= self.limits.max_memo_entries {
-            return self.d_memo_machine(op, base).map(Some);
-        }
-        if self.shared.is_some() {
-            if let Some(v) = self.shared_lookup(t) {
-                self.memo[op.0 as usize].insert(t, v);
-                self.memo_total += 1;
-                self.vals.truncate(b);
-                return Ok(Some(v));
-            }
-        }
-        self.memo[op.0 as usize].insert(t, IN_PROGRESS);
-        self.memo_total += 1;
-        self.asking.push(calls::Asked::memo_term(op, t));
+        self.asking.push(match key {
+            MemoKey::Pair(_) => calls::Asked::memo(op, args),
+            MemoKey::Term(t) => calls::Asked::memo_term(op, t),
+        });
         Ok(None)
     }
 
@@ -430,50 +418,58 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn d_memo_remember(&mut self, a: calls::Asked, v: Option<TermId>) {
-        if a.since == calls::MEMO_TERM {
-            let t = TermId(a.key[0]);
-            let table = &mut self.memo[a.op.0 as usize];
-            match v {
-                Some(v) => {
-                    table.insert(t, v);
-                    if self.shared.is_some() {
-                        self.shared_publish(t, v);
-                    }
-                }
-                None => {
-                    if table.get(&t) == Some(&IN_PROGRESS) {
-                        table.remove(&t);
-                        self.memo_total -= 1;
-                    }
-                }
-            }
-            return;
-        }
-        let args: SmallVec<[TermId; 2]> = calls::key_args(&a.key).collect();
-        let key = pair_key(
-            args.len(),
-            args.first().copied().unwrap_or(NONE),
-            args.get(1).copied().unwrap_or(NONE),
-        );
-        let table = &mut self.memo2[a.op.0 as usize];
+        let key = if a.since == calls::MEMO_TERM {
+            MemoKey::Term(TermId(a.key[0]))
+        } else {
+            let args: SmallVec<[TermId; 2]> = calls::key_args(&a.key).collect();
+            let arg = |i: usize| args.get(i).copied().unwrap_or(NONE);
+            MemoKey::Pair(pair_key(args.len(), arg(0), arg(1)))
+        };
         match v {
             Some(v) => {
-                table.insert(key, v);
+                self.memo_set(a.op, key, v);
                 if self.shared.is_some() {
-                    self.shared_publish_app(a.op, &args, v);
+                    match key {
+                        MemoKey::Pair(k) => {
+                            let args = self.pair_args(a.op, k);
+                            self.shared_publish_app(a.op, &args, v);
+                        }
+                        MemoKey::Term(t) => self.shared_publish(t, v),
+                    }
                 }
             }
             None => {
-                if table.get(&key) == Some(&IN_PROGRESS) {
-                    table.remove(&key);
+                if self.memo_entry(a.op, key) == Some(IN_PROGRESS) {
+                    match key {
+                        MemoKey::Pair(k) => self.memo2[a.op.0 as usize].remove(&k),
+                        MemoKey::Term(t) => self.memo[a.op.0 as usize].remove(&t),
+                    };
                     self.memo_total -= 1;
                 }
             }
         }
     }
 
-    /// The memo-pair call `op(vals[base..])` rewritten by the machine.
-    fn d_memo_machine(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
+    /// The entry of `op`'s memo table under `key` (its value, or `IN_PROGRESS`).
+    #[inline]
+    fn memo_entry(&self, op: OpId, key: MemoKey) -> Option<TermId> {
+        match key {
+            MemoKey::Pair(k) => self.memo2[op.0 as usize].get(&k).copied(),
+            MemoKey::Term(t) => self.memo[op.0 as usize].get(&t).copied(),
+        }
+    }
+
+    /// Set the entry of `op`'s memo table under `key`.
+    #[inline]
+    fn memo_set(&mut self, op: OpId, key: MemoKey, v: TermId) {
+        match key {
+            MemoKey::Pair(k) => self.memo2[op.0 as usize].insert(k, v),
+            MemoKey::Term(t) => self.memo[op.0 as usize].insert(t, v),
+        };
+    }
+
+    /// The call `op(vals[base..])` rewritten by the machine (nested).
+    fn d_machine_call(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
         let floor = self.frames.len();
         let task = self.complete(op, base)?;
         self.d_finish(task, floor)
@@ -543,7 +539,7 @@ impl Engine {
                 debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
                 Ok(Err(next))
             }
-            None => self.d_no_equation(op, base, floor).map(Ok),
+            None => self.d_no_equation(op, base).map(Ok),
         }
     }
 
@@ -552,13 +548,12 @@ impl Engine {
     /// the machine's to compute and remember: unmarked first.
     #[cold]
     #[inline(never)]
-    fn d_no_equation(&mut self, op: OpId, base: u32, floor: usize) -> Result<TermId, RuntimeError> {
+    fn d_no_equation(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
         if self.ops[op.0 as usize].memo_direct {
             let a = self.asking.pop().expect("the memo call begun");
             self.d_memo_remember(a, None);
         }
-        let task = self.complete(op, base)?;
-        self.d_finish(task, floor)
+        self.d_machine_call(op, base)
     }
 
     /// Try the equations of the direct function `op` on the values `vals[base..]`: the
