@@ -126,6 +126,18 @@ pub enum Builtin {
     MapDom,
     /// `ran(M)`: the range as a set (`Set{V}`).
     MapRan,
+    // Finite sets (stdlib/set.game, runtime/src/term/set.rs): computed on the elements of
+    // a normal set, where the equations they stand for would match `(e, S)` element by
+    // element. Each declines (and the equations decide) where an argument is not of the
+    // sorts those equations' variables have.
+    /// `e in S`.
+    SetIn,
+    /// `| S |`: the number of elements.
+    SetSize,
+    /// `delete(e, S)`: `S` without `e`.
+    SetDelete,
+    /// `intersection(S, T)`: the elements of both.
+    SetIntersection,
 }
 
 impl Builtin {
@@ -146,6 +158,12 @@ impl Builtin {
                 | MapDom
                 | MapRan
         )
+    }
+
+    /// Is this one of the finite-set built-ins?
+    pub fn is_set(self) -> bool {
+        use Builtin::*;
+        matches!(self, SetIn | SetSize | SetDelete | SetIntersection)
     }
 
     /// Is this one of the grid-game built-ins (whose arguments the engine reads itself)?

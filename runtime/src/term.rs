@@ -45,10 +45,12 @@
 use gamelang_lang::program::{OpId, Signature, SortId};
 pub use map::MapTerm;
 pub(crate) use map::{MapFamily, MapValue};
+pub(crate) use set::{SetOps, SetValue};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 mod map;
+mod set;
 
 /// The name of a term in a [`TermStore`]. Equal terms have equal ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -297,6 +299,9 @@ pub struct TermStore {
     map_families: Vec<MapFamily>,
     /// For each operator, the map family whose `nomap` or `_|->_` it is (`u32::MAX`: none).
     map_family_of_op: Vec<u32>,
+    /// For each operator declared as a set built-in, its instance's union and sorts (see
+    /// [`set`](self::set)).
+    set_ops: Vec<Option<SetOps>>,
     /// The constants built so far (see [`TermStore::constants`]).
     constants: Vec<TermId>,
     /// The ids of the literals `SMALL_LO..SMALL_HI` (`NO_TERM` until built): no hashing.
@@ -367,6 +372,7 @@ impl TermStore {
             free_segs: Vec::new(),
             seg_elems: 0,
             map_families: Vec::new(),
+            set_ops: Vec::new(),
             map_family_of_op: Vec::new(),
             small_ints: Vec::new(),
             constants: Vec::new(),
@@ -419,6 +425,7 @@ impl TermStore {
             });
         }
         self.discover_map_families(sig);
+        self.discover_set_ops(sig);
         for (i, info) in sig.ops.iter().enumerate() {
             if let Some(id) = info.attrs.identity {
                 let t = self.intern_app(id, &[]);
@@ -892,7 +899,7 @@ impl TermStore {
 
     /// The flattened arguments of `t` seen as an `op`-list: the arguments when `t` is headed
     /// by `op`, nothing when `t` is the identity of `op`, `t` alone otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn elements<'a>(&'a self, t: &'a TermId, op: OpId) -> &'a [TermId] {
         match &self.terms[t.index()] {
             TermData::App { op: o, args } if *o == op => args,

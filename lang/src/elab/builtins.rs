@@ -157,6 +157,11 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "map-size" => MapSize,
         "map-dom" => MapDom,
         "map-ran" => MapRan,
+        // Finite sets (stdlib/set.game).
+        "set-in" => SetIn,
+        "set-size" => SetSize,
+        "set-delete" => SetDelete,
+        "set-intersection" => SetIntersection,
         _ => return None,
     })
 }

@@ -185,7 +185,7 @@ impl Engine {
             return Ok(Some(Task::Return(t)));
         }
         let (n, a0, a1) = self.subj_args2(subj);
-        match self.builtin(b, n, a0, a1) {
+        match self.builtin_of(b, subj.op, n, a0, a1) {
             Ok(None) => Ok(None),
             Ok(Some(v)) => {
                 self.count_step(subj)?;
@@ -504,6 +504,8 @@ impl Engine {
                 Node::Term(_) | Node::Var(_) | Node::Shared { .. } => true,
                 Node::App { op, kids, n } => {
                     let rt = &self.ops[op.0 as usize];
+                    // (Not the set built-ins: they have equations, and are asked as
+                    // defined functions are, through the call cache.)
                     let op_ok = match rt.builtin {
                         Some(_) => !rt.lazy && !rt.defined && !rt.memo,
                         None => rt.plain && !rt.norm,
@@ -524,7 +526,8 @@ impl Engine {
     pub(super) fn no_equation(&mut self, subj: Subj) -> Result<Task, RuntimeError> {
         let op = subj.op;
         let rt = &self.ops[op.0 as usize];
-        if let Some(b) = rt.builtin {
+        // (The set built-ins stand for equations, which say why they are stuck.)
+        if let Some(b) = rt.builtin.filter(|b| !b.is_set()) {
             let name = &self.program.sig.op(op).name;
             let reason = match b {
                 Builtin::Not | Builtin::And | Builtin::Or | Builtin::Xor | Builtin::Implies => {
