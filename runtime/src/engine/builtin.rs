@@ -36,7 +36,6 @@ impl Engine {
     }
 
     /// A finite-set built-in, computed on a set's elements by the store (`term/set.rs`).
-    #[cold]
     #[inline(never)]
     fn set_builtin(
         &mut self,
