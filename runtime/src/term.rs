@@ -43,14 +43,22 @@
 //! reach (the engine decides the roots: see `Engine::collect_garbage`). Freed ids are reused.
 
 use gamelang_lang::program::{OpId, Signature, SortId};
+pub(crate) use map::MapFamily;
 pub use map::MapTerm;
-pub(crate) use map::{MapFamily, MapValue};
-pub(crate) use set::{SetOps, SetValue};
+pub(crate) use set::SetOps;
 use smallvec::SmallVec;
 use std::cmp::Ordering;
 
 mod map;
 mod set;
+
+/// What a built-in computed by the store (on maps, `map.rs`, and sets, `set.rs`) gives: a
+/// term, or a truth value or a number, of which the engine makes its term.
+pub(crate) enum StoreValue {
+    Term(TermId),
+    Bool(bool),
+    Int(i64),
+}
 
 /// The name of a term in a [`TermStore`]. Equal terms have equal ids.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

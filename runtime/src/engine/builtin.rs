@@ -45,11 +45,17 @@ impl Engine {
         a0: TermId,
         a1: TermId,
     ) -> Option<TermId> {
-        use crate::term::SetValue;
-        match self.store.set_builtin(b, op, n, a0, a1)? {
-            SetValue::Term(t) => Some(t),
-            SetValue::Bool(x) => self.mk_bool(x),
-            SetValue::Int(v) => Some(self.store.mk_int(v)),
+        let v = self.store.set_builtin(b, op, n, a0, a1);
+        self.store_value(v)
+    }
+
+    /// The term of what a built-in computed by the store gave (`None`: it declined).
+    fn store_value(&mut self, v: Option<crate::term::StoreValue>) -> Option<TermId> {
+        use crate::term::StoreValue;
+        match v? {
+            StoreValue::Term(t) => Some(t),
+            StoreValue::Bool(x) => self.mk_bool(x),
+            StoreValue::Int(v) => Some(self.store.mk_int(v)),
         }
     }
 
@@ -73,13 +79,8 @@ impl Engine {
             // Finite maps: the store computes them on its map terms.
             MapUnion | MapAgree | MapGet | MapOverride | MapRemove | MapInDom | MapInRan
             | MapOnly | MapSize | MapDom | MapRan => {
-                use crate::term::MapValue;
-                Ok(match self.store.map_builtin(b, n, a0, a1) {
-                    Some(MapValue::Term(t)) => Some(t),
-                    Some(MapValue::Bool(x)) => self.mk_bool(x),
-                    Some(MapValue::Int(v)) => Some(self.store.mk_int(v)),
-                    None => None,
-                })
+                let v = self.store.map_builtin(b, n, a0, a1);
+                Ok(self.store_value(v))
             }
             // Finite sets: computed by `builtin_of`.
             SetIn | SetSize | SetDelete | SetIntersection => Ok(None),

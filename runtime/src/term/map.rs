@@ -23,7 +23,7 @@
 //! union of their result sort `Set{K}` / `Set{V}`; it is found by its attributes (`assoc
 //! comm idem` with an identity).
 
-use super::{elem_hash, finish, mix, TermData, TermId, TermStore, EMPTY, K};
+use super::{elem_hash, finish, mix, StoreValue, TermData, TermId, TermStore, EMPTY, K};
 use gamelang_lang::program::{Builtin, OpId, Signature, SortId};
 use imbl::OrdMap;
 use std::cmp::Ordering;
@@ -114,13 +114,6 @@ impl<'a> MapView<'a> {
             MapView::Many(m) => (m.entries.clone(), m.sum),
         }
     }
-}
-
-/// What a map built-in computed.
-pub(crate) enum MapValue {
-    Term(TermId),
-    Bool(bool),
-    Int(i64),
 }
 
 /// The hash of one entry (summed over a map's entries; not symmetric in key and value).
@@ -431,7 +424,7 @@ impl TermStore {
         n: usize,
         a0: TermId,
         a1: TermId,
-    ) -> Option<MapValue> {
+    ) -> Option<StoreValue> {
         use Builtin::*;
         let arity = match b {
             MapSize | MapDom | MapRan => 1,
@@ -441,8 +434,8 @@ impl TermStore {
             return None;
         }
         Some(match b {
-            MapUnion => MapValue::Term(self.map_merge(a0, a1, true)?),
-            MapOverride => MapValue::Term(self.map_merge(a0, a1, false)?),
+            MapUnion => StoreValue::Term(self.map_merge(a0, a1, true)?),
+            MapOverride => StoreValue::Term(self.map_merge(a0, a1, false)?),
             MapAgree => {
                 let (fa, va) = self.map_view(a0)?;
                 let (fb, vb) = self.map_view(a1)?;
@@ -454,19 +447,19 @@ impl TermStore {
                 } else {
                     (vb, va)
                 };
-                MapValue::Bool(small.for_each(|k, v| large.get(k).is_none_or(|w| w == v)))
+                StoreValue::Bool(small.for_each(|k, v| large.get(k).is_none_or(|w| w == v)))
             }
-            MapGet => MapValue::Term(self.map_view(a1)?.1.get(a0)?),
-            MapRemove => MapValue::Term(self.map_remove(a0, a1)?),
-            MapInDom => MapValue::Bool(self.map_view(a1)?.1.get(a0).is_some()),
-            MapInRan => MapValue::Bool(!self.map_view(a1)?.1.for_each(|_, v| v != a0)),
+            MapGet => StoreValue::Term(self.map_view(a1)?.1.get(a0)?),
+            MapRemove => StoreValue::Term(self.map_remove(a0, a1)?),
+            MapInDom => StoreValue::Bool(self.map_view(a1)?.1.get(a0).is_some()),
+            MapInRan => StoreValue::Bool(!self.map_view(a1)?.1.for_each(|_, v| v != a0)),
             MapOnly => {
                 let view = self.map_view(a1)?.1;
-                MapValue::Bool(view.len() > 0 && view.for_each(|_, v| v == a0))
+                StoreValue::Bool(view.len() > 0 && view.for_each(|_, v| v == a0))
             }
-            MapSize => MapValue::Int(self.map_view(a0)?.1.len() as i64),
-            MapDom => MapValue::Term(self.map_set(a0, true)?),
-            MapRan => MapValue::Term(self.map_set(a0, false)?),
+            MapSize => StoreValue::Int(self.map_view(a0)?.1.len() as i64),
+            MapDom => StoreValue::Term(self.map_set(a0, true)?),
+            MapRan => StoreValue::Term(self.map_set(a0, false)?),
             _ => return None,
         })
     }

@@ -29,7 +29,7 @@
 //! as map families are (`map.rs`): `_in_` gives the element sort `X$Elt` and `_,_` the
 //! union of `Set{X}`.
 
-use super::{TermId, TermStore};
+use super::{StoreValue, TermId, TermStore};
 use gamelang_lang::program::{Builtin, OpId, Signature, SortId};
 use smallvec::SmallVec;
 use std::cmp::Ordering;
@@ -43,13 +43,6 @@ pub(crate) struct SetOps {
     set: SortId,
     /// `X$Elt` (the first argument of the instance's `_in_`).
     elt: SortId,
-}
-
-/// What a set built-in gives: a term, a truth value or a count.
-pub(crate) enum SetValue {
-    Term(TermId),
-    Bool(bool),
-    Int(i64),
 }
 
 impl TermStore {
@@ -98,7 +91,7 @@ impl TermStore {
         n: usize,
         a0: TermId,
         a1: TermId,
-    ) -> Option<SetValue> {
+    ) -> Option<StoreValue> {
         let s = (*self.set_ops.get(op.0 as usize)?)?;
         let is = |store: &TermStore, t: TermId, sort: SortId| store.leq(store.sort_of(t), sort);
         match b {
@@ -110,7 +103,7 @@ impl TermStore {
                 elems
                     .iter()
                     .all(|&e| is(self, e, s.elt))
-                    .then_some(SetValue::Int(elems.len() as i64))
+                    .then_some(StoreValue::Int(elems.len() as i64))
             }
             Builtin::SetIn | Builtin::SetDelete => {
                 if n != 2 || !is(self, a0, s.elt) || !is(self, a1, s.set) {
@@ -118,9 +111,9 @@ impl TermStore {
                 }
                 let at = self.elements(&a1, s.union).iter().position(|&e| e == a0);
                 Some(match (b, at) {
-                    (Builtin::SetIn, at) => SetValue::Bool(at.is_some()),
-                    (_, Some(i)) => SetValue::Term(self.without(a1, s.union, i)?),
-                    (_, None) => SetValue::Term(a1),
+                    (Builtin::SetIn, at) => StoreValue::Bool(at.is_some()),
+                    (_, Some(i)) => StoreValue::Term(self.without(a1, s.union, i)?),
+                    (_, None) => StoreValue::Term(a1),
                 })
             }
             Builtin::SetIntersection => {
@@ -150,7 +143,7 @@ impl TermStore {
                 };
                 let common: SmallVec<[TermId; 8]> =
                     common.into_iter().filter(|&e| is(self, e, s.elt)).collect();
-                Some(SetValue::Term(self.mk_flat(s.union, &common)?))
+                Some(StoreValue::Term(self.mk_flat(s.union, &common)?))
             }
             _ => None,
         }
