@@ -418,10 +418,16 @@ impl Engine {
     #[cold]
     #[inline(never)]
     fn d_memo_remember(&mut self, a: calls::Asked, v: Option<TermId>) {
+        // A memo-pair call's arguments (none for a term-keyed call): its key, and what it
+        // publishes to the table shared between threads.
+        let args: SmallVec<[TermId; 2]> = if a.since == calls::MEMO_TERM {
+            SmallVec::new()
+        } else {
+            calls::key_args(&a.key).collect()
+        };
         let key = if a.since == calls::MEMO_TERM {
             MemoKey::Term(TermId(a.key[0]))
         } else {
-            let args: SmallVec<[TermId; 2]> = calls::key_args(&a.key).collect();
             let arg = |i: usize| args.get(i).copied().unwrap_or(NONE);
             MemoKey::Pair(pair_key(args.len(), arg(0), arg(1)))
         };
@@ -430,10 +436,7 @@ impl Engine {
                 self.memo_set(a.op, key, v);
                 if self.shared.is_some() {
                     match key {
-                        MemoKey::Pair(k) => {
-                            let args = self.pair_args(a.op, k);
-                            self.shared_publish_app(a.op, &args, v);
-                        }
+                        MemoKey::Pair(_) => self.shared_publish_app(a.op, &args, v),
                         MemoKey::Term(t) => self.shared_publish(t, v),
                     }
                 }

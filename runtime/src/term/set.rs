@@ -121,10 +121,15 @@ impl TermStore {
                     return None;
                 }
                 let (x, y) = (self.elements(&a0, s.union), self.elements(&a1, s.union));
-                // Both lists are in the store's order (`compare`), so the common elements,
-                // taken in `x`'s order, are a normal list of `union` as they are.
+                // Both lists are in the store's order (`compare`), so the common elements
+                // (of sort `X$Elt`: the equations' `e`), taken in `x`'s order, are a normal
+                // list of `union` as they are.
+                let keep = |e: TermId| is(self, e, s.elt);
                 let common: SmallVec<[TermId; 8]> = if x.len() * y.len() <= 64 {
-                    x.iter().copied().filter(|e| y.contains(e)).collect()
+                    x.iter()
+                        .copied()
+                        .filter(|&e| y.contains(&e) && keep(e))
+                        .collect()
                 } else {
                     let mut out = SmallVec::new();
                     let (mut i, mut j) = (0, 0);
@@ -133,7 +138,9 @@ impl TermStore {
                             Ordering::Less => i += 1,
                             Ordering::Greater => j += 1,
                             Ordering::Equal => {
-                                out.push(x[i]);
+                                if keep(x[i]) {
+                                    out.push(x[i]);
+                                }
                                 i += 1;
                                 j += 1;
                             }
@@ -141,8 +148,6 @@ impl TermStore {
                     }
                     out
                 };
-                let common: SmallVec<[TermId; 8]> =
-                    common.into_iter().filter(|&e| is(self, e, s.elt)).collect();
                 Some(StoreValue::Term(self.mk_flat(s.union, &common)?))
             }
             _ => None,
