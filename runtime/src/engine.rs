@@ -85,6 +85,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 mod apply;
+mod arith;
 mod builtin;
 mod calls;
 mod code;
@@ -406,6 +407,11 @@ pub struct Engine {
     /// `quick` about a call of a defined function always fails, and a right-hand side such
     /// as `cons(X, app(L, M))` would ask it once per rewrite.
     quickable: Vec<bool>,
+    /// For each node: where its unboxed code starts in `arith_code` (see `arith`: integer
+    /// and Boolean expressions `quick` computes in registers), or `arith::NO_ARITH`, or
+    /// `arith::NOT_QUICK` where `quickable` is false.
+    arith: Vec<u32>,
+    arith_code: Vec<arith::Arith>,
     /// For each node: which of its children's values are not known, when it is compiled,
     /// to be of the sorts its operator declares (bit `i` for child `i`), or
     /// `compile::UNCHECKED`. A constructor application checks only those when it is built
@@ -488,6 +494,8 @@ impl Engine {
             kids: Vec::new(),
             code: Vec::new(),
             quickable: Vec::new(),
+            arith: Vec::new(),
+            arith_code: Vec::new(),
             node_checked: Vec::new(),
             // `GAMELANG_NO_DIRECT=1`: the machine alone, to compare (docs/benchmarks.md).
             direct: std::env::var_os("GAMELANG_NO_DIRECT").is_none(),
@@ -669,6 +677,7 @@ impl Engine {
         for t in [self.true_t, self.false_t].into_iter().flatten() {
             self.set_normal(t);
         }
+        self.compile_arith();
     }
 
     /// The program being run.

@@ -417,8 +417,15 @@ impl Engine {
     /// `depth` deep. `None` when the general machinery is needed (including when the
     /// built-in would fail or the step budget run out: it reports the error).
     pub(super) fn quick(&mut self, node: u32, env: u32, depth: u32) -> Option<TermId> {
-        if !self.quickable[node as usize] {
-            return None;
+        // (`arith` says whether the node is `quickable` too: one look-up for both.)
+        match self.arith[node as usize] {
+            arith::NOT_QUICK => return None,
+            arith::NO_ARITH => {}
+            code => {
+                if let Some(v) = self.run_arith(code as usize, env) {
+                    return Some(v);
+                }
+            }
         }
         match self.nodes[node as usize] {
             Node::Var(v) => {

@@ -85,7 +85,7 @@ impl Engine {
             // Finite sets: computed by `builtin_of`.
             SetIn | SetSize | SetDelete | SetIntersection => Ok(None),
             Not => Ok(match (n, self.as_bool(a0)) {
-                (1, Some(x)) => self.mk_bool(!x),
+                (1, Some(x)) => self.mk_bool(bool_builtin(b, x, false)),
                 _ => None,
             }),
             And | Or | Xor | Implies => {
@@ -95,12 +95,7 @@ impl Engine {
                 let (Some(x), Some(y)) = (self.as_bool(args[0]), self.as_bool(args[1])) else {
                     return Ok(None);
                 };
-                Ok(self.mk_bool(match b {
-                    And => x && y,
-                    Or => x || y,
-                    Xor => x != y,
-                    _ => !x || y,
-                }))
+                Ok(self.mk_bool(bool_builtin(b, x, y)))
             }
             Equal | NotEqual => {
                 if n != 2 {
@@ -109,79 +104,100 @@ impl Engine {
                 let eq = args[0] == args[1];
                 Ok(self.mk_bool(if b == Equal { eq } else { !eq }))
             }
-            Neg | Abs => {
-                if n != 1 {
-                    return Ok(None);
-                }
-                let Some(x) = self.store.int(args[0]) else {
-                    return Ok(None);
-                };
-                let r = if b == Neg {
-                    x.checked_neg()
-                } else {
-                    x.checked_abs()
-                };
-                match r {
-                    Some(r) => Ok(Some(self.store.mk_int(r))),
-                    None => Err(BuiltinError::Overflow),
-                }
-            }
-            Popcount | Lowbit | LowbitIndex => {
+            Neg | Abs | Popcount | Lowbit | LowbitIndex => {
                 let (1, Some(x)) = (n, self.store.int(a0)) else {
                     return Ok(None);
                 };
-                Ok(Some(self.store.mk_int(bits(b, x, 0)?)))
+                Ok(Some(self.store.mk_int(int_builtin(b, x, 0)?.int())))
             }
-            BitAnd | BitOr | BitXor | Shl | Shr => {
+            Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides | BitAnd
+            | BitOr | BitXor | Shl | Shr => {
                 let (2, Some(x), Some(y)) = (n, self.store.int(a0), self.store.int(a1)) else {
                     return Ok(None);
                 };
-                Ok(Some(self.store.mk_int(bits(b, x, y)?)))
-            }
-            Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides => {
-                if n != 2 {
-                    return Ok(None);
-                }
-                let (Some(x), Some(y)) = (self.store.int(args[0]), self.store.int(args[1])) else {
-                    return Ok(None);
-                };
-                let r = match b {
-                    Lt => return Ok(self.mk_bool(x < y)),
-                    Le => return Ok(self.mk_bool(x <= y)),
-                    Gt => return Ok(self.mk_bool(x > y)),
-                    Ge => return Ok(self.mk_bool(x >= y)),
-                    // `x divides y`: y is a multiple of x (0 divides only 0).
-                    Divides => {
-                        let d = if x == 0 {
-                            y == 0
-                        } else {
-                            y.checked_rem(x).is_none_or(|r| r == 0)
-                        };
-                        return Ok(self.mk_bool(d));
-                    }
-                    Add => x.checked_add(y),
-                    Sub => x.checked_sub(y),
-                    Mul => x.checked_mul(y),
-                    Quo | Rem => {
-                        if y == 0 {
-                            return Err(BuiltinError::DivisionByZero);
-                        }
-                        if b == Quo {
-                            x.checked_div(y)
-                        } else {
-                            // i64::MIN rem -1 is 0 (only the quotient overflows).
-                            Some(x.wrapping_rem(y))
-                        }
-                    }
-                    Min => Some(x.min(y)),
-                    _ => Some(x.max(y)),
-                };
-                match r {
-                    Some(r) => Ok(Some(self.store.mk_int(r))),
-                    None => Err(BuiltinError::Overflow),
-                }
+                Ok(match int_builtin(b, x, y)? {
+                    Num::Int(r) => Some(self.store.mk_int(r)),
+                    Num::Bool(r) => self.mk_bool(r),
+                })
             }
         }
+    }
+}
+
+/// What a built-in on integers gives: an integer, or a truth value (the comparisons).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Num {
+    Int(i64),
+    Bool(bool),
+}
+
+impl Num {
+    /// The integer (of a built-in that gives one).
+    #[inline(always)]
+    fn int(self) -> i64 {
+        match self {
+            Num::Int(v) => v,
+            Num::Bool(b) => i64::from(b),
+        }
+    }
+}
+
+/// The built-in `b` on integers, computed on the integers `x` and `y` (`y` unused by the
+/// one-argument ones: `-_`, `abs`, `popcount`, `lowbit`, `lowbit-index`). `b` must be
+/// one of those, the arithmetic, the comparisons or the bit operations. Shared by
+/// [`Engine::builtin`], which reads the integers out of terms, and the unboxed
+/// expressions of `arith.rs`, which keep them in registers.
+#[inline(always)]
+pub(super) fn int_builtin(b: Builtin, x: i64, y: i64) -> Result<Num, BuiltinError> {
+    use Builtin::*;
+    let r = match b {
+        Lt => return Ok(Num::Bool(x < y)),
+        Le => return Ok(Num::Bool(x <= y)),
+        Gt => return Ok(Num::Bool(x > y)),
+        Ge => return Ok(Num::Bool(x >= y)),
+        // `x divides y`: y is a multiple of x (0 divides only 0).
+        Divides => {
+            let d = if x == 0 {
+                y == 0
+            } else {
+                y.checked_rem(x).is_none_or(|r| r == 0)
+            };
+            return Ok(Num::Bool(d));
+        }
+        Add => x.checked_add(y),
+        Sub => x.checked_sub(y),
+        Mul => x.checked_mul(y),
+        Quo | Rem => {
+            if y == 0 {
+                return Err(BuiltinError::DivisionByZero);
+            }
+            if b == Quo {
+                x.checked_div(y)
+            } else {
+                // i64::MIN rem -1 is 0 (only the quotient overflows).
+                Some(x.wrapping_rem(y))
+            }
+        }
+        Min => Some(x.min(y)),
+        Max => Some(x.max(y)),
+        Neg => x.checked_neg(),
+        Abs => x.checked_abs(),
+        _ => return bits(b, x, y).map(Num::Int),
+    };
+    r.map(Num::Int).ok_or(BuiltinError::Overflow)
+}
+
+/// The built-in `b` on truth values (`y` unused by `not`): `b` must be `not`, `and`,
+/// `or`, `xor` or `implies`.
+#[inline(always)]
+pub(super) fn bool_builtin(b: Builtin, x: bool, y: bool) -> bool {
+    use Builtin::*;
+    match b {
+        Not => !x,
+        And => x && y,
+        Or => x || y,
+        Xor => x != y,
+        _ => !x || y,
     }
 }
 
