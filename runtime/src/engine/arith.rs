@@ -185,8 +185,11 @@ impl Engine {
     /// general path must decide.
     #[inline]
     pub(super) fn run_arith(&mut self, mut pc: usize, env: u32) -> Option<TermId> {
-        let mut stack = [Num::Int(0); STACK];
+        // The top of the stack is kept in `top`, the values under it in `below` (indexed
+        // modulo its length, which `emit` never exceeds: no bounds checks).
+        let mut below = [Num::Int(0); STACK];
         let mut sp = 0;
+        let mut top = Num::Int(0);
         loop {
             match self.arith_code[pc] {
                 Arith::Var(v) => {
@@ -194,56 +197,58 @@ impl Engine {
                     if !bit(&self.normal, x) {
                         return None;
                     }
-                    stack[sp] = match self.store.int(x) {
+                    below[sp % STACK] = top;
+                    sp += 1;
+                    top = match self.store.int(x) {
                         Some(i) => Num::Int(i),
                         None if Some(x) == self.true_t => Num::Bool(true),
                         None if Some(x) == self.false_t => Num::Bool(false),
                         None => return None,
                     };
-                    sp += 1;
                 }
                 Arith::Lit(v) => {
-                    stack[sp] = v;
+                    below[sp % STACK] = top;
                     sp += 1;
+                    top = v;
                 }
                 Arith::Int1(b) => {
-                    let Num::Int(x) = stack[sp - 1] else {
+                    let Num::Int(x) = top else {
                         return None;
                     };
-                    stack[sp - 1] = int_builtin(b, x, 0).ok()?;
+                    top = int_builtin(b, x, 0).ok()?;
                 }
                 Arith::Int2(b) => {
                     sp -= 1;
-                    let (Num::Int(x), Num::Int(y)) = (stack[sp - 1], stack[sp]) else {
+                    let (Num::Int(x), Num::Int(y)) = (below[sp % STACK], top) else {
                         return None;
                     };
-                    stack[sp - 1] = int_builtin(b, x, y).ok()?;
+                    top = int_builtin(b, x, y).ok()?;
                 }
                 Arith::Not => {
-                    let Num::Bool(x) = stack[sp - 1] else {
+                    let Num::Bool(x) = top else {
                         return None;
                     };
-                    stack[sp - 1] = Num::Bool(!x);
+                    top = Num::Bool(!x);
                 }
                 Arith::Bool2(b) => {
                     sp -= 1;
-                    let (Num::Bool(x), Num::Bool(y)) = (stack[sp - 1], stack[sp]) else {
+                    let (Num::Bool(x), Num::Bool(y)) = (below[sp % STACK], top) else {
                         return None;
                     };
-                    stack[sp - 1] = Num::Bool(bool_builtin(b, x, y));
+                    top = Num::Bool(bool_builtin(b, x, y));
                 }
                 Arith::Equal(eq) => {
                     // Integers and truth values are hash-consed terms: equal terms are equal
                     // values, and an integer is never a truth value.
                     sp -= 1;
-                    stack[sp - 1] = Num::Bool((stack[sp - 1] == stack[sp]) == eq);
+                    top = Num::Bool((below[sp % STACK] == top) == eq);
                 }
                 Arith::End(ops) => {
                     // `quick` stops before a built-in once the budget is spent.
                     if self.steps + u64::from(ops) > self.step_limit {
                         return None;
                     }
-                    let t = match stack[0] {
+                    let t = match top {
                         Num::Int(v) => self.store.mk_int(v),
                         Num::Bool(v) => self.mk_bool(v)?,
                     };
