@@ -42,6 +42,19 @@ impl Searches {
         *self = Searches::new();
     }
 
+    /// Positions the tables hold.
+    pub fn kept(&self) -> usize {
+        self.outcome.kept() + self.value.kept() + self.within.positions()
+    }
+
+    /// Every term the tables name: the roots of a garbage collection that keeps them.
+    pub fn held(&self) -> Vec<TermId> {
+        let mut out = self.outcome.held();
+        out.extend(self.value.held());
+        out.extend(self.within.held());
+        out
+    }
+
     /// Who wins from `c` with `p` to move, or a draw (`outcome(p, c)` of SOLVE).
     pub fn verdict(
         &mut self,

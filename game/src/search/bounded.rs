@@ -133,6 +133,17 @@ impl<C: Copy + Eq + Hash> BoundedSearch<C> {
         self.table.len()
     }
 
+    /// Every configuration the table names (positions and best successors): the roots a
+    /// garbage collection must keep for the table to stay valid between searches.
+    pub fn held(&self) -> Vec<C> {
+        let mut out = Vec::with_capacity(2 * self.table.len());
+        for (&(_, c), e) in &self.table {
+            out.push(c);
+            out.extend(e.best);
+        }
+        out
+    }
+
     /// Can `who` force a win within `plies` plies from `c` with `p` to move? The answer of
     /// the standard library's `r-within` (R) / `b-within` (B).
     pub fn wins_within<R: Rules<Config = C>>(

@@ -56,6 +56,11 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.kept()
     }
 
+    /// The configurations the table names ([`ValueSearch::held`]).
+    pub fn held(&self) -> Vec<C> {
+        self.search.held()
+    }
+
     /// The search itself, with its table (for a distance search to start from).
     pub fn table(&self) -> &ValueSearch<C> {
         &self.search

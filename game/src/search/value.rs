@@ -238,6 +238,13 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         self.table.len()
     }
 
+    /// Every configuration the table names (its positions and their best successors) and
+    /// those pinned: the roots a garbage collection must keep for the table to stay valid
+    /// between searches.
+    pub fn held(&self) -> Vec<C> {
+        self.live(&[], None)
+    }
+
     /// Forget about half of the table: the entries with the least work below them.
     fn forget(&mut self) {
         let n = self.table.len() / 2;
