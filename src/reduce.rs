@@ -135,5 +135,10 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             );
         }
     }
+    // The process ends here: freeing the term store and the session term by term would
+    // cost more than everything after the reduction (1.6% and 0.6% of `binary-add`'s
+    // instructions); the operating system takes the memory back at once.
+    std::mem::forget(engine);
+    std::mem::forget(session);
     ExitCode::SUCCESS
 }

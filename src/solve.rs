@@ -130,7 +130,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(p) => p,
         Err(d) => return fail(&session, d),
     };
-    let mut engine = app::engine(&session);
+    // Never dropped: the process ends with this command, and freeing a large store term by
+    // term would only delay the exit.
+    let mut engine = std::mem::ManuallyDrop::new(app::engine(&session));
     engine.limits.max_steps = args.max_steps;
     app::stop_on_ctrl_c(&engine.interrupt);
     if args.retrograde {

@@ -143,7 +143,9 @@ fn worker(
     shared: Option<&SharedMemo>,
     tx: mpsc::Sender<Msg>,
 ) {
-    let mut engine = Engine::new(job.program.clone());
+    // Never dropped: a worker ends when the sweep does, and freeing its store and tables
+    // term by term (hundreds of MB on a large sweep) would only delay the exit.
+    let mut engine = std::mem::ManuallyDrop::new(Engine::new(job.program.clone()));
     engine.limits.max_steps = job.max_steps;
     engine.interrupt = stop.clone();
     if let Some(sh) = shared {
@@ -161,7 +163,7 @@ fn worker(
         Target::Chance(..) => None,
     };
     // The searches `solve` runs, with tables kept from point to point.
-    let mut searches = driver::Searches::new();
+    let mut searches = std::mem::ManuallyDrop::new(driver::Searches::new());
     let mut point = Vec::new();
     let mut ints: Vec<TermId> = Vec::new();
     let stats = |engine: &Engine| {
