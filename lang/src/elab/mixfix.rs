@@ -55,13 +55,29 @@ pub struct Grammar {
     pub syms: Vec<Sym>,
     /// Every literal piece of every form: tokens that belong to operators.
     literals: FxHashSet<String>,
+    /// The symbols with arguments whose form begins with a literal, by that literal, and
+    /// those whose form begins with an argument: the only symbols a span can be read
+    /// with, found without trying every symbol on every span (in increasing order).
+    by_first: FxHashMap<String, Vec<usize>>,
+    hole_first: Vec<usize>,
 }
 
 impl Grammar {
     pub fn new(syms: Vec<Sym>) -> Grammar {
+        // The first symbol of each target: operators by a set (a module sees hundreds),
+        // the few macros by comparison.
         let mut unique: Vec<Sym> = Vec::with_capacity(syms.len());
+        let mut seen_ops: FxHashSet<OpId> = FxHashSet::default();
+        let mut macros: Vec<usize> = Vec::new();
         for s in syms {
-            if !unique.iter().any(|u| u.same_target(&s)) {
+            let new = match s.target {
+                SymTarget::Op(op) => seen_ops.insert(op),
+                SymTarget::Macro(_) => !macros.iter().any(|&m| unique[m].same_target(&s)),
+            };
+            if new {
+                if matches!(s.target, SymTarget::Macro(_)) {
+                    macros.push(unique.len());
+                }
                 unique.push(s);
             }
         }
@@ -73,10 +89,31 @@ impl Grammar {
                 PatPiece::Hole => None,
             })
             .collect();
+        let mut by_first: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+        let mut hole_first = Vec::new();
+        for (i, sym) in unique.iter().enumerate() {
+            if sym.args.is_empty() {
+                continue; // constants are atoms
+            }
+            match sym.form.first() {
+                Some(PatPiece::Lit(l)) => by_first.entry(l.clone()).or_default().push(i),
+                _ => hole_first.push(i),
+            }
+        }
         Grammar {
             syms: unique,
             literals,
+            by_first,
+            hole_first,
         }
+    }
+
+    /// The symbols with arguments that a span beginning with the token `first` may be read
+    /// with, in increasing order: those whose form begins with `first`, and those whose
+    /// form begins with an argument.
+    fn candidates(&self, first: &str) -> impl Iterator<Item = usize> + '_ {
+        let lit = self.by_first.get(first).map_or(&[][..], |v| v.as_slice());
+        merge_sorted(lit, &self.hole_first)
     }
 
     pub fn op_names(&self) -> impl Iterator<Item = &str> {
@@ -379,20 +416,13 @@ impl TermParser<'_> {
             }
         }
         self.juxtaposed_argument(i, j, &mut out);
-        for s in 0..self.grammar.syms.len() {
+        let grammar = self.grammar;
+        for s in grammar.candidates(&self.toks[i].text) {
             if out.len() >= MAX_READINGS {
                 break;
             }
-            let sym = &self.grammar.syms[s];
-            if sym.args.is_empty() {
-                continue; // constants are atoms
-            }
-            // Quick rejections on the first and last pieces.
-            if let Some(PatPiece::Lit(l)) = sym.form.first() {
-                if self.toks[i].text != *l {
-                    continue;
-                }
-            }
+            let sym = &grammar.syms[s];
+            // A quick rejection on the last piece (the first one fits: `candidates`).
             if let Some(PatPiece::Lit(l)) = sym.form.last() {
                 if self.toks[j - 1].text != *l {
                     continue;
@@ -417,14 +447,15 @@ impl TermParser<'_> {
         if j < i + 3 || self.toks[i + 1].text != "(" || self.toks[j - 1].text != ")" {
             return;
         }
-        let head = self.toks[i].text.clone();
-        let unary: Vec<usize> = (0..self.grammar.syms.len())
+        let head = &self.toks[i].text;
+        let lit = |p: &PatPiece, text: &str| matches!(p, PatPiece::Lit(l) if l == text);
+        let unary: Vec<usize> = (self.grammar.by_first.get(head))
+            .map_or(&[][..], |v| v.as_slice())
+            .iter()
+            .copied()
             .filter(|&s| {
                 let sym = &self.grammar.syms[s];
-                sym.args.len() == 1
-                    && sym.form.len() == 4
-                    && sym.form[0] == PatPiece::Lit(head.clone())
-                    && sym.form[1] == PatPiece::Lit("(".into())
+                sym.args.len() == 1 && sym.form.len() == 4 && lit(&sym.form[1], "(")
             })
             .collect();
         if unary.is_empty() {
@@ -938,6 +969,79 @@ pub fn show_pat(sig: &Signature, pat: &Pat) -> String {
             }
             out.push(')');
             out
+        }
+    }
+}
+
+/// The union of two increasing lists of indices, in increasing order.
+fn merge_sorted<'a>(a: &'a [usize], b: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
+                j += 1;
+                x
+            }
+            (Some(&x), Some(&y)) if x < y => x,
+            (Some(_), Some(&y)) => {
+                j += 1;
+                return Some(y);
+            }
+            (Some(&x), None) => x,
+            (None, Some(&y)) => {
+                j += 1;
+                return Some(y);
+            }
+            (None, None) => return None,
+        };
+        i += 1;
+        Some(next)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::elab::Session;
+
+    /// The index of symbols by first piece gives, for every token, exactly the symbols a
+    /// scan of all of them would try, in the same order (the order readings are found in,
+    /// which decides the first `MAX_READINGS` and how an ambiguity is reported).
+    #[test]
+    fn candidates_are_the_symbols_a_full_scan_would_try_in_order() {
+        let mut s = Session::new().expect("stdlib loads");
+        let src = "fmod T is\n  protecting SET{Nat} .\n  protecting MAP{Nat, Nat} .\n  op (__) : Nat Nat -> Nat [ctor] .\n  op f : Nat -> Nat .\n  op _$_ : Nat Nat -> Nat .\nendfm\n";
+        s.load_source("test.game", src).expect("loads");
+        let g = s.grammar(s.module_by_name("T").expect("module T"));
+        let mut tokens: Vec<String> = g.literals.iter().cloned().collect();
+        tokens.extend(["x".to_string(), "1".to_string()]);
+        for t in &tokens {
+            let scan: Vec<usize> = (0..g.syms.len())
+                .filter(|&i| {
+                    let sym = &g.syms[i];
+                    !sym.args.is_empty()
+                        && !matches!(sym.form.first(), Some(PatPiece::Lit(l)) if l != t)
+                })
+                .collect();
+            assert_eq!(g.candidates(t).collect::<Vec<_>>(), scan, "token {t:?}");
+        }
+        assert!(g.syms.len() > 50 && !g.hole_first.is_empty() && g.by_first.len() > 10);
+    }
+
+    #[test]
+    fn merge_sorted_is_the_ordered_union() {
+        let cases: [(&[usize], &[usize]); 5] = [
+            (&[], &[]),
+            (&[1, 4, 9], &[]),
+            (&[], &[2, 3]),
+            (&[0, 5, 7], &[1, 5, 8, 9]),
+            (&[3], &[0, 1, 2, 3]),
+        ];
+        for (a, b) in cases {
+            let mut want: Vec<usize> = a.iter().chain(b).copied().collect();
+            want.sort_unstable();
+            want.dedup();
+            assert_eq!(merge_sorted(a, b).collect::<Vec<_>>(), want, "{a:?} {b:?}");
         }
     }
 }
