@@ -475,7 +475,8 @@ impl TermParser<'_> {
                 continue;
             }
             for &s in &unary {
-                let sym = self.grammar.syms[s].clone();
+                let grammar = self.grammar;
+                let sym = &grammar.syms[s];
                 let declared = sym.args[0];
                 let ill = if self.sig.leq(r.sort, declared) {
                     r.ill
@@ -484,8 +485,7 @@ impl TermParser<'_> {
                 } else {
                     continue;
                 };
-                if let Some(reading) = self.build(&sym, vec![Reading { ill, ..r.clone() }], (i, j))
-                {
+                if let Some(reading) = self.build(sym, vec![Reading { ill, ..r.clone() }], (i, j)) {
                     push(out, reading);
                 }
             }
@@ -622,19 +622,15 @@ impl TermParser<'_> {
                 }
             }
             PatPiece::Hole => {
-                let last = piece + 1 == form.len();
-                let ends: Vec<usize> = if last {
-                    vec![j]
-                } else {
-                    match &form[piece + 1] {
-                        PatPiece::Lit(next) => {
-                            (i + 1..j).filter(|&k| self.toks[k].text == *next).collect()
-                        }
-                        PatPiece::Hole => (i + 1..j).collect(),
-                    }
+                // Where the hole may end: the span's end for the last piece, else before a
+                // token that is the next literal (or anywhere, before another hole).
+                let (ends, next) = match form.get(piece + 1) {
+                    None => (j..j + 1, None),
+                    Some(PatPiece::Lit(next)) => (i + 1..j, Some(next)),
+                    Some(PatPiece::Hole) => (i + 1..j, None),
                 };
                 for k in ends {
-                    if !self.balanced(i, k) {
+                    if next.is_some_and(|l| self.toks[k].text != *l) || !self.balanced(i, k) {
                         continue;
                     }
                     holes.push((i, k));
@@ -654,7 +650,9 @@ impl TermParser<'_> {
         j: usize,
         out: &mut Vec<Reading>,
     ) {
-        let sym = self.grammar.syms[s].clone();
+        // (Borrowed from the grammar, which outlives the parser: not cloned per call.)
+        let grammar = self.grammar;
+        let sym = &grammar.syms[s];
         let hole_pieces: Vec<usize> = sym
             .form
             .iter()
@@ -666,7 +664,7 @@ impl TermParser<'_> {
         let mut choices: Vec<Vec<Reading>> = Vec::with_capacity(holes.len());
         for (a, &(hi, hj)) in holes.iter().enumerate() {
             let piece = hole_pieces[a];
-            let max_prec = self.allowed_prec(&sym, piece, n_holes);
+            let max_prec = self.allowed_prec(sym, piece, n_holes);
             let declared = sym.args[a];
             let mut ok = Vec::new();
             let readings = self.span(hi, hj);
@@ -682,7 +680,7 @@ impl TermParser<'_> {
                         ..r.clone()
                     });
                 } else {
-                    self.near_miss(&sym, a, r, (hi, hj), (i, j));
+                    self.near_miss(sym, a, r, (hi, hj), (i, j));
                 }
             }
             if ok.is_empty() {
@@ -707,7 +705,7 @@ impl TermParser<'_> {
             combos = next;
         }
         for args in combos {
-            if let Some(r) = self.build(&sym, args, (i, j)) {
+            if let Some(r) = self.build(sym, args, (i, j)) {
                 push(out, r);
             }
         }
