@@ -260,22 +260,24 @@ impl TermParser<'_> {
         // Which combinations fit (precedence and sort), before building any: the left
         // readings can be large, and each is moved into its last use rather than copied.
         let mut combos: Vec<(usize, usize, usize, u32, u32)> = Vec::new();
+        // (Symbols borrowed from the grammar, which outlives the parser: not cloned.)
+        let grammar = self.grammar;
         for &s in syms {
-            let sym = self.grammar.syms[s].clone();
-            let lmax = self.allowed_prec(&sym, 0, 2);
-            let rmax = self.allowed_prec(&sym, sym.form.len() - 1, 2);
+            let sym = &grammar.syms[s];
+            let lmax = self.allowed_prec(sym, 0, 2);
+            let rmax = self.allowed_prec(sym, sym.form.len() - 1, 2);
             for (li, l) in left.iter().enumerate() {
                 if l.prec > lmax {
                     continue;
                 }
-                let Some(lill) = self.arg_fit(&sym, 0, l, left_span, whole) else {
+                let Some(lill) = self.arg_fit(sym, 0, l, left_span, whole) else {
                     continue;
                 };
                 for (ri, r) in right.iter().enumerate() {
                     if r.prec > rmax {
                         continue;
                     }
-                    let Some(rill) = self.arg_fit(&sym, 1, r, part, whole) else {
+                    let Some(rill) = self.arg_fit(sym, 1, r, part, whole) else {
                         continue;
                     };
                     combos.push((s, li, ri, lill, rill));
@@ -295,7 +297,7 @@ impl TermParser<'_> {
             } else {
                 left[li].clone().expect("still here")
             };
-            let sym = self.grammar.syms[s].clone();
+            let sym = &grammar.syms[s];
             let l = Reading { ill: lfit, ..l };
             let r = Reading {
                 ill: rfit,
@@ -320,7 +322,7 @@ impl TermParser<'_> {
                         ill,
                     })
                 }
-                _ => self.build(&sym, vec![l, r], whole),
+                _ => self.build(sym, vec![l, r], whole),
             };
             if let Some(reading) = reading {
                 super::mixfix::push(&mut out, reading);

@@ -53,8 +53,10 @@ impl Sym {
 #[derive(Debug, Default)]
 pub struct Grammar {
     pub syms: Vec<Sym>,
-    /// Every literal piece of every form: tokens that belong to operators.
-    literals: FxHashSet<String>,
+    /// Every literal piece of every form: tokens that belong to operators (made when an
+    /// error first needs them: a module's grammar is built for every module, the set
+    /// only for a term that does not parse).
+    literals: std::cell::OnceCell<FxHashSet<String>>,
     /// The symbols with arguments whose form begins with a literal, by that literal, and
     /// those whose form begins with an argument: the only symbols a span can be read
     /// with, found without trying every symbol on every span (in increasing order).
@@ -81,14 +83,6 @@ impl Grammar {
                 unique.push(s);
             }
         }
-        let literals = unique
-            .iter()
-            .flat_map(|s| s.form.iter())
-            .filter_map(|p| match p {
-                PatPiece::Lit(l) => Some(l.clone()),
-                PatPiece::Hole => None,
-            })
-            .collect();
         let mut by_first: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         let mut hole_first = Vec::new();
         for (i, sym) in unique.iter().enumerate() {
@@ -102,7 +96,7 @@ impl Grammar {
         }
         Grammar {
             syms: unique,
-            literals,
+            literals: std::cell::OnceCell::new(),
             by_first,
             hole_first,
         }
@@ -114,6 +108,19 @@ impl Grammar {
     fn candidates(&self, first: &str) -> impl Iterator<Item = usize> + '_ {
         let lit = self.by_first.get(first).map_or(&[][..], |v| v.as_slice());
         merge_sorted(lit, &self.hole_first)
+    }
+
+    /// Every literal piece of every form: tokens that belong to operators.
+    fn literals(&self) -> &FxHashSet<String> {
+        self.literals.get_or_init(|| {
+            (self.syms.iter())
+                .flat_map(|s| s.form.iter())
+                .filter_map(|p| match p {
+                    PatPiece::Lit(l) => Some(l.clone()),
+                    PatPiece::Hole => None,
+                })
+                .collect()
+        })
     }
 
     pub fn op_names(&self) -> impl Iterator<Item = &str> {
@@ -861,7 +868,7 @@ impl TermParser<'_> {
         for (i, t) in self.toks.iter().enumerate() {
             let known = matches!(t.text.as_str(), "(" | ")" | ",")
                 || int_literal(&t.text).is_some()
-                || self.grammar.literals.contains(&t.text)
+                || self.grammar.literals().contains(&t.text)
                 || self.vars.declared(&t.text).is_some();
             if !known {
                 let mut names: Vec<String> =
@@ -1011,7 +1018,7 @@ mod tests {
         let src = "fmod T is\n  protecting SET{Nat} .\n  protecting MAP{Nat, Nat} .\n  op (__) : Nat Nat -> Nat [ctor] .\n  op f : Nat -> Nat .\n  op _$_ : Nat Nat -> Nat .\nendfm\n";
         s.load_source("test.game", src).expect("loads");
         let g = s.grammar(s.module_by_name("T").expect("module T"));
-        let mut tokens: Vec<String> = g.literals.iter().cloned().collect();
+        let mut tokens: Vec<String> = g.literals().iter().cloned().collect();
         tokens.extend(["x".to_string(), "1".to_string()]);
         for t in &tokens {
             let scan: Vec<usize> = (0..g.syms.len())
