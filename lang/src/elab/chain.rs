@@ -35,13 +35,7 @@ impl TermParser<'_> {
         }
         // One parenthesised group: its inside, unless some operator's form itself starts
         // with `(` (the heaps game's `(__)`), which the chart parser must consider.
-        if self.toks[i].text == "("
-            && self.below[i + 1] == j
-            && !self
-                .grammar
-                .syms
-                .iter()
-                .any(|s| s.form.first() == Some(&PatPiece::Lit("(".into())))
+        if self.toks[i].text == "(" && self.below[i + 1] == j && !self.grammar.chains().paren_first
         {
             let inner = self.span(i + 1, j - 1);
             return Some(
@@ -66,9 +60,7 @@ impl TermParser<'_> {
         let adjacent = pieces
             .windows(2)
             .any(|w| matches!(w, [Piece::Item(..), Piece::Item(..)]));
-        let juxtaposition: Vec<usize> = (0..self.grammar.syms.len())
-            .filter(|&s| self.grammar.syms[s].form == [PatPiece::Hole, PatPiece::Hole])
-            .collect();
+        let juxtaposition: Vec<usize> = self.grammar.chains().juxtaposition.clone();
         let jux_prec = juxtaposition
             .iter()
             .map(|&s| self.grammar.syms[s].prec)
@@ -113,9 +105,7 @@ impl TermParser<'_> {
         let mut level_syms: Vec<usize> = Vec::new();
         for &(op, _, _) in &parts[1..] {
             let syms: Vec<usize> = match op {
-                Some(k) => (0..self.grammar.syms.len())
-                    .filter(|&s| is_infix(&self.grammar.syms[s].form, &self.toks[k].text))
-                    .collect(),
+                Some(k) => self.grammar.chains().infix(&self.toks[k].text).to_vec(),
                 None => juxtaposition.clone(),
             };
             for s in syms {
@@ -142,12 +132,7 @@ impl TermParser<'_> {
         let mut acc: Vec<Reading> = self.span(a, b).iter().cloned().collect();
         for &(op, a, b) in &parts[1..] {
             let syms: Vec<usize> = match op {
-                Some(k) => {
-                    let t = &self.toks[k].text;
-                    (0..self.grammar.syms.len())
-                        .filter(|&s| is_infix(&self.grammar.syms[s].form, t))
-                        .collect()
-                }
+                Some(k) => self.grammar.chains().infix(&self.toks[k].text).to_vec(),
                 None => juxtaposition.clone(),
             };
             let right = self.span(a, b);
@@ -177,12 +162,8 @@ impl TermParser<'_> {
             if t == ")" {
                 return None;
             }
-            let forms: Vec<&[PatPiece]> = self
-                .grammar
-                .syms
-                .iter()
-                .filter(|s| top_level(&s.form, t))
-                .map(|s| s.form.as_slice())
+            let forms: Vec<&[PatPiece]> = (self.grammar.chains().top_level(t).iter())
+                .map(|&s| self.grammar.syms[s].form.as_slice())
                 .collect();
             if forms.is_empty() || forms.iter().all(|f| f.len() == 1) {
                 // A variable, a number or a constant; or the head of an application.
@@ -196,23 +177,16 @@ impl TermParser<'_> {
             }
             // An infix operator; its token may also be a bracket of another form (`|_|`),
             // which cannot stand right after an item.
-            let bracket = |f: &&[PatPiece]| {
-                f.len() >= 3
-                    && f.first() == Some(&PatPiece::Lit(t.into()))
-                    && f.last() == Some(&PatPiece::Lit(t.into()))
-            };
+            let lit = |p: Option<&PatPiece>| matches!(p, Some(PatPiece::Lit(l)) if l == t);
+            let bracket = |f: &&[PatPiece]| f.len() >= 3 && lit(f.first()) && lit(f.last());
             let after_item = matches!(out.last(), Some(Piece::Item(..)));
             if forms.iter().any(|f| is_infix(f, t))
                 && forms
                     .iter()
                     .all(|f| is_infix(f, t) || (after_item && bracket(f)))
             {
-                let precs: Vec<u32> = self
-                    .grammar
-                    .syms
-                    .iter()
-                    .filter(|s| is_infix(&s.form, t))
-                    .map(|s| s.prec)
+                let precs: Vec<u32> = (self.grammar.chains().infix(t).iter())
+                    .map(|&s| self.grammar.syms[s].prec)
                     .collect();
                 if precs.iter().any(|&p| p != precs[0]) {
                     return None;
@@ -330,25 +304,6 @@ impl TermParser<'_> {
         }
         out
     }
-}
-
-/// Does `t` occur in `form` outside the form's own parentheses? (`f(_,_)`'s comma is
-/// always inside parentheses in a term, so it cannot be a top-level `,`.)
-fn top_level(form: &[PatPiece], t: &str) -> bool {
-    let mut depth = 0i32;
-    for p in form {
-        if let PatPiece::Lit(l) = p {
-            if l == t && depth == 0 {
-                return true;
-            }
-            match l.as_str() {
-                "(" => depth += 1,
-                ")" => depth -= 1,
-                _ => {}
-            }
-        }
-    }
-    false
 }
 
 /// Is `form` the binary infix form `_t_`?

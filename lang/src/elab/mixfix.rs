@@ -62,6 +62,64 @@ pub struct Grammar {
     /// with, found without trying every symbol on every span (in increasing order).
     by_first: FxHashMap<String, Vec<usize>>,
     hole_first: Vec<usize>,
+    /// For the chain parser, made when it first asks.
+    chains: std::cell::OnceCell<ChainIndex>,
+}
+
+/// The symbols the chain parser (`chain.rs`) asks about, in increasing order.
+#[derive(Debug, Default)]
+pub(super) struct ChainIndex {
+    /// The symbols of form `_t_`, by their token `t`.
+    infix: FxHashMap<String, Vec<usize>>,
+    /// The symbols of form `__`.
+    pub(super) juxtaposition: Vec<usize>,
+    /// The symbols whose form has a literal outside its parentheses, by that literal.
+    top_level: FxHashMap<String, Vec<usize>>,
+    /// Does some form begin with `(`?
+    pub(super) paren_first: bool,
+}
+
+impl ChainIndex {
+    fn new(syms: &[Sym]) -> ChainIndex {
+        let mut index = ChainIndex::default();
+        for (i, sym) in syms.iter().enumerate() {
+            match sym.form.as_slice() {
+                [PatPiece::Hole, PatPiece::Lit(t), PatPiece::Hole] => {
+                    index.infix.entry(t.clone()).or_default().push(i)
+                }
+                [PatPiece::Hole, PatPiece::Hole] => index.juxtaposition.push(i),
+                _ => {}
+            }
+            let mut depth = 0i32;
+            let mut seen: Vec<&str> = Vec::new();
+            for p in &sym.form {
+                if let PatPiece::Lit(l) = p {
+                    if depth == 0 && !seen.contains(&l.as_str()) {
+                        seen.push(l);
+                        index.top_level.entry(l.clone()).or_default().push(i);
+                    }
+                    match l.as_str() {
+                        "(" => depth += 1,
+                        ")" => depth -= 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        index.paren_first =
+            (syms.iter()).any(|s| matches!(s.form.first(), Some(PatPiece::Lit(l)) if l == "("));
+        index
+    }
+
+    /// The symbols of form `_t_`.
+    pub(super) fn infix(&self, t: &str) -> &[usize] {
+        self.infix.get(t).map_or(&[], |v| v.as_slice())
+    }
+
+    /// The symbols whose form has the literal `t` outside its parentheses.
+    pub(super) fn top_level(&self, t: &str) -> &[usize] {
+        self.top_level.get(t).map_or(&[], |v| v.as_slice())
+    }
 }
 
 impl Grammar {
@@ -99,6 +157,7 @@ impl Grammar {
             literals: std::cell::OnceCell::new(),
             by_first,
             hole_first,
+            chains: std::cell::OnceCell::new(),
         }
     }
 
@@ -108,6 +167,11 @@ impl Grammar {
     fn candidates(&self, first: &str) -> impl Iterator<Item = usize> + '_ {
         let lit = self.by_first.get(first).map_or(&[][..], |v| v.as_slice());
         merge_sorted(lit, &self.hole_first)
+    }
+
+    /// What the chain parser asks about the symbols.
+    pub(super) fn chains(&self) -> &ChainIndex {
+        self.chains.get_or_init(|| ChainIndex::new(&self.syms))
     }
 
     /// Every literal piece of every form: tokens that belong to operators.
@@ -1029,8 +1093,43 @@ mod tests {
                 })
                 .collect();
             assert_eq!(g.candidates(t).collect::<Vec<_>>(), scan, "token {t:?}");
+            // The chain parser's indexes against scans of every symbol.
+            let infix: Vec<usize> = (0..g.syms.len())
+                .filter(|&i| matches!(g.syms[i].form.as_slice(), [PatPiece::Hole, PatPiece::Lit(l), PatPiece::Hole] if l == t))
+                .collect();
+            assert_eq!(g.chains().infix(t), infix.as_slice(), "infix {t:?}");
+            let top: Vec<usize> = (0..g.syms.len())
+                .filter(|&i| top_level_scan(&g.syms[i].form, t))
+                .collect();
+            assert_eq!(g.chains().top_level(t), top.as_slice(), "top level {t:?}");
         }
+        let jux: Vec<usize> = (0..g.syms.len())
+            .filter(|&i| g.syms[i].form == [PatPiece::Hole, PatPiece::Hole])
+            .collect();
+        assert_eq!(g.chains().juxtaposition, jux);
+        let paren = (g.syms.iter()).any(|s| s.form.first() == Some(&PatPiece::Lit("(".into())));
+        assert_eq!(g.chains().paren_first, paren);
         assert!(g.syms.len() > 50 && !g.hole_first.is_empty() && g.by_first.len() > 10);
+        assert!(!g.chains().infix.is_empty() && !g.chains().top_level.is_empty());
+    }
+
+    /// Does `t` occur in `form` outside the form's own parentheses? (What the chain
+    /// parser asked of every symbol before the grammar indexed it.)
+    fn top_level_scan(form: &[PatPiece], t: &str) -> bool {
+        let mut depth = 0i32;
+        for p in form {
+            if let PatPiece::Lit(l) = p {
+                if l == t && depth == 0 {
+                    return true;
+                }
+                match l.as_str() {
+                    "(" => depth += 1,
+                    ")" => depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+        false
     }
 
     #[test]
