@@ -759,6 +759,15 @@ impl TermParser<'_> {
             }
             choices.push(ok);
         }
+        // One reading for each argument (the common case): they are the arguments, moved
+        // rather than copied into a product.
+        if choices.iter().all(|c| c.len() == 1) {
+            let args = choices.into_iter().filter_map(|mut c| c.pop()).collect();
+            if let Some(r) = self.build(sym, args, (i, j)) {
+                push(out, r);
+            }
+            return;
+        }
         // Cartesian product of the argument readings.
         let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
         for c in &choices {
