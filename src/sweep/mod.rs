@@ -415,6 +415,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         grid: grid.clone(),
         max_steps: args.max_steps,
         share: !args.no_share && threads > 1,
+        last: false,
     };
     // The points by the values of the parameter ranges (one group when there are none).
     let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<usize>> = Default::default();
@@ -426,7 +427,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     }
     let mut write_error: Option<String> = None;
     let mut outcome = work::Outcome::Complete;
-    for (key, points) in groups {
+    let runs = groups.len();
+    for (run, (key, points)) in groups.into_iter().enumerate() {
+        job.last = run + 1 == runs;
         for (&d, value) in param_dims.iter().zip(&key) {
             let name = &grid.ranges[d].name;
             let assignment = format!("{name}={value}");

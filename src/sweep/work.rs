@@ -37,6 +37,11 @@ pub struct Job {
     pub filter: Option<Pat>,
     pub grid: Grid,
     pub max_steps: u64,
+    /// Is this the sweep's last run (the last group of game parameters)? Its workers then
+    /// end without freeing their memory, which the process's exit frees at once; the
+    /// workers of the other runs free theirs, or a sweep over many parameter values would
+    /// hold every run's.
+    pub last: bool,
     /// Share memo tables between the engines.
     pub share: bool,
 }
@@ -143,9 +148,7 @@ fn worker(
     shared: Option<&SharedMemo>,
     tx: mpsc::Sender<Msg>,
 ) {
-    // Never dropped: a worker ends when the sweep does, and freeing its store and tables
-    // term by term (hundreds of MB on a large sweep) would only delay the exit.
-    let mut engine = std::mem::ManuallyDrop::new(Engine::new(job.program.clone()));
+    let mut engine = Engine::new(job.program.clone());
     engine.limits.max_steps = job.max_steps;
     engine.interrupt = stop.clone();
     if let Some(sh) = shared {
@@ -163,7 +166,7 @@ fn worker(
         Target::Chance(..) => None,
     };
     // The searches `solve` runs, with tables kept from point to point.
-    let mut searches = std::mem::ManuallyDrop::new(driver::Searches::new());
+    let mut searches = driver::Searches::new();
     let mut point = Vec::new();
     let mut ints: Vec<TermId> = Vec::new();
     let stats = |engine: &Engine| {
@@ -187,6 +190,12 @@ fn worker(
         let lo = next.fetch_add(1, Ordering::SeqCst) * chunk;
         if lo >= todo.len() {
             stats(&engine);
+            if job.last {
+                // The process ends with this run: freeing the store and the tables term by
+                // term (hundreds of MB on a large sweep) would only delay the exit.
+                std::mem::forget(engine);
+                std::mem::forget(searches);
+            }
             return;
         }
         let hi = (lo + chunk).min(todo.len());
