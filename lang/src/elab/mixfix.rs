@@ -533,6 +533,7 @@ impl TermParser<'_> {
             return;
         }
         let readings = self.span(i + 1, j);
+        let grammar = self.grammar;
         for r in readings.iter() {
             let parenthesised_form = match &r.pat {
                 Pat::App(op, args) if !args.is_empty() => {
@@ -546,7 +547,6 @@ impl TermParser<'_> {
                 continue;
             }
             for &s in &unary {
-                let grammar = self.grammar;
                 let sym = &grammar.syms[s];
                 let declared = sym.args[0];
                 let ill = if self.sig.leq(r.sort, declared) {
@@ -1056,23 +1056,12 @@ fn merge_sorted<'a>(a: &'a [usize], b: &'a [usize]) -> impl Iterator<Item = usiz
     let (mut i, mut j) = (0, 0);
     std::iter::from_fn(move || {
         let next = match (a.get(i), b.get(j)) {
-            (Some(&x), Some(&y)) if x == y => {
-                j += 1;
-                x
-            }
-            (Some(&x), Some(&y)) if x < y => x,
-            (Some(_), Some(&y)) => {
-                j += 1;
-                return Some(y);
-            }
-            (Some(&x), None) => x,
-            (None, Some(&y)) => {
-                j += 1;
-                return Some(y);
-            }
+            (Some(&x), Some(&y)) => x.min(y),
+            (Some(&x), None) | (None, Some(&x)) => x,
             (None, None) => return None,
         };
-        i += 1;
+        i += usize::from(a.get(i) == Some(&next));
+        j += usize::from(b.get(j) == Some(&next));
         Some(next)
     })
 }

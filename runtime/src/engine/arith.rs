@@ -248,10 +248,7 @@ impl Engine {
                     if self.steps + u64::from(ops) > self.step_limit {
                         return None;
                     }
-                    let t = match top {
-                        Num::Int(v) => self.store.mk_int(v),
-                        Num::Bool(v) => self.mk_bool(v)?,
-                    };
+                    let t = self.num_term(top)?;
                     self.steps += u64::from(ops);
                     self.set_normal(t);
                     return Some(t);

@@ -59,6 +59,16 @@ impl Engine {
         }
     }
 
+    /// The term of a built-in's integer or truth value (`None`: the program has no
+    /// Booleans).
+    #[inline(always)]
+    pub(super) fn num_term(&mut self, v: Num) -> Option<TermId> {
+        match v {
+            Num::Int(v) => Some(self.store.mk_int(v)),
+            Num::Bool(v) => self.mk_bool(v),
+        }
+    }
+
     /// Evaluate a strict built-in other than a set built-in on its `n` normal arguments
     /// (the first two are `a0`, `a1`): `Ok(None)` if they are not values of the right kind.
     #[inline]
@@ -108,17 +118,16 @@ impl Engine {
                 let (1, Some(x)) = (n, self.store.int(a0)) else {
                     return Ok(None);
                 };
-                Ok(Some(self.store.mk_int(int_builtin(b, x, 0)?.int())))
+                let v = int_builtin(b, x, 0)?;
+                Ok(self.num_term(v))
             }
             Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides | BitAnd
             | BitOr | BitXor | Shl | Shr => {
                 let (2, Some(x), Some(y)) = (n, self.store.int(a0), self.store.int(a1)) else {
                     return Ok(None);
                 };
-                Ok(match int_builtin(b, x, y)? {
-                    Num::Int(r) => Some(self.store.mk_int(r)),
-                    Num::Bool(r) => self.mk_bool(r),
-                })
+                let v = int_builtin(b, x, y)?;
+                Ok(self.num_term(v))
             }
         }
     }
@@ -129,17 +138,6 @@ impl Engine {
 pub(super) enum Num {
     Int(i64),
     Bool(bool),
-}
-
-impl Num {
-    /// The integer (of a built-in that gives one).
-    #[inline(always)]
-    fn int(self) -> i64 {
-        match self {
-            Num::Int(v) => v,
-            Num::Bool(b) => i64::from(b),
-        }
-    }
 }
 
 /// The built-in `b` on integers, computed on the integers `x` and `y` (`y` unused by the
