@@ -249,6 +249,50 @@ impl Seg {
     fn sum(&self, lo: u32, hi: u32) -> u64 {
         self.sums[hi as usize].wrapping_sub(self.sums[lo as usize])
     }
+
+    /// A new segment holding `pieces` (runs of this segment, and new elements) in order:
+    /// the runs copied whole, their prefix sums this segment's shifted by a constant, so
+    /// only the new elements are hashed.
+    fn copy_pieces(&self, pieces: &[Piece]) -> Seg {
+        let len = pieces
+            .iter()
+            .map(|p| match *p {
+                Piece::Run(lo, hi) => (hi - lo) as usize,
+                Piece::One(_) => 1,
+            })
+            .sum::<usize>();
+        let mut elems = Vec::with_capacity(len);
+        let mut sums = Vec::with_capacity(len + 1);
+        sums.push(0u64);
+        let mut s = 0u64;
+        for p in pieces {
+            match *p {
+                Piece::Run(lo, hi) => {
+                    let (lo, hi) = (lo as usize, hi as usize);
+                    elems.extend_from_slice(&self.elems[lo..hi]);
+                    // The run's sums, less what precedes it here, plus what precedes it
+                    // in the new segment.
+                    let shift = s.wrapping_sub(self.sums[lo]);
+                    sums.extend(
+                        self.sums[lo + 1..=hi]
+                            .iter()
+                            .map(|&x| x.wrapping_add(shift)),
+                    );
+                    s = self.sums[hi].wrapping_add(shift);
+                }
+                Piece::One(x) => {
+                    elems.push(x);
+                    s = s.wrapping_add(elem_hash(x));
+                    sums.push(s);
+                }
+            }
+        }
+        Seg {
+            elems,
+            sums,
+            front: 0,
+        }
+    }
 }
 
 /// Contents of a long term about to be interned, described without building it.
@@ -270,6 +314,21 @@ enum Desc<'a> {
         hi: u32,
         extra: &'a [TermId],
     },
+    /// `pieces` in order: runs of the segment `seg` and new elements. A long list with an
+    /// element taken out of its middle (the rest of a match `(c, S)` where a condition
+    /// refused the first elements) or put into it is two or three pieces: its hash is
+    /// summed from the segment's prefix sums, and if it is new its contents are copied
+    /// run by run with prefix sums derived from the segment's, so no element is hashed
+    /// again (see [`TermStore::without`]).
+    Pieces { seg: u32, pieces: &'a [Piece] },
+}
+
+/// A piece of a long list being built ([`Desc::Pieces`]): the run `lo..hi` of a segment,
+/// or one element.
+#[derive(Clone, Copy, Debug)]
+enum Piece {
+    Run(u32, u32),
+    One(TermId),
 }
 
 /// The hash-consed store of all terms built by an engine.
@@ -730,7 +789,8 @@ impl TermStore {
 
     /// Add the sorted `singles` (deduplicated if `idem`) anywhere into the long list
     /// `seg[lo..hi]`: each one's place found by binary search, the runs between copied
-    /// whole, and the hash summed from the segment's prefix sums plus the new elements. A
+    /// whole (with their prefix sums: [`Desc::Pieces`]), and the hash summed from the
+    /// segment's prefix sums plus the new elements. A
     /// merge would compare and hash every element of the list: inserting one number into
     /// a set of a thousand cost a thousand comparisons (issue 11's `ac-set`).
     fn insert_inside_long(
@@ -745,15 +805,15 @@ impl TermStore {
         let sg = &self.segs[seg as usize];
         let elems = &sg.elems[lo as usize..hi as usize];
         let mut sum = sg.sum(lo, hi);
-        let mut merged: Vec<TermId> = Vec::with_capacity(elems.len() + singles.len());
+        let mut len = elems.len();
+        let mut pieces: SmallVec<[Piece; 8]> = SmallVec::new();
         let mut from = 0;
+        let run = |a: usize, b: usize| Piece::Run(lo + a as u32, lo + b as u32);
         for &x in singles {
             // As `merge_sorted`: an element equal to a list element goes before it (or,
             // for an `idem` operator, is dropped).
             let at =
                 from + elems[from..].partition_point(|&e| self.compare(e, x) == Ordering::Less);
-            merged.extend_from_slice(&elems[from..at]);
-            from = at;
             if idem
                 && elems
                     .get(at)
@@ -761,11 +821,25 @@ impl TermStore {
             {
                 continue;
             }
-            merged.push(x);
+            if at > from {
+                pieces.push(run(from, at));
+            }
+            from = at;
+            pieces.push(Piece::One(x));
             sum = sum.wrapping_add(elem_hash(x));
+            len += 1;
         }
-        merged.extend_from_slice(&elems[from..]);
-        self.intern_long_summed(op, Desc::Slice(&merged), (sum, merged.len()))
+        if from < elems.len() {
+            pieces.push(run(from, elems.len()));
+        }
+        self.intern_long_summed(
+            op,
+            Desc::Pieces {
+                seg,
+                pieces: &pieces,
+            },
+            (sum, len),
+        )
     }
 
     /// Add the sorted `singles` to the long list `seg[lo..hi]`: `None` unless they all go
@@ -862,18 +936,33 @@ impl TermStore {
 
     /// The `op`-list `t` without its element number `skip` (an index into
     /// [`TermStore::elements`]): without copying when `skip` is the first or last element
-    /// of a long term.
+    /// of a long term; from the middle of one, hashed from the segment's prefix sums and
+    /// copied (if new) without hashing its elements again ([`Desc::Pieces`]). The seed's
+    /// `order((a b), S)` of a heaps position with a condition refusing the first element
+    /// takes the second each time: hashing the rest element by element made its
+    /// recursion cost a multiple of the square of the set's size in hashing.
     pub(crate) fn without(&mut self, t: TermId, op: OpId, skip: usize) -> Option<TermId> {
         if let TermData::Long { op: o, seg, lo, hi } = self.terms[t.index()] {
             if o == op {
                 let n = (hi - lo) as usize;
-                if n - 1 > LONG_MIN && (skip == 0 || skip == n - 1) {
-                    let (lo, hi) = if skip == 0 {
-                        (lo + 1, hi)
-                    } else {
-                        (lo, hi - 1)
-                    };
-                    return Some(self.intern_view(op, seg, lo, hi));
+                if n - 1 > LONG_MIN {
+                    if skip == 0 || skip == n - 1 {
+                        let (lo, hi) = if skip == 0 {
+                            (lo + 1, hi)
+                        } else {
+                            (lo, hi - 1)
+                        };
+                        return Some(self.intern_view(op, seg, lo, hi));
+                    }
+                    let at = lo + skip as u32;
+                    let pieces = [Piece::Run(lo, at), Piece::Run(at + 1, hi)];
+                    return Some(self.intern_long(
+                        op,
+                        Desc::Pieces {
+                            seg,
+                            pieces: &pieces,
+                        },
+                    ));
                 }
             }
         }
@@ -1116,6 +1205,17 @@ impl TermStore {
                     .fold(base, |acc, e| acc.wrapping_add(elem_hash(*e)));
                 (sum, (hi - lo) as usize + extra.len())
             }
+            Desc::Pieces { seg, pieces } => {
+                let sg = &self.segs[seg as usize];
+                pieces
+                    .iter()
+                    .fold((0u64, 0usize), |(sum, len), p| match *p {
+                        Piece::Run(lo, hi) => {
+                            (sum.wrapping_add(sg.sum(lo, hi)), len + (hi - lo) as usize)
+                        }
+                        Piece::One(x) => (sum.wrapping_add(elem_hash(x)), len + 1),
+                    })
+            }
         }
     }
 
@@ -1140,6 +1240,28 @@ impl TermStore {
                 }
                 (seg == seg2 && hi == hi2)
                     || cand[k..] == self.segs[seg as usize].elems[lo as usize..hi as usize]
+            }
+            Desc::Pieces { seg, pieces } => {
+                let src = &self.segs[seg as usize].elems;
+                let mut at = 0;
+                for p in pieces {
+                    match *p {
+                        Piece::Run(lo, hi) => {
+                            let run = &src[lo as usize..hi as usize];
+                            if cand.get(at..at + run.len()) != Some(run) {
+                                return false;
+                            }
+                            at += run.len();
+                        }
+                        Piece::One(x) => {
+                            if cand.get(at) != Some(&x) {
+                                return false;
+                            }
+                            at += 1;
+                        }
+                    }
+                }
+                at == cand.len()
             }
         }
     }
@@ -1252,6 +1374,11 @@ impl TermStore {
                     let len = items.len() as u32;
                     (self.new_seg(fresh), slack as u32, slack as u32 + len)
                 }
+            }
+            Desc::Pieces { seg, pieces } => {
+                let fresh = self.segs[seg as usize].copy_pieces(pieces);
+                let len = fresh.elems.len() as u32;
+                (self.new_seg(fresh), 0, len)
             }
         }
     }

@@ -172,8 +172,9 @@ fn worker(
     let stats = |engine: &Engine| {
         if std::env::var_os("GAMELANG_SWEEP_STATS").is_some() {
             eprintln!(
-                "worker: {} steps, {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
+                "worker: {} steps, {} collections, {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
                 engine.steps(),
+                engine.collections(),
                 engine.store().len(),
                 engine.store().capacity(),
                 engine.store().segment_elements(),
