@@ -20,7 +20,7 @@
 //! ([`crate::term`]): the first match of `(c, S)` against an `n`-element set costs
 //! `O(1)` for a long set, `O(n)` only for a short one (≤ 8) or a middle element.
 
-use crate::term::{TermData, TermId, TermStore, NO_SORT};
+use crate::term::{List, TermData, TermId, TermStore, NO_SORT};
 use gamelang_lang::program::{OpId, Pat, SortId, VarInfo};
 use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
@@ -198,6 +198,14 @@ impl AcList {
         match self.op {
             Some(op) => store.elements(&self.subject, op),
             None => &[],
+        }
+    }
+
+    /// The elements, read one at a time (a tree term's are not copied out).
+    fn list<'s>(&'s self, store: &'s TermStore) -> List<'s> {
+        match self.op {
+            Some(op) => store.list(&self.subject, op),
+            None => List::Slice(&[]),
         }
     }
 }
@@ -821,22 +829,23 @@ impl Pattern {
                     frame, out, head, ..
                 } => {
                     let l = &lists[frame as usize];
-                    let elems = l.elems(store);
+                    let elems = l.list(store);
                     // After the pick tried last (in this call, or the match `after`).
                     let last = match &choice {
                         Some((_, i, _)) => Some(*i),
                         None => (after != NO_PICK).then_some(after),
                     };
                     let from = last.map_or(0, |i| i + 1);
-                    let skip = last.map(|i| elems[i]);
+                    let skip = last.map(|i| elems.get(i));
                     let found = (from..elems.len()).find(|&i| {
-                        Some(elems[i]) != skip
+                        let e = elems.get(i);
+                        Some(e) != skip
                             && !l.used.contains(&(i as u32))
-                            && head.is_none_or(|h| store.op(elems[i]) == Some(h))
+                            && head.is_none_or(|h| store.op(e) == Some(h))
                     });
                     match found {
                         Some(i) => {
-                            regs[out as usize] = elems[i];
+                            regs[out as usize] = elems.get(i);
                             let before = std::array::from_fn(|k| lists[k].used.len());
                             lists[frame as usize].used.push(i as u32);
                             choice = Some((pc, i, before));
@@ -852,7 +861,7 @@ impl Pattern {
                     min,
                 } => {
                     let subject = regs[reg as usize];
-                    let len = store.elements(&subject, op).len();
+                    let len = store.list(&subject, op).len();
                     lists[frame as usize] = AcList {
                         subject,
                         op: Some(op),

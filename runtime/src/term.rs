@@ -23,6 +23,11 @@
 //! * removing the first or last element (`(c, S)` matching `S` to the rest) is a narrower
 //!   view of the same segment: `O(1)`, nothing copied.
 //!
+//! Removing an element from the middle, or inserting one there, copies the list (its
+//! prefix sums derived from the segment's, [`Desc::Pieces`]); past [`TREE_MIN`] elements
+//! the result is kept in shared chunks instead ([`TermData::Tree`], see [`tree`]), which
+//! such a change copies only one chunk of.
+//!
 //! Hash-consing needs a hash of the contents: a long term's hash is the sum of a hash of
 //! each element (kept as prefix sums in the segment, so any view's is a subtraction), and
 //! the length. Which representation a term has depends only on its length, so equal terms
@@ -51,6 +56,9 @@ use std::cmp::Ordering;
 
 mod map;
 mod set;
+mod tree;
+pub use tree::TreeTerm;
+pub(crate) use tree::{List, TREE_MIN};
 
 /// What a built-in computed by the store (on maps, `map.rs`, and sets, `set.rs`) gives: a
 /// term, or a truth value or a number, of which the engine makes its term.
@@ -153,6 +161,10 @@ pub enum TermData {
     /// A finite map of two or more entries (see the module documentation). It has no
     /// operator and no arguments: like an integer it is a value, matched only by variables.
     Map(Box<MapTerm>),
+    /// `op(args…)` for an `assoc comm` operator with more than [`LONG_MIN`] arguments, as a
+    /// persistent vector: a long list that had elements removed from or added to its
+    /// middle (see [`tree`](self::tree)).
+    Tree(Box<TreeTerm>),
 }
 
 /// The sort returned by [`TermStore::sort_of`] when it has none (an integer literal in a
@@ -356,8 +368,8 @@ pub struct TermStore {
     nfree: usize,
     /// No free id below word `free_from` of `free`.
     free_from: usize,
-    /// The ids of the map terms (which own memory the sweep releases at once).
-    maps: Vec<u32>,
+    /// The ids of the map and tree terms (which own memory the sweep releases at once).
+    owners: Vec<u32>,
     segs: Vec<Seg>,
     free_segs: Vec<u32>,
     /// Elements held by all segments (with slack), for deciding when to collect.
@@ -434,7 +446,7 @@ impl TermStore {
             free: Vec::new(),
             nfree: 0,
             free_from: 0,
-            maps: Vec::new(),
+            owners: Vec::new(),
             segs: Vec::new(),
             free_segs: Vec::new(),
             seg_elems: 0,
@@ -534,6 +546,7 @@ impl TermStore {
     pub fn op(&self, t: TermId) -> Option<OpId> {
         match &self.terms[t.index()] {
             TermData::App { op, .. } | TermData::Long { op, .. } => Some(*op),
+            TermData::Tree(t) => Some(t.op),
             TermData::Int(_) | TermData::Map(_) => None,
         }
     }
@@ -547,6 +560,7 @@ impl TermStore {
             TermData::Long { seg, lo, hi, .. } => {
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
             }
+            TermData::Tree(t) => t.flat(),
         }
     }
 
@@ -560,6 +574,7 @@ impl TermStore {
                 *op,
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize],
             )),
+            TermData::Tree(t) => Some((t.op, t.flat())),
         }
     }
 
@@ -642,6 +657,7 @@ impl TermStore {
                 }
             }
             TermData::Map(m) => self.map_families[m.family as usize].sort,
+            TermData::Tree(t) => self.ops[t.op.0 as usize].result,
         }
     }
 
@@ -768,11 +784,22 @@ impl TermStore {
             if singles.is_empty() {
                 return list;
             }
-            if let TermData::Long { seg, lo, hi, .. } = self.terms[list.index()] {
-                if let Some(t) = self.insert_into_long(op, idem, seg, lo, hi, &mut singles) {
-                    return t;
+            match &self.terms[list.index()] {
+                &TermData::Long { seg, lo, hi, .. } => {
+                    if let Some(t) = self.insert_into_long(op, idem, seg, lo, hi, &mut singles) {
+                        return t;
+                    }
+                    if (hi - lo) as usize > TREE_MIN {
+                        let (elems, sum) = self.tree_of_view(seg, lo, hi);
+                        return self.insert_into_tree(op, idem, elems, sum, &singles);
+                    }
+                    return self.insert_inside_long(op, idem, seg, lo, hi, &singles);
                 }
-                return self.insert_inside_long(op, idem, seg, lo, hi, &singles);
+                TermData::Tree(t) => {
+                    let (elems, sum) = (t.elems.clone(), t.sum);
+                    return self.insert_into_tree(op, idem, elems, sum, &singles);
+                }
+                _ => {}
             }
         }
         // General case: merge everything (short lists, mostly: on the stack).
@@ -954,6 +981,10 @@ impl TermStore {
                         };
                         return Some(self.intern_view(op, seg, lo, hi));
                     }
+                    if n > TREE_MIN {
+                        let (elems, sum) = self.tree_of_view(seg, lo, hi);
+                        return self.tree_without(op, elems, sum, skip);
+                    }
                     let at = lo + skip as u32;
                     let pieces = [Piece::Run(lo, at), Piece::Run(at + 1, hi)];
                     return Some(self.intern_long(
@@ -964,6 +995,12 @@ impl TermStore {
                         },
                     ));
                 }
+            }
+        }
+        if let TermData::Tree(tr) = &self.terms[t.index()] {
+            if tr.op == op {
+                let (elems, sum) = (tr.elems.clone(), tr.sum);
+                return self.tree_without(op, elems, sum, skip);
             }
         }
         let elems = self.elements(&t, op);
@@ -1003,6 +1040,7 @@ impl TermStore {
             TermData::Long { op: o, seg, lo, hi } if *o == op => {
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
             }
+            TermData::Tree(t) if t.op == op => t.flat(),
             _ if self.ops[op.0 as usize].identity_term == Some(*t) => &[],
             _ => std::slice::from_ref(t),
         }
@@ -1191,6 +1229,31 @@ impl TermStore {
         &self.constants
     }
 
+    /// The elements described by `d`, pushed on `out`.
+    fn desc_contents(&self, d: Desc<'_>, out: &mut Vec<TermId>) {
+        let view =
+            |seg: u32, lo: u32, hi: u32| &self.segs[seg as usize].elems[lo as usize..hi as usize];
+        match d {
+            Desc::Slice(s) => out.extend_from_slice(s),
+            Desc::Append { seg, lo, hi, extra } => {
+                out.extend_from_slice(view(seg, lo, hi));
+                out.extend_from_slice(extra);
+            }
+            Desc::Prepend { seg, lo, hi, extra } => {
+                out.extend_from_slice(extra);
+                out.extend_from_slice(view(seg, lo, hi));
+            }
+            Desc::Pieces { seg, pieces } => {
+                for p in pieces {
+                    match *p {
+                        Piece::Run(lo, hi) => out.extend_from_slice(view(seg, lo, hi)),
+                        Piece::One(x) => out.push(x),
+                    }
+                }
+            }
+        }
+    }
+
     fn desc_sum_len(&self, d: Desc<'_>) -> (u64, usize) {
         match d {
             Desc::Slice(s) => (
@@ -1289,10 +1352,16 @@ impl TermStore {
             }
             if (entry >> 32) as u32 == h {
                 let id = entry as u32;
-                if let TermData::Long { op: o, seg, lo, hi } = self.terms[id as usize] {
-                    if o == op && self.desc_equal(seg, lo, hi, d) {
-                        return TermId(id);
+                let same = match &self.terms[id as usize] {
+                    &TermData::Long { op: o, seg, lo, hi } => {
+                        o == op && self.desc_equal(seg, lo, hi, d)
                     }
+                    // The same elements may already be a tree term.
+                    TermData::Tree(t) => t.op == op && t.sum == sum && self.tree_equal(t, d),
+                    _ => false,
+                };
+                if same {
+                    return TermId(id);
                 }
             }
             i = (i + 1) & mask;
@@ -1408,8 +1477,8 @@ impl TermStore {
     fn alloc(&mut self, data: TermData) -> TermId {
         if self.nfree > 0 {
             if let Some(id) = self.take_free() {
-                if matches!(data, TermData::Map(_)) {
-                    self.maps.push(id);
+                if matches!(data, TermData::Map(_) | TermData::Tree(_)) {
+                    self.owners.push(id);
                 }
                 // The slot's stale data is dropped here, not by the sweep.
                 self.terms[id as usize] = data;
@@ -1420,8 +1489,8 @@ impl TermStore {
         }
         let id = self.terms.len();
         assert!(id < SEE_TABLE as usize, "term store overflow (2^32 terms)");
-        if matches!(data, TermData::Map(_)) {
-            self.maps.push(id as u32);
+        if matches!(data, TermData::Map(_) | TermData::Tree(_)) {
+            self.owners.push(id as u32);
         }
         self.terms.push(data);
         self.first_parent.push([NO_PARENT; 2]);
@@ -1548,14 +1617,24 @@ impl TermStore {
             }
         }
         while let Some(t) = stack.pop() {
-            for &a in self.args(t) {
-                push(a, marks, &mut stack);
-            }
-            // A map's keys and values are not arguments but are as much alive.
-            if let TermData::Map(m) = &self.terms[t.index()] {
-                for (&k, &v) in m.entries.iter() {
-                    push(k, marks, &mut stack);
-                    push(v, marks, &mut stack);
+            match &self.terms[t.index()] {
+                // A map's keys and values are not arguments but are as much alive.
+                TermData::Map(m) => {
+                    for (&k, &v) in m.entries.iter() {
+                        push(k, marks, &mut stack);
+                        push(v, marks, &mut stack);
+                    }
+                }
+                // Read from the vector: `args` would copy it out.
+                TermData::Tree(tr) => {
+                    for a in tr.elems.iter() {
+                        push(a, marks, &mut stack);
+                    }
+                }
+                _ => {
+                    for &a in self.args(t) {
+                        push(a, marks, &mut stack);
+                    }
                 }
             }
         }
@@ -1606,20 +1685,24 @@ impl TermStore {
         }
         self.nfree = nfree;
         self.free_from = 0;
-        // Maps own memory (and count in `seg_elems`): released now.
-        let mut maps = std::mem::take(&mut self.maps);
-        maps.retain(|&m| {
+        // Maps and trees own memory (and count in `seg_elems`): released now.
+        let mut owners = std::mem::take(&mut self.owners);
+        owners.retain(|&m| {
             let m = m as usize;
             if live(m) {
                 return true;
             }
-            if let TermData::Map(t) = &self.terms[m] {
-                self.seg_elems -= map::own_cells(t.len());
-                self.terms[m] = DEAD;
+            match &self.terms[m] {
+                TermData::Map(t) => {
+                    self.seg_elems -= map::own_cells(t.len());
+                    self.terms[m] = DEAD;
+                }
+                TermData::Tree(_) => self.release_tree(m),
+                _ => {}
             }
             false
         });
-        self.maps = maps;
+        self.owners = owners;
         let mut was_free_seg = vec![false; self.segs.len()];
         for &f in &self.free_segs {
             was_free_seg[f as usize] = true;

@@ -1,0 +1,416 @@
+//! Long associative-commutative lists kept in shared chunks.
+//!
+//! A long list (more than [`LONG_MIN`] elements) is first a view of a segment (see the
+//! module documentation of `term`): cheap to grow and to peel at either end, but a list
+//! with an element taken out of its middle, or put into it, is a copy of the whole list.
+//! A program that does that over and over costs the square of the list's length: the
+//! seed's `order((a b), S)`, whose condition refuses a heaps position's first move, takes
+//! the second each time; a set grown by inserting numbers in no particular order copies
+//! itself at every insertion. Past [`TREE_MIN`] elements such a list becomes a
+//! [`TreeTerm`] instead: its elements in chunks of about [`CHUNK`] ([`Chunked`]), shared
+//! with the list it came from, so that removing or inserting an element copies one chunk
+//! and the list of chunks (`O(CHUNK + n / CHUNK)`), not the whole list, and taking off
+//! its first or last element copies nothing — as Maude keeps large AC arguments in
+//! balanced trees. (`imbl::Vector`, tried first, splits and joins
+//! its tree for an insertion or removal in the middle: the seed's program took twice as
+//! long as with copies.)
+//!
+//! A tree term is the same term as a segment view of the same elements: its hash is the
+//! same sum of element hashes (kept in the term, updated per element added or removed),
+//! and the table finds either from the other, so two equal lists still get one id,
+//! whichever way each was built. Readers that need the elements as a slice
+//! ([`TermStore::args`], printing, comparison, the general matcher) get a copy made the
+//! first time they ask ([`TreeTerm::flat`]); the AC matcher's picks and rests
+//! ([`TermStore::list`], [`TermStore::without`]) and insertions of elements do not.
+
+use super::{hash_long, Desc, TermData, TermId, TermStore, EMPTY, LONG_MIN};
+use gamelang_lang::program::OpId;
+use smallvec::SmallVec;
+use std::cell::OnceCell;
+use std::rc::Rc;
+
+/// A long list with an element removed from (or added to) its middle becomes a tree term
+/// past this many elements; a shorter one is copied (see the module documentation).
+pub(crate) const TREE_MIN: usize = 256;
+
+/// Elements a chunk holds after a split (and at most twice as many).
+const CHUNK: usize = 64;
+
+/// A list's part of one of its chunks, with the chunk when the part is all of it.
+type Part<'a> = (&'a [TermId], Option<&'a Rc<[TermId]>>);
+
+/// A list of elements in chunks shared between the lists made from one another: a
+/// persistent list. Taking the first or last element off is `O(1)` (a narrower window on
+/// the same chunks); inserting or removing one anywhere else is `O(CHUNK + n / CHUNK)` (a
+/// new chunk, and a new list of the chunks).
+#[derive(Clone, Debug)]
+pub(crate) struct Chunked {
+    /// The chunks in order, none empty, each with the number of elements before it.
+    top: Rc<[(u32, Rc<[TermId]>)]>,
+    /// The list is the elements `lo..hi` of the chunks together.
+    lo: u32,
+    hi: u32,
+}
+
+impl Chunked {
+    /// The elements of `items` (in chunks of [`CHUNK`]).
+    pub(crate) fn from_slice(items: &[TermId]) -> Chunked {
+        Chunked::from_chunks(items.chunks(CHUNK).map(Rc::from))
+    }
+
+    /// The elements of `chunks` (none empty), in order.
+    fn from_chunks(chunks: impl Iterator<Item = Rc<[TermId]>>) -> Chunked {
+        let mut at = 0u32;
+        let top: Rc<[(u32, Rc<[TermId]>)]> = chunks
+            .map(|ch| {
+                let start = at;
+                at += ch.len() as u32;
+                (start, ch)
+            })
+            .collect();
+        Chunked { top, lo: 0, hi: at }
+    }
+
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        (self.hi - self.lo) as usize
+    }
+
+    /// The chunk holding the chunks' element `abs`, and `abs`'s place in it.
+    #[inline]
+    fn locate_abs(&self, abs: u32) -> (usize, usize) {
+        let c = self.top.partition_point(|&(s, _)| s <= abs) - 1;
+        (c, (abs - self.top[c].0) as usize)
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> TermId {
+        let (c, o) = self.locate_abs(self.lo + i as u32);
+        self.top[c].1[o]
+    }
+
+    /// The list's part of each chunk it uses, in order, with the chunk when the part is
+    /// all of it (never empty: a tree term has more than [`LONG_MIN`] elements).
+    fn parts(&self) -> impl Iterator<Item = Part<'_>> + '_ {
+        let first = self.locate_abs(self.lo).0;
+        let last = self.locate_abs(self.hi - 1).0;
+        self.top[first..=last].iter().map(|(start, ch)| {
+            let from = self.lo.saturating_sub(*start) as usize;
+            let to = ((self.hi - start) as usize).min(ch.len());
+            let whole = (from == 0 && to == ch.len()).then_some(ch);
+            (&ch[from..to], whole)
+        })
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = TermId> + '_ {
+        self.parts().flat_map(|(p, _)| p.iter().copied())
+    }
+
+    fn ptr_eq(&self, other: &Chunked) -> bool {
+        Rc::ptr_eq(&self.top, &other.top) && self.lo == other.lo && self.hi == other.hi
+    }
+
+    /// The list with the chunk holding its element `i` (or, for `i` = len, the last)
+    /// replaced by what `change` makes of it (given the list's part of that chunk and
+    /// `i`'s place in the part): the other chunks shared, a chunk the list uses only part
+    /// of copied.
+    fn rebuild(
+        &self,
+        i: usize,
+        change: impl FnOnce(&[TermId], usize) -> SmallVec<[Rc<[TermId]>; 2]>,
+    ) -> Chunked {
+        let parts: SmallVec<[Part<'_>; 16]> = self.parts().collect();
+        let mut at = 0;
+        let mut k = 0;
+        while k + 1 < parts.len() && at + parts[k].0.len() <= i {
+            at += parts[k].0.len();
+            k += 1;
+        }
+        let keep = |&(part, whole): &Part<'_>| match whole {
+            Some(ch) => ch.clone(),
+            None => Rc::from(part),
+        };
+        let changed = change(parts[k].0, i - at);
+        let chunks = parts[..k]
+            .iter()
+            .map(keep)
+            .chain(changed)
+            .chain(parts[k + 1..].iter().map(keep));
+        Chunked::from_chunks(chunks)
+    }
+
+    /// The list without element `i`, and that element.
+    pub(crate) fn remove(&self, i: usize) -> (Chunked, TermId) {
+        let gone = self.get(i);
+        if i == 0 || i + 1 == self.len() {
+            let (lo, hi) = if i == 0 {
+                (self.lo + 1, self.hi)
+            } else {
+                (self.lo, self.hi - 1)
+            };
+            let list = Chunked {
+                top: self.top.clone(),
+                lo,
+                hi,
+            };
+            return (list, gone);
+        }
+        let list = self.rebuild(i, |ch, o| {
+            let mut new = SmallVec::new();
+            if ch.len() > 1 {
+                new.push(ch[..o].iter().chain(&ch[o + 1..]).copied().collect());
+            }
+            new
+        });
+        (list, gone)
+    }
+
+    /// The list with `x` inserted before element `i` (at the end for `i` = len).
+    pub(crate) fn insert(&self, i: usize, x: TermId) -> Chunked {
+        self.rebuild(i, |ch, o| {
+            let grown = || {
+                ch[..o]
+                    .iter()
+                    .copied()
+                    .chain([x])
+                    .chain(ch[o..].iter().copied())
+            };
+            let mut new = SmallVec::new();
+            if ch.len() < 2 * CHUNK {
+                new.push(grown().collect());
+            } else {
+                let half = ch.len().div_ceil(2);
+                new.push(grown().take(half).collect());
+                new.push(grown().skip(half).collect());
+            }
+            new
+        })
+    }
+
+    /// Binary search by `f` (the order of the elements): `Ok` of an element it finds equal,
+    /// or `Err` of the place where such an element would go.
+    pub(crate) fn binary_search_by(
+        &self,
+        mut f: impl FnMut(TermId) -> std::cmp::Ordering,
+    ) -> Result<usize, usize> {
+        let mut at = 0;
+        for (part, _) in self.parts() {
+            if f(part[part.len() - 1]) != std::cmp::Ordering::Less {
+                return match part.binary_search_by(|&e| f(e)) {
+                    Ok(o) => Ok(at + o),
+                    Err(o) => Err(at + o),
+                };
+            }
+            at += part.len();
+        }
+        Err(at)
+    }
+
+    /// Roughly the memory a new list made by one insertion or removal holds that the list
+    /// it came from does not, in segment elements (for deciding when to collect).
+    fn new_cells(&self) -> usize {
+        CHUNK + self.top.len()
+    }
+}
+
+impl PartialEq for Chunked {
+    fn eq(&self, other: &Chunked) -> bool {
+        self.len() == other.len() && (self.ptr_eq(other) || self.iter().eq(other.iter()))
+    }
+}
+
+/// The flattened, sorted argument list of an `assoc comm` operator, in shared chunks.
+#[derive(Clone, Debug)]
+pub struct TreeTerm {
+    /// The operator.
+    pub(crate) op: OpId,
+    /// The elements, in the structural order (`TermStore::compare`).
+    pub(crate) elems: Chunked,
+    /// The wrapping sum of `elem_hash` over the elements (as a segment's prefix sums give
+    /// it for a view).
+    pub(crate) sum: u64,
+    /// The elements as a slice, made when first asked for.
+    flat: OnceCell<Box<[TermId]>>,
+}
+
+impl PartialEq for TreeTerm {
+    fn eq(&self, other: &TreeTerm) -> bool {
+        self.op == other.op && self.elems == other.elems
+    }
+}
+
+impl Eq for TreeTerm {}
+
+impl std::hash::Hash for TreeTerm {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.op.hash(state);
+        self.sum.hash(state);
+    }
+}
+
+impl TreeTerm {
+    /// The elements as a slice (copied out of the chunks the first time).
+    pub fn flat(&self) -> &[TermId] {
+        self.flat.get_or_init(|| self.elems.iter().collect())
+    }
+
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        self.elems.len()
+    }
+
+    /// Always false: a tree term has more than [`LONG_MIN`] elements.
+    pub fn is_empty(&self) -> bool {
+        self.elems.len() == 0
+    }
+}
+
+/// The elements of an `op`-list, read one at a time without copying a tree term's.
+#[derive(Clone, Copy)]
+pub(crate) enum List<'a> {
+    Slice(&'a [TermId]),
+    Tree(&'a Chunked),
+}
+
+impl List<'_> {
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            List::Slice(s) => s.len(),
+            List::Tree(v) => v.len(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> TermId {
+        match self {
+            List::Slice(s) => s[i],
+            List::Tree(v) => v.get(i),
+        }
+    }
+}
+
+impl TermStore {
+    /// The elements of `t` seen as an `op`-list (as [`TermStore::elements`]), without
+    /// copying a tree term's.
+    #[inline]
+    pub(crate) fn list<'a>(&'a self, t: &'a TermId, op: OpId) -> List<'a> {
+        match &self.terms[t.index()] {
+            TermData::Tree(tr) if tr.op == op => List::Tree(&tr.elems),
+            _ => List::Slice(self.elements(t, op)),
+        }
+    }
+
+    /// The tree term of `op` with the elements of the view `seg[lo..hi]`.
+    pub(super) fn tree_of_view(&self, seg: u32, lo: u32, hi: u32) -> (Chunked, u64) {
+        let sg = &self.segs[seg as usize];
+        let elems = Chunked::from_slice(&sg.elems[lo as usize..hi as usize]);
+        (elems, sg.sum(lo, hi))
+    }
+
+    /// The `op`-list `elems` (hash sum `sum`) without its element number `skip`.
+    pub(super) fn tree_without(
+        &mut self,
+        op: OpId,
+        elems: Chunked,
+        sum: u64,
+        skip: usize,
+    ) -> Option<TermId> {
+        let (elems, gone) = elems.remove(skip);
+        if elems.len() > LONG_MIN {
+            return Some(self.intern_tree(op, elems, sum.wrapping_sub(super::elem_hash(gone))));
+        }
+        let rest: SmallVec<[TermId; LONG_MIN]> = elems.iter().collect();
+        self.mk_flat(op, &rest)
+    }
+
+    /// Add the sorted `singles` (deduplicated if `idem`) to the `op`-list `elems` (hash sum
+    /// `sum`), each at its place (found by binary search): an element equal to one of the
+    /// list's is dropped if `idem`, else goes beside it.
+    pub(super) fn insert_into_tree(
+        &mut self,
+        op: OpId,
+        idem: bool,
+        mut elems: Chunked,
+        mut sum: u64,
+        singles: &[TermId],
+    ) -> TermId {
+        for &x in singles {
+            let at = match elems.binary_search_by(|e| self.compare(e, x)) {
+                Ok(_) if idem => continue,
+                Ok(at) | Err(at) => at,
+            };
+            elems = elems.insert(at, x);
+            sum = sum.wrapping_add(super::elem_hash(x));
+        }
+        self.intern_tree(op, elems, sum)
+    }
+
+    /// Hash-cons the long `op`-list `elems` (more than [`LONG_MIN`] elements, sorted and
+    /// normalised; hash sum `sum`): the existing term with these elements, a segment view
+    /// or a tree, or a new tree term.
+    fn intern_tree(&mut self, op: OpId, elems: Chunked, sum: u64) -> TermId {
+        let len = elems.len();
+        debug_assert!(len > LONG_MIN);
+        debug_assert_eq!(
+            elems
+                .iter()
+                .fold(0u64, |s, e| s.wrapping_add(super::elem_hash(e))),
+            sum
+        );
+        let h = hash_long(op, sum, len);
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let entry = self.table[i];
+            if entry == EMPTY {
+                break;
+            }
+            if (entry >> 32) as u32 == h {
+                let id = entry as u32;
+                let same = match &self.terms[id as usize] {
+                    TermData::Tree(t) => {
+                        t.op == op && t.sum == sum && (t.elems.ptr_eq(&elems) || t.elems == elems)
+                    }
+                    &TermData::Long { op: o, seg, lo, hi } => {
+                        o == op
+                            && (hi - lo) as usize == len
+                            && self.segs[seg as usize].elems[lo as usize..hi as usize]
+                                .iter()
+                                .copied()
+                                .eq(elems.iter())
+                    }
+                    _ => false,
+                };
+                if same {
+                    return TermId(id);
+                }
+            }
+            i = (i + 1) & mask;
+        }
+        self.seg_elems += elems.new_cells();
+        let data = TermData::Tree(Box::new(TreeTerm {
+            op,
+            elems,
+            sum,
+            flat: OnceCell::new(),
+        }));
+        self.insert_at(i, h, data)
+    }
+
+    /// Is the tree term `t` the contents described by `d`? (A segment view being interned
+    /// may already exist as a tree.)
+    pub(super) fn tree_equal(&self, t: &TreeTerm, d: Desc<'_>) -> bool {
+        let mut contents: Vec<TermId> = Vec::with_capacity(t.len());
+        self.desc_contents(d, &mut contents);
+        contents.len() == t.len() && contents.iter().copied().eq(t.elems.iter())
+    }
+
+    /// Free the memory of a tree term that died (its slot becomes a dead integer).
+    pub(super) fn release_tree(&mut self, id: usize) {
+        if let TermData::Tree(t) = &self.terms[id] {
+            self.seg_elems -= t.elems.new_cells();
+            self.terms[id] = super::DEAD;
+        }
+    }
+}
