@@ -698,8 +698,18 @@ impl TermStore {
                     self.int_sort
                 }
             }
-            TermData::Map(m) => self.map_families[m.family as usize].sort,
             TermData::Tree(t) => self.ops[t.op.0 as usize].result,
+            // Out of line: the arms above stay small enough to be inlined everywhere.
+            TermData::Map(_) => self.sort_of_map(t),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn sort_of_map(&self, t: TermId) -> SortId {
+        match &self.terms[t.index()] {
+            TermData::Map(m) => self.map_families[m.family as usize].sort,
+            _ => unreachable!("a map term"),
         }
     }
 
@@ -1025,7 +1035,7 @@ impl TermStore {
                     }
                     if n > TREE_MIN {
                         let (elems, sum) = self.tree_of_view(seg, lo, hi);
-                        return self.tree_without(op, elems, sum, skip);
+                        return self.tree_without(op, elems, sum, 0, skip);
                     }
                     let at = lo + skip as u32;
                     let pieces = [Piece::Run(lo, at), Piece::Run(at + 1, hi)];
@@ -1041,8 +1051,8 @@ impl TermStore {
         }
         if let TermData::Tree(tr) = &self.terms[t.index()] {
             if tr.op == op {
-                let (elems, sum) = (tr.elems.clone(), tr.sum);
-                return self.tree_without(op, elems, sum, skip);
+                let (elems, sum, peels) = (tr.elems.clone(), tr.sum, tr.peels);
+                return self.tree_without(op, elems, sum, peels, skip);
             }
         }
         let elems = self.elements(&t, op);
