@@ -1395,31 +1395,37 @@ impl TermStore {
         debug_assert!(len > LONG_MIN);
         debug_assert_eq!(self.desc_sum_len(d), (sum, len));
         let h = hash_long(op, sum, len);
+        let found = self.probe(h, |data| match *data {
+            TermData::Long { op: o, seg, lo, hi } => o == op && self.desc_equal(seg, lo, hi, d),
+            // The same elements may already be a tree term.
+            TermData::Tree(ref t) => t.op == op && t.sum == sum && self.tree_equal(t, d),
+            _ => false,
+        });
+        match found {
+            Ok(id) => id,
+            Err(slot) => {
+                let (seg, lo, hi) = self.materialise(d);
+                self.insert_at(slot, h, TermData::Long { op, seg, lo, hi })
+            }
+        }
+    }
+
+    /// Look up hash `h` in the table: the term with that hash whose data `same` accepts,
+    /// or else the free slot where a new one goes.
+    #[inline(always)]
+    fn probe(&self, h: u32, same: impl Fn(&TermData) -> bool) -> Result<TermId, usize> {
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
         loop {
             let entry = self.table[i];
             if entry == EMPTY {
-                break;
+                return Err(i);
             }
-            if (entry >> 32) as u32 == h {
-                let id = entry as u32;
-                let same = match &self.terms[id as usize] {
-                    &TermData::Long { op: o, seg, lo, hi } => {
-                        o == op && self.desc_equal(seg, lo, hi, d)
-                    }
-                    // The same elements may already be a tree term.
-                    TermData::Tree(t) => t.op == op && t.sum == sum && self.tree_equal(t, d),
-                    _ => false,
-                };
-                if same {
-                    return TermId(id);
-                }
+            if (entry >> 32) as u32 == h && same(&self.terms[entry as u32 as usize]) {
+                return Ok(TermId(entry as u32));
             }
             i = (i + 1) & mask;
         }
-        let (seg, lo, hi) = self.materialise(d);
-        self.insert_at(i, h, TermData::Long { op, seg, lo, hi })
     }
 
     /// The long term for the view `seg[lo..hi]` of an existing segment.

@@ -23,7 +23,7 @@
 //! first time they ask ([`TreeTerm::flat`]); the AC matcher's picks and rests
 //! ([`TermStore::list`], [`TermStore::without`]) and insertions of elements do not.
 
-use super::{hash_long, Desc, Seg, TermData, TermId, TermStore, EMPTY, LONG_MIN};
+use super::{hash_long, Desc, Seg, TermData, TermId, TermStore, LONG_MIN};
 use gamelang_lang::program::OpId;
 use smallvec::SmallVec;
 use std::cell::OnceCell;
@@ -387,35 +387,24 @@ impl TermStore {
             sum
         );
         let h = hash_long(op, sum, len);
-        let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let entry = self.table[i];
-            if entry == EMPTY {
-                break;
+        let found = self.probe(h, |data| match *data {
+            TermData::Tree(ref t) => {
+                t.op == op && t.sum == sum && (t.elems.ptr_eq(&elems) || t.elems == elems)
             }
-            if (entry >> 32) as u32 == h {
-                let id = entry as u32;
-                let same = match &self.terms[id as usize] {
-                    TermData::Tree(t) => {
-                        t.op == op && t.sum == sum && (t.elems.ptr_eq(&elems) || t.elems == elems)
-                    }
-                    &TermData::Long { op: o, seg, lo, hi } => {
-                        o == op
-                            && (hi - lo) as usize == len
-                            && self.segs[seg as usize].elems[lo as usize..hi as usize]
-                                .iter()
-                                .copied()
-                                .eq(elems.iter())
-                    }
-                    _ => false,
-                };
-                if same {
-                    return TermId(id);
-                }
+            TermData::Long { op: o, seg, lo, hi } => {
+                o == op
+                    && (hi - lo) as usize == len
+                    && self.segs[seg as usize].elems[lo as usize..hi as usize]
+                        .iter()
+                        .copied()
+                        .eq(elems.iter())
             }
-            i = (i + 1) & mask;
-        }
+            _ => false,
+        });
+        let slot = match found {
+            Ok(id) => return id,
+            Err(slot) => slot,
+        };
         self.seg_elems += elems.new_cells();
         let data = TermData::Tree(Box::new(TreeTerm {
             op,
@@ -424,7 +413,7 @@ impl TermStore {
             peels,
             flat: OnceCell::new(),
         }));
-        self.insert_at(i, h, data)
+        self.insert_at(slot, h, data)
     }
 
     /// Make `t`, if it is a tree term, a segment view of the same elements, in place: same
