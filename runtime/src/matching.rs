@@ -473,9 +473,28 @@ impl<'p> Compiler<'_, 'p> {
                     }
                 }
             }
-            for (i, a) in args.iter().enumerate() {
+            // Arguments without an associative list first: they bind their variables with
+            // no choice, so a list after them finds those variables bound and removes
+            // their elements by one search (`AcBound`), where it would otherwise try each
+            // element in turn, and build the rest for each, before a later argument
+            // refused it (`del((c, S), c)`: a rest per element before the one that
+            // matches). The matches, and their order, are the same.
+            let choice = |a: &Pat| self.has_list(a);
+            let (plain, lists): (Vec<_>, Vec<_>) =
+                args.iter().enumerate().partition(|(_, a)| !choice(a));
+            for (i, a) in plain.into_iter().chain(lists) {
                 self.node(a, out + i as u32);
             }
+        }
+    }
+
+    /// Does `p` hold an associative list that is not ground (a choice point when matched)?
+    fn has_list(&self, p: &Pat) -> bool {
+        match p {
+            Pat::App(op, args) => {
+                (self.store.is_assoc(*op) && !is_ground(p)) || args.iter().any(|a| self.has_list(a))
+            }
+            _ => false,
         }
     }
 
