@@ -304,17 +304,23 @@ fn simple_step(s: &Step, store: &TermStore, regs: &mut [TermId], subst: &mut [Te
 /// long one searched by the order it is sorted in (equal elements are neighbours, the first
 /// unused one is the same either way).
 fn first_unused(
-    elems: &[TermId],
+    elems: List<'_>,
     store: &TermStore,
     term: TermId,
     is_used: impl Fn(usize) -> bool,
 ) -> Option<usize> {
-    if elems.len() <= SCAN {
-        return (0..elems.len()).find(|&i| elems[i] == term && !is_used(i));
-    }
-    let start = elems.partition_point(|e| store.compare(*e, term) == std::cmp::Ordering::Less);
+    let start = match elems {
+        List::Slice(elems) if elems.len() <= SCAN => {
+            return (0..elems.len()).find(|&i| elems[i] == term && !is_used(i));
+        }
+        List::Slice(elems) => {
+            elems.partition_point(|e| store.compare(*e, term) == std::cmp::Ordering::Less)
+        }
+        // Searched in the chunks: a slice of a list in chunks would be a copy of it.
+        List::Tree(v) => v.lower_bound(|e| store.compare(e, term)),
+    };
     (start..elems.len())
-        .take_while(|&i| elems[i] == term)
+        .take_while(|&i| elems.get(i) == term)
         .find(|&i| !is_used(i))
 }
 
@@ -329,7 +335,7 @@ const SCAN: usize = 16;
 /// Mark used the first unused element of `elems` equal to `term` (as `Frame::find_unused`
 /// finds it): whether there is one.
 fn take_unused(
-    elems: &[TermId],
+    elems: List<'_>,
     store: &TermStore,
     term: TermId,
     used: &mut SmallVec<[u32; 4]>,
@@ -892,14 +898,14 @@ impl Pattern {
                 Step::AcGround { frame, term } => {
                     let l = &mut lists[frame as usize];
                     let (subject, list_op) = (l.subject, l.op.expect("the AC list started"));
-                    let elems = store.elements(&subject, list_op);
+                    let elems = store.list(&subject, list_op);
                     take_unused(elems, store, term, &mut l.used)
                 }
                 Step::AcBound { frame, op, var } => {
                     let l = &mut lists[frame as usize];
                     let (subject, list_op) = (l.subject, l.op.expect("the AC list started"));
                     let val = subst[var as usize];
-                    let elems = store.elements(&subject, list_op);
+                    let elems = store.list(&subject, list_op);
                     store
                         .elements(&val, op)
                         .iter()
@@ -1078,7 +1084,11 @@ impl Frame {
 
     /// The first unused element equal to `term`.
     fn find_unused(&self, store: &TermStore, term: TermId) -> Option<usize> {
-        first_unused(self.elems(store), store, term, |i| self.is_used(i))
+        let elems = match (&self.subject, self.op) {
+            (Some(t), Some(op)) => store.list(t, op),
+            _ => List::Slice(&[]),
+        };
+        first_unused(elems, store, term, |i| self.is_used(i))
     }
 }
 

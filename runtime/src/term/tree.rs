@@ -201,23 +201,53 @@ impl Chunked {
         })
     }
 
+    /// The list's part of chunk `c` (one of those it uses) and the list's index of its
+    /// first element.
+    #[inline]
+    fn part(&self, c: usize) -> (&[TermId], usize) {
+        let (start, ch) = &self.top[c];
+        let from = self.lo.saturating_sub(*start) as usize;
+        let to = ((self.hi - start) as usize).min(ch.len());
+        (&ch[from..to], (*start as usize + from) - self.lo as usize)
+    }
+
+    /// The first place whose element `f` does not order before the one sought (`f` of
+    /// an element: its order against it): a binary search of the chunks by their last
+    /// elements, then of the chunk.
+    pub(crate) fn lower_bound(&self, mut f: impl FnMut(TermId) -> std::cmp::Ordering) -> usize {
+        let less = std::cmp::Ordering::Less;
+        let first = self.locate_abs(self.lo).0;
+        let last = self.locate_abs(self.hi - 1).0;
+        // The first chunk whose last element is not less.
+        let (mut a, mut b) = (first, last + 1);
+        while a < b {
+            let m = (a + b) / 2;
+            let (part, _) = self.part(m);
+            if f(part[part.len() - 1]) == less {
+                a = m + 1;
+            } else {
+                b = m;
+            }
+        }
+        if a > last {
+            return self.len();
+        }
+        let (part, at) = self.part(a);
+        at + part.partition_point(|&e| f(e) == less)
+    }
+
     /// Binary search by `f` (the order of the elements): `Ok` of an element it finds equal,
     /// or `Err` of the place where such an element would go.
     pub(crate) fn binary_search_by(
         &self,
         mut f: impl FnMut(TermId) -> std::cmp::Ordering,
     ) -> Result<usize, usize> {
-        let mut at = 0;
-        for (part, _) in self.parts() {
-            if f(part[part.len() - 1]) != std::cmp::Ordering::Less {
-                return match part.binary_search_by(|&e| f(e)) {
-                    Ok(o) => Ok(at + o),
-                    Err(o) => Err(at + o),
-                };
-            }
-            at += part.len();
+        let at = self.lower_bound(&mut f);
+        if at < self.len() && f(self.get(at)) == std::cmp::Ordering::Equal {
+            Ok(at)
+        } else {
+            Err(at)
         }
-        Err(at)
     }
 
     /// Roughly the memory a new list made by one insertion or removal holds that the list
