@@ -1077,6 +1077,15 @@ impl Frame {
         }
     }
 
+    /// The elements, read one at a time (a tree term's are not copied out).
+    #[inline]
+    fn list<'s>(&'s self, store: &'s TermStore) -> List<'s> {
+        match (&self.subject, self.op) {
+            (Some(t), Some(op)) => store.list(t, op),
+            _ => List::Slice(&[]),
+        }
+    }
+
     #[inline]
     fn is_used(&self, i: usize) -> bool {
         self.used.iter().any(|&(j, _)| j as usize == i)
@@ -1084,11 +1093,7 @@ impl Frame {
 
     /// The first unused element equal to `term`.
     fn find_unused(&self, store: &TermStore, term: TermId) -> Option<usize> {
-        let elems = match (&self.subject, self.op) {
-            (Some(t), Some(op)) => store.list(t, op),
-            _ => List::Slice(&[]),
-        };
-        first_unused(elems, store, term, |i| self.is_used(i))
+        first_unused(self.list(store), store, term, |i| self.is_used(i))
     }
 }
 

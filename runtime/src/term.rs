@@ -30,8 +30,9 @@
 //!
 //! Hash-consing needs a hash of the contents: a long term's hash is the sum of a hash of
 //! each element (kept as prefix sums in the segment, so any view's is a subtraction), and
-//! the length. Which representation a term has depends only on its length, so equal terms
-//! still have equal ids.
+//! the length. A list in chunks has the same hash as a view of the same elements, and the
+//! table compares across the two, so equal terms still have equal ids whichever
+//! representation each was given.
 //!
 //! # Finite maps
 //!
@@ -161,9 +162,9 @@ pub enum TermData {
     /// A finite map of two or more entries (see the module documentation). It has no
     /// operator and no arguments: like an integer it is a value, matched only by variables.
     Map(Box<MapTerm>),
-    /// `op(args…)` for an `assoc comm` operator with more than [`LONG_MIN`] arguments, as a
-    /// persistent vector: a long list that had elements removed from or added to its
-    /// middle (see [`tree`](self::tree)).
+    /// `op(args…)` for an `assoc comm` operator with more than [`LONG_MIN`] arguments, in
+    /// chunks shared with the lists it was made from: a long list that had elements
+    /// removed from or added to its middle (see [`tree`](self::tree)).
     Tree(Box<TreeTerm>),
 }
 
@@ -1683,7 +1684,7 @@ impl TermStore {
                         push(v, marks, &mut stack);
                     }
                 }
-                // Read from the vector: `args` would copy it out.
+                // Read from the chunks: `args` would copy them out.
                 TermData::Tree(tr) => {
                     for a in tr.elems.iter() {
                         push(a, marks, &mut stack);

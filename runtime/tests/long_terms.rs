@@ -270,7 +270,7 @@ fn removing_from_the_middle_of_long_sets_keeps_them_canonical() {
             want.remove(0);
         }
     }
-    // Removing one element from the middle of a set, then putting it back, gives the set
+    // A set built without one element, with that element put into its middle, is the set
     // itself.
     for n in [10i64, 50] {
         let all: Vec<i64> = (0..n).collect();

@@ -103,16 +103,30 @@ impl Chunked {
         self.top[c].1[o]
     }
 
+    /// The first and last chunks the list uses (it is never empty: a tree term has more
+    /// than [`LONG_MIN`] elements).
+    fn chunk_range(&self) -> (usize, usize) {
+        (self.locate_abs(self.lo).0, self.locate_abs(self.hi - 1).0)
+    }
+
+    /// The list's part of chunk `c` (one of those it uses) and the list's index of its
+    /// first element.
+    #[inline]
+    fn part(&self, c: usize) -> (&[TermId], usize) {
+        let (start, ch) = &self.top[c];
+        let from = self.lo.saturating_sub(*start) as usize;
+        let to = ((self.hi - start) as usize).min(ch.len());
+        (&ch[from..to], (*start as usize + from) - self.lo as usize)
+    }
+
     /// The list's part of each chunk it uses, in order, with the chunk when the part is
-    /// all of it (never empty: a tree term has more than [`LONG_MIN`] elements).
+    /// all of it.
     fn parts(&self) -> impl Iterator<Item = Part<'_>> + '_ {
-        let first = self.locate_abs(self.lo).0;
-        let last = self.locate_abs(self.hi - 1).0;
-        self.top[first..=last].iter().map(|(start, ch)| {
-            let from = self.lo.saturating_sub(*start) as usize;
-            let to = ((self.hi - start) as usize).min(ch.len());
-            let whole = (from == 0 && to == ch.len()).then_some(ch);
-            (&ch[from..to], whole)
+        let (first, last) = self.chunk_range();
+        (first..=last).map(|c| {
+            let (part, _) = self.part(c);
+            let ch = &self.top[c].1;
+            (part, (part.len() == ch.len()).then_some(ch))
         })
     }
 
@@ -201,23 +215,12 @@ impl Chunked {
         })
     }
 
-    /// The list's part of chunk `c` (one of those it uses) and the list's index of its
-    /// first element.
-    #[inline]
-    fn part(&self, c: usize) -> (&[TermId], usize) {
-        let (start, ch) = &self.top[c];
-        let from = self.lo.saturating_sub(*start) as usize;
-        let to = ((self.hi - start) as usize).min(ch.len());
-        (&ch[from..to], (*start as usize + from) - self.lo as usize)
-    }
-
     /// The first place whose element `f` does not order before the one sought (`f` of
     /// an element: its order against it): a binary search of the chunks by their last
     /// elements, then of the chunk.
     pub(crate) fn lower_bound(&self, mut f: impl FnMut(TermId) -> std::cmp::Ordering) -> usize {
         let less = std::cmp::Ordering::Less;
-        let first = self.locate_abs(self.lo).0;
-        let last = self.locate_abs(self.hi - 1).0;
+        let (first, last) = self.chunk_range();
         // The first chunk whose last element is not less.
         let (mut a, mut b) = (first, last + 1);
         while a < b {
@@ -418,9 +421,7 @@ impl TermStore {
         );
         let h = hash_long(op, sum, len);
         let found = self.probe(h, |data| match *data {
-            TermData::Tree(ref t) => {
-                t.op == op && t.sum == sum && (t.elems.ptr_eq(&elems) || t.elems == elems)
-            }
+            TermData::Tree(ref t) => t.op == op && t.sum == sum && t.elems == elems,
             TermData::Long { op: o, seg, lo, hi } => {
                 o == op
                     && (hi - lo) as usize == len
