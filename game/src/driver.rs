@@ -489,13 +489,19 @@ impl Rules for EngineRules<'_, '_> {
     /// then they are forgotten first, so that their terms can go).
     fn collect(&mut self, live: &[TermId]) {
         let memo = self.engine.memo_total();
-        if memo > self.memo_limit {
+        let forget = memo > self.memo_limit;
+        if forget {
             self.engine.clear_memo();
             self.memo_forgotten += 1;
         }
         let mut roots = self.driver.roots();
         roots.extend_from_slice(live);
-        self.engine.collect_garbage(&roots);
+        if forget {
+            // The forgotten entries' terms are old: only a full collection frees them.
+            self.engine.collect_garbage(&roots);
+        } else {
+            self.engine.collect_due(&roots);
+        }
         if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
             let rss = gamelang_runtime::engine::resident_memory().unwrap_or(0);
             eprintln!(

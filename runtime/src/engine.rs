@@ -461,6 +461,10 @@ pub struct Engine {
     /// Live terms and segment elements after the last garbage collection.
     gc_live: usize,
     gc_segs: usize,
+    /// `gc_live` and `gc_segs` after the last full collection (`Engine::collect_due`).
+    full_live: usize,
+    full_segs: usize,
+    full_collections: u64,
     collections: u64,
     /// The GRID-SYNTAX operators, if the program has them, and compiled actions and goals.
     /// Shared so that a built-in can hold it while it mutates the engine (the operator maps
@@ -523,6 +527,9 @@ impl Engine {
             shared_stats: SharedStats::default(),
             gc_live: 0,
             gc_segs: 0,
+            full_live: 0,
+            full_segs: 0,
+            full_collections: 0,
             collections: 0,
             grid: None,
             grid_cache: Default::default(),

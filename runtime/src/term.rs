@@ -373,6 +373,16 @@ pub struct TermStore {
     owners: Vec<u32>,
     segs: Vec<Seg>,
     free_segs: Vec<u32>,
+    /// The *old* terms: those alive after the last collection (a bit per id). A term only
+    /// refers to terms older than itself (its arguments, elements and entries existed when
+    /// it was made, and terms do not change), so a collection of the young terms alone
+    /// (`young_only` in [`TermStore::mark`] and [`TermStore::sweep`]) may take every old
+    /// term as alive without looking at it: the roots' old terms cost a bit test each, not
+    /// a walk of what they hold. A freed id is never old; reused, it is a young term.
+    old: Vec<u64>,
+    /// The segments in use after the last collection, which a collection of the young
+    /// terms keeps (it does not read the old terms to learn which segments they use).
+    seg_old: Vec<bool>,
     /// Elements held by all segments (with slack), for deciding when to collect.
     seg_elems: usize,
     /// The instances of the standard library's `MAP{K, V}` (see [`map`](self::map)).
@@ -492,6 +502,8 @@ impl TermStore {
             owners: Vec::new(),
             segs: Vec::new(),
             free_segs: Vec::new(),
+            old: Vec::new(),
+            seg_old: Vec::new(),
             seg_elems: 0,
             map_families: Vec::new(),
             set_ops: Vec::new(),
@@ -1516,13 +1528,40 @@ impl TermStore {
         match self.free_segs.pop() {
             Some(i) => {
                 self.segs[i as usize] = s;
+                self.seg_old[i as usize] = false;
                 i
             }
             None => {
                 self.segs.push(s);
+                self.seg_old.push(false);
                 (self.segs.len() - 1) as u32
             }
         }
+    }
+
+    /// Is `t` an old term (alive after the last collection)?
+    #[inline]
+    fn is_old(&self, t: TermId) -> bool {
+        let i = t.index();
+        self.old
+            .get(i >> 6)
+            .is_some_and(|w| w & (1 << (i & 63)) != 0)
+    }
+
+    /// Is `t` a term of the store, not a freed id? (Right after a collection: the terms it
+    /// kept.)
+    pub(crate) fn is_live(&self, t: TermId) -> bool {
+        let i = t.index();
+        i < self.terms.len()
+            && self
+                .free
+                .get(i >> 6)
+                .is_none_or(|w| w & (1 << (i & 63)) == 0)
+    }
+
+    /// The old terms (alive after the last collection), a bit per id in words of 64.
+    pub(crate) fn old_words(&self) -> &[u64] {
+        &self.old
     }
 
     /// A new term, not yet findable (the caller records it in the table or as a first
@@ -1657,11 +1696,22 @@ impl TermStore {
         self.small = small;
     }
 
-    /// Mark everything reachable from `roots` in the bit set `marks` (indexed by id).
-    pub(crate) fn mark(&self, roots: impl IntoIterator<Item = TermId>, marks: &mut [u64]) {
+    /// Mark everything reachable from `roots` in the bit set `marks` (indexed by id). With
+    /// `young_only`, the old terms are neither marked nor walked: the sweep that follows
+    /// (with `young_only` too) keeps them all.
+    pub(crate) fn mark(
+        &self,
+        roots: impl IntoIterator<Item = TermId>,
+        marks: &mut [u64],
+        young_only: bool,
+    ) {
         let mut stack: Vec<TermId> = Vec::new();
         let push = |t: TermId, marks: &mut [u64], stack: &mut Vec<TermId>| {
             let i = t.index();
+            if young_only && self.is_old(t) {
+                // Alive, with everything it holds (which is older still).
+                return;
+            }
             if i < self.terms.len() && marks[i >> 6] & (1 << (i & 63)) == 0 {
                 marks[i >> 6] |= 1 << (i & 63);
                 stack.push(t);
@@ -1699,42 +1749,68 @@ impl TermStore {
         }
     }
 
-    /// Free every term not marked in `marks` (and the segments only they used). Live ids do
-    /// not change.
+    /// Free every term not marked in `marks` (and the segments only they used) — with
+    /// `young_only`, every young term not marked: the old ones and their segments stay.
+    /// Live ids do not change. The terms alive after it are the old ones of the next.
     ///
     /// The data of a dead term is left in its slot (it is dropped when the slot is reused,
     /// by `alloc`, which also resets the slot's first parents), except a map's, which is
     /// dropped at once: so the sweep costs a few word operations per 64 dead terms, plus
     /// the work on the live ones.
-    pub(crate) fn sweep(&mut self, marks: &[u64]) {
+    pub(crate) fn sweep(&mut self, marks: &[u64], young_only: bool) {
         let n = self.terms.len();
         let words = n.div_ceil(64);
         let word = |m: &[u64], w: usize| m.get(w).copied().unwrap_or(0);
-        let live = |i: usize| marks.get(i >> 6).is_some_and(|w| w & (1 << (i & 63)) != 0);
         self.free.resize(words, 0);
-        let mut seg_live = vec![false; self.segs.len()];
+        // Alive: marked (or old, collecting the young only) and not already free (a free id
+        // is never reached from a live term; a stale root naming one does not bring it back).
+        let alive_words: Vec<u64> = (0..words)
+            .map(|w| {
+                let valid = if (w + 1) * 64 <= n {
+                    u64::MAX
+                } else {
+                    (1u64 << (n - w * 64)) - 1
+                };
+                let old = if young_only { word(&self.old, w) } else { 0 };
+                (word(marks, w) | old) & !self.free[w] & valid
+            })
+            .collect();
+        let live = |i: usize| word(&alive_words, i >> 6) & (1 << (i & 63)) != 0;
+        // The segments the old terms use are kept when only the young are collected.
+        let mut seg_live = if young_only {
+            self.seg_old.clone()
+        } else {
+            vec![false; self.segs.len()]
+        };
         let mut nfree = 0;
-        for w in 0..words {
+        for (w, &alive) in alive_words.iter().enumerate() {
             let valid = if (w + 1) * 64 <= n {
                 u64::MAX
             } else {
                 (1u64 << (n - w * 64)) - 1
             };
-            let was_free = self.free[w];
-            // Live: marked and not already free (a free id is never reached from a live
-            // term; a stale root naming one does not bring it back).
-            let mut alive = word(marks, w) & !was_free & valid;
             let free = !alive & valid;
             self.free[w] = free;
             nfree += free.count_ones() as usize;
-            while alive != 0 {
-                let i = w * 64 + alive.trailing_zeros() as usize;
-                alive &= alive - 1;
+            // The segments of the live long terms (of the young ones: the old ones' are
+            // kept), read from the terms.
+            let mut read = if young_only {
+                alive & !word(&self.old, w)
+            } else {
+                alive
+            };
+            while read != 0 {
+                let i = w * 64 + read.trailing_zeros() as usize;
+                read &= read - 1;
                 if let TermData::Long { seg, .. } = self.terms[i] {
                     seg_live[seg as usize] = true;
                 }
-                // A live term whose first parent died keeps its other parents in the
-                // table.
+            }
+            // A live term whose first parent died keeps its other parents in the table.
+            let mut kept = alive;
+            while kept != 0 {
+                let i = w * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
                 for fp in &mut self.first_parent[i] {
                     if *fp < SEE_TABLE && !live(*fp as usize) {
                         *fp = SEE_TABLE;
@@ -1773,6 +1849,7 @@ impl TermStore {
                 self.free_segs.push(i as u32);
             }
         }
+        self.seg_old = seg_live;
         // The tables lose their dead entries in place, in one pass over each. A table much
         // larger than its live entries need (room for them to double before the next
         // collection) is rebuilt smaller instead, which keeps lookups in cache. (Rebuilding
@@ -1802,7 +1879,8 @@ impl TermStore {
         if self.small.len() > 16 * self.in_small.max(256) {
             let size = (self.in_small * 4).next_power_of_two().max(1024);
             self.rehash_small(size, |_| true);
-        }
+        } // Every term alive now is old for the next collection.
+        self.old = alive_words;
     }
 }
 

@@ -172,9 +172,10 @@ fn worker(
     let stats = |engine: &Engine| {
         if std::env::var_os("GAMELANG_SWEEP_STATS").is_some() {
             eprintln!(
-                "worker: {} steps, {} collections, {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
+                "worker: {} steps, {} collections ({} full), {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
                 engine.steps(),
                 engine.collections(),
+                engine.full_collections(),
                 engine.store().len(),
                 engine.store().capacity(),
                 engine.store().segment_elements(),
@@ -287,7 +288,7 @@ fn collect_between_points(engine: &mut Engine, searches: &mut driver::Searches, 
     }
     if searches.kept() <= keep {
         let held = searches.held();
-        engine.collect_garbage(&held);
+        engine.collect_due(&held);
     } else {
         searches.clear();
         engine.collect_garbage(&[]);

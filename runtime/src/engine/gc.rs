@@ -12,8 +12,23 @@
 //! Ids held outside the engine and not named as roots become invalid: the caller decides
 //! when to collect ([`Engine::collect_garbage_if_grown`] does it when the store has doubled
 //! since the last collection).
+//!
+//! # Young collections
+//!
+//! Most collections are due in long runs (a sweep, a search, a long reduction) whose roots
+//! hold many terms that stay alive from one collection to the next: the positions a search
+//! keeps, the memo tables. Marking them again each time cost a fifth of the seed's program
+//! (a quarter million positions held, hundreds of collections). So the collections the
+//! engine decides on ([`Engine::collect_due`]) are usually of the *young* terms only, those
+//! made since the last collection: a term refers only to older terms (terms do not change;
+//! the one exception, a list in chunks turned into a segment view in place, keeps its
+//! elements and marks its new segment old), so every term alive after the last collection
+//! can be taken as alive without looking at it, and the marking stops at the first old
+//! term. The garbage among the old terms is freed by a full collection, which runs when
+//! what the collections kept has grown by half since the last full one, and whenever a
+//! caller asks for one ([`Engine::collect_garbage`]: after forgetting a table, say).
 
-use super::{bit, Engine, Frame, Node, IN_PROGRESS, NONE};
+use super::{Engine, Frame, Node, IN_PROGRESS, NONE};
 use crate::term::TermId;
 
 /// Do not collect before the store holds this many segment elements (for terms, see
@@ -24,6 +39,21 @@ impl Engine {
     /// Free every term not reachable from the roots (see the module documentation) or
     /// from `roots`. Must be called between reductions. Returns how many terms were freed.
     pub fn collect_garbage(&mut self, roots: &[TermId]) -> usize {
+        self.collect(roots, false)
+    }
+
+    /// A collection when one is due (the store has grown: [`Engine::store_has_grown`]),
+    /// with `roots` as [`Engine::collect_garbage`] takes them: of the young terms only (see
+    /// the module documentation), unless what the last collections kept has grown by half
+    /// since the last full one, which then runs. Returns how many terms were freed.
+    pub fn collect_due(&mut self, roots: &[TermId]) -> usize {
+        let full = 2 * self.gc_live > 3 * self.full_live
+            || 2 * self.gc_segs > 3 * self.full_segs.max(MIN_SEG_ELEMS / 2);
+        self.collect(roots, !full)
+    }
+
+    /// A collection: of every term, or of the young ones only (every old term kept).
+    fn collect(&mut self, roots: &[TermId], young_only: bool) -> usize {
         // Compiled grid actions and goals are keyed by term ids, which may be reused.
         self.grid_cache.clear();
         // A cache, like the grid's: its terms need not stay alive.
@@ -75,18 +105,24 @@ impl Engine {
         // The call cache's most expensive entries keep their terms alive (`calls::KEEP`);
         // of the others, only those whose terms are alive anyway stay.
         self.calls.kept(&mut all);
-        self.store.mark(all, &mut marks);
-        self.calls.retain(|t| bit(&marks, t));
+        self.store.mark(all, &mut marks, young_only);
         let before = self.store.len();
-        self.store.sweep(&marks);
+        self.store.sweep(&marks, young_only);
+        self.calls.retain(|t| self.store.is_live(t));
         // A freed term is not normal any more (its id will be a new term): the live ones
-        // keep their bits, word by word.
+        // (the old ones of the next collection) keep their bits, word by word.
+        let alive = self.store.old_words();
         for (i, w) in self.normal.iter_mut().enumerate() {
-            *w &= marks.get(i).copied().unwrap_or(0);
+            *w &= alive.get(i).copied().unwrap_or(0);
         }
         debug_assert!(self.store.len() <= before);
         self.gc_live = self.store.len();
         self.gc_segs = self.store.segment_elements();
+        if !young_only {
+            self.full_live = self.gc_live;
+            self.full_segs = self.gc_segs;
+            self.full_collections += 1;
+        }
         self.collections += 1;
         before - self.gc_live
     }
@@ -102,6 +138,11 @@ impl Engine {
     /// How many garbage collections the engine has done.
     pub fn collections(&self) -> u64 {
         self.collections
+    }
+
+    /// How many of them were full (not of the young terms only).
+    pub fn full_collections(&self) -> u64 {
+        self.full_collections
     }
 
     /// During a reduction (see [`Engine::collect_in_reduce`]): collect if the store has
@@ -144,14 +185,14 @@ impl Engine {
         for m in &self.matchers[..self.nconds] {
             m.terms(&mut roots);
         }
-        self.collect_garbage(&roots);
+        self.collect_due(&roots);
     }
 
-    /// [`Engine::collect_garbage`] if the store has grown to twice what was live after the
+    /// [`Engine::collect_due`] if the store has grown to twice what was live after the
     /// last collection (and is not small). Returns whether it collected.
     pub fn collect_garbage_if_grown(&mut self, roots: &[TermId]) -> bool {
         if self.store_has_grown() {
-            self.collect_garbage(roots);
+            self.collect_due(roots);
             true
         } else {
             false

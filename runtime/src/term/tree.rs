@@ -458,6 +458,12 @@ impl TermStore {
         let items: Vec<TermId> = tr.elems.iter().collect();
         let seg = self.new_seg(Seg::with_slack(0, &items, 0));
         self.seg_elems -= cells;
+        // An old term using a new segment: a collection of the young terms must keep the
+        // segment without reading the term (the one case of an old term changed in place;
+        // its elements are the same, and older).
+        if self.is_old(t) {
+            self.seg_old[seg as usize] = true;
+        }
         // (Its id stays in `owners` until it dies: the sweep passes over a segment view.)
         self.terms[t.index()] = TermData::Long {
             op,
