@@ -39,7 +39,11 @@ struct World<'a> {
     e: Engine,
 }
 
-impl World<'_> {
+impl<'a> World<'a> {
+    fn new(s: &'a Spec) -> World<'a> {
+        World { s, e: s.engine() }
+    }
+
     fn int(&mut self, x: i64) -> TermId {
         self.e.mk_int(BIG + x)
     }
@@ -98,10 +102,7 @@ impl World<'_> {
 #[test]
 fn a_young_collection_keeps_the_old_terms_and_frees_the_young_garbage() {
     let s = spec();
-    let mut w = World {
-        s: &s,
-        e: s.engine(),
-    };
+    let mut w = World::new(&s);
     let old: Vec<i64> = (0..400).map(|i| 3 * i).collect();
     let t = w.build(&old);
     w.e.collect_garbage(&[t]);
@@ -146,10 +147,7 @@ fn a_young_collection_keeps_the_old_terms_and_frees_the_young_garbage() {
 #[test]
 fn held_terms_survive_young_and_full_collections_intact() {
     let s = spec();
-    let mut w = World {
-        s: &s,
-        e: s.engine(),
-    };
+    let mut w = World::new(&s);
     let mut held: Vec<(TermId, Model)> = Vec::new();
     let mut r: u64 = 7;
     let mut rand = |m: usize| {
@@ -244,10 +242,7 @@ fn held_terms_survive_young_and_full_collections_intact() {
 #[test]
 fn an_old_list_in_chunks_turned_into_a_view_keeps_its_segment() {
     let s = spec();
-    let mut w = World {
-        s: &s,
-        e: s.engine(),
-    };
+    let mut w = World::new(&s);
     // Even numbers; an odd one taken out of the middle of a long list makes a list in
     // chunks whose elements no other term has.
     let all: Vec<i64> = (0..600).map(|i| 2 * i).collect();
