@@ -55,6 +55,24 @@ impl Searches {
         out
     }
 
+    /// The terms the tables name that a collection of the young terms alone must be given
+    /// (`Engine::collect_due_with`), if every term they named at the last collection was
+    /// its root: those written since, or `None` where that is most of them. After the
+    /// collection, call [`Searches::collected`].
+    pub fn held_since_collection(&self) -> Option<Vec<TermId>> {
+        let mut out = self.outcome.held_since_collection()?;
+        out.extend(self.value.held_since_collection()?);
+        // Asked rarely, and small: named whole.
+        out.extend(self.within.held());
+        Some(out)
+    }
+
+    /// A garbage collection kept every term the tables name.
+    pub fn collected(&mut self) {
+        self.outcome.collected();
+        self.value.collected();
+    }
+
     /// Who wins from `c` with `p` to move, or a draw (`outcome(p, c)` of SOLVE).
     pub fn verdict(
         &mut self,

@@ -287,12 +287,19 @@ fn collect_between_points(engine: &mut Engine, searches: &mut driver::Searches, 
         return;
     }
     if searches.kept() <= keep {
-        let held = searches.held();
-        engine.collect_due(&held);
+        // Every term the tables held at the last collection was a root of it, so a young
+        // collection needs only those written since.
+        engine.collect_due_with(|full| match full {
+            false => searches
+                .held_since_collection()
+                .unwrap_or_else(|| searches.held()),
+            true => searches.held(),
+        });
     } else {
         searches.clear();
         engine.collect_garbage(&[]);
     }
+    searches.collected();
 }
 
 /// Why a point could not be evaluated.

@@ -61,6 +61,16 @@ impl<C: Copy + Eq + Hash> OutcomeSearch<C> {
         self.search.held()
     }
 
+    /// Those written since the last collection ([`ValueSearch::held_since_collection`]).
+    pub fn held_since_collection(&self) -> Option<Vec<C>> {
+        self.search.held_since_collection()
+    }
+
+    /// A collection kept every configuration the table names ([`ValueSearch::collected`]).
+    pub fn collected(&mut self) {
+        self.search.collected();
+    }
+
     /// The search itself, with its table (for a distance search to start from).
     pub fn table(&self) -> &ValueSearch<C> {
         &self.search

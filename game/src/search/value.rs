@@ -160,6 +160,11 @@ pub struct ValueSearch<C> {
     pinned: Vec<C>,
     /// The key buffers of frames searched, for the next frames (see [`order`]).
     spare_keys: Vec<Vec<u64>>,
+    /// The configurations written into the table (positions and best moves) since the
+    /// last garbage collection ([`ValueSearch::collected`]); `None` once they outnumber
+    /// the table's (then [`ValueSearch::held`] is as good). See
+    /// [`ValueSearch::held_since_collection`].
+    fresh: Option<Vec<C>>,
 }
 
 impl<C: Copy + Eq + Hash> ValueSearch<C> {
@@ -175,6 +180,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
             collect: false,
             pinned: Vec::new(),
             spare_keys: Vec::new(),
+            fresh: Some(Vec::new()),
         }
     }
 
@@ -245,6 +251,38 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         self.live(&[], None)
     }
 
+    /// The configurations the table names that were written into it since the last
+    /// garbage collection, and those pinned: what a collection of the young terms alone
+    /// (`Engine::collect_due`) must be given, when every configuration the table held at
+    /// the last collection was its root (and is therefore old). `None` when so many were
+    /// written that [`ValueSearch::held`] costs no more.
+    pub fn held_since_collection(&self) -> Option<Vec<C>> {
+        let fresh = self.fresh.as_ref()?;
+        let mut out = Vec::with_capacity(fresh.len() + self.pinned.len());
+        out.extend_from_slice(fresh);
+        out.extend_from_slice(&self.pinned);
+        Some(out)
+    }
+
+    /// A garbage collection kept every configuration the table names: none is fresh now.
+    pub fn collected(&mut self) {
+        self.fresh = Some(Vec::new());
+    }
+
+    /// Note the configurations `c` and `best` written into the table.
+    fn note_written(&mut self, c: C, best: Option<C>) {
+        let Some(fresh) = &mut self.fresh else {
+            return;
+        };
+        if fresh.len() > 2 * self.table.len() + 1024 {
+            // More writes than entries: the whole table is as cheap to name.
+            self.fresh = None;
+            return;
+        }
+        fresh.push(c);
+        fresh.extend(best);
+    }
+
     /// Forget about half of the table: the entries with the least work below them.
     fn forget(&mut self) {
         let n = self.table.len() / 2;
@@ -283,6 +321,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     work: b.work,
                 });
                 self.searched += 1;
+                self.note_written(k.1, b.best);
             }
         }
     }
@@ -409,6 +448,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         if best.is_some() {
             entry.best = best;
         }
+        self.note_written(c, best);
     }
 
     /// Alpha-beta (fail-soft): the value if it lies strictly inside (alpha, beta); else a
@@ -671,5 +711,43 @@ pub(super) fn stuck_value(leaf: Leaf, p: Side) -> Result<i64, SolveError> {
             "the position has not halted but {} has no move, so it has no score (make it halted, or give it a move)",
             p.name()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(v: Option<Vec<u32>>) -> Option<Vec<u32>> {
+        v.map(|mut v| {
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+    }
+
+    /// What a young collection must be given: every position and best move written into
+    /// the table since the last collection (a new entry, or an old one given a new best
+    /// move), and the pinned ones; once the writes outnumber the table, the whole table.
+    #[test]
+    fn the_configurations_written_since_a_collection_are_named() {
+        let mut s: ValueSearch<u32> = ValueSearch::new(Leaf::Score);
+        s.store(Side::R, 1, 0, 10, 5, Some(2), 1);
+        assert_eq!(sorted(s.held_since_collection()), Some(vec![1, 2]));
+        s.collected();
+        assert_eq!(s.held_since_collection(), Some(vec![]));
+        s.pin(&[9]);
+        s.store(Side::B, 3, 0, 10, 5, Some(4), 1);
+        s.store(Side::R, 1, 0, 10, 6, Some(5), 1);
+        assert_eq!(sorted(s.held_since_collection()), Some(vec![1, 3, 4, 5, 9]));
+        let mut all = s.held();
+        all.sort_unstable();
+        assert_eq!(all, vec![1, 3, 4, 5, 9], "the table and the pinned");
+        for g in 0..3000 {
+            s.store(Side::R, 1, 0, 10_000, g, Some(6), 1);
+        }
+        assert_eq!(s.held_since_collection(), None, "more writes than entries");
+        s.collected();
+        assert_eq!(s.held_since_collection(), Some(vec![9]));
     }
 }

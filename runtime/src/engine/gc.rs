@@ -47,9 +47,24 @@ impl Engine {
     /// the module documentation), unless what the last collections kept has grown by half
     /// since the last full one, which then runs. Returns how many terms were freed.
     pub fn collect_due(&mut self, roots: &[TermId]) -> usize {
-        let full = 2 * self.gc_live > 3 * self.full_live
-            || 2 * self.gc_segs > 3 * self.full_segs.max(MIN_SEG_ELEMS / 2);
+        let full = self.next_collection_is_full();
         self.collect(roots, !full)
+    }
+
+    /// [`Engine::collect_due`] with the roots `roots(full)` gives, `full` saying which
+    /// collection it is: a young collection needs only the roots made since the last
+    /// collection (the others are old), which a caller holding many terms from one
+    /// collection to the next (a sweep's searches) can give for less.
+    pub fn collect_due_with(&mut self, roots: impl FnOnce(bool) -> Vec<TermId>) -> usize {
+        let full = self.next_collection_is_full();
+        let roots = roots(full);
+        self.collect(&roots, !full)
+    }
+
+    /// Is the collection [`Engine::collect_due`] would run now a full one?
+    fn next_collection_is_full(&self) -> bool {
+        2 * self.gc_live > 3 * self.full_live
+            || 2 * self.gc_segs > 3 * self.full_segs.max(MIN_SEG_ELEMS / 2)
     }
 
     /// A collection: of every term, or of the young ones only (every old term kept).
