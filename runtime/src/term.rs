@@ -1539,24 +1539,14 @@ impl TermStore {
         }
     }
 
-    /// Is `t` an old term (alive after the last collection)?
+    /// Is `t` an old term (alive after the last collection; right after one, the terms it
+    /// kept)?
     #[inline]
-    fn is_old(&self, t: TermId) -> bool {
+    pub(crate) fn is_old(&self, t: TermId) -> bool {
         let i = t.index();
         self.old
             .get(i >> 6)
             .is_some_and(|w| w & (1 << (i & 63)) != 0)
-    }
-
-    /// Is `t` a term of the store, not a freed id? (Right after a collection: the terms it
-    /// kept.)
-    pub(crate) fn is_live(&self, t: TermId) -> bool {
-        let i = t.index();
-        i < self.terms.len()
-            && self
-                .free
-                .get(i >> 6)
-                .is_none_or(|w| w & (1 << (i & 63)) == 0)
     }
 
     /// The old terms (alive after the last collection), a bit per id in words of 64.
@@ -1761,19 +1751,21 @@ impl TermStore {
         let n = self.terms.len();
         let words = n.div_ceil(64);
         let word = |m: &[u64], w: usize| m.get(w).copied().unwrap_or(0);
+        // The bits of word `w` that are ids of the store.
+        let valid = |w: usize| {
+            if (w + 1) * 64 <= n {
+                u64::MAX
+            } else {
+                (1u64 << (n - w * 64)) - 1
+            }
+        };
+        // The old terms, which a collection of the young terms keeps unread.
+        let kept_old = |w: usize| if young_only { word(&self.old, w) } else { 0 };
         self.free.resize(words, 0);
         // Alive: marked (or old, collecting the young only) and not already free (a free id
         // is never reached from a live term; a stale root naming one does not bring it back).
         let alive_words: Vec<u64> = (0..words)
-            .map(|w| {
-                let valid = if (w + 1) * 64 <= n {
-                    u64::MAX
-                } else {
-                    (1u64 << (n - w * 64)) - 1
-                };
-                let old = if young_only { word(&self.old, w) } else { 0 };
-                (word(marks, w) | old) & !self.free[w] & valid
-            })
+            .map(|w| (word(marks, w) | kept_old(w)) & !self.free[w] & valid(w))
             .collect();
         let live = |i: usize| word(&alive_words, i >> 6) & (1 << (i & 63)) != 0;
         // The segments the old terms use are kept when only the young are collected.
@@ -1784,33 +1776,22 @@ impl TermStore {
         };
         let mut nfree = 0;
         for (w, &alive) in alive_words.iter().enumerate() {
-            let valid = if (w + 1) * 64 <= n {
-                u64::MAX
-            } else {
-                (1u64 << (n - w * 64)) - 1
-            };
-            let free = !alive & valid;
+            let free = !alive & valid(w);
             self.free[w] = free;
             nfree += free.count_ones() as usize;
-            // The segments of the live long terms (of the young ones: the old ones' are
-            // kept), read from the terms.
-            let mut read = if young_only {
-                alive & !word(&self.old, w)
-            } else {
-                alive
-            };
-            while read != 0 {
-                let i = w * 64 + read.trailing_zeros() as usize;
-                read &= read - 1;
-                if let TermData::Long { seg, .. } = self.terms[i] {
-                    seg_live[seg as usize] = true;
+            // The live terms not kept unread, whose segments are read from the terms.
+            let read = alive & !kept_old(w);
+            let mut rest = alive;
+            while rest != 0 {
+                let b = rest.trailing_zeros();
+                rest &= rest - 1;
+                let i = w * 64 + b as usize;
+                if read & (1 << b) != 0 {
+                    if let TermData::Long { seg, .. } = self.terms[i] {
+                        seg_live[seg as usize] = true;
+                    }
                 }
-            }
-            // A live term whose first parent died keeps its other parents in the table.
-            let mut kept = alive;
-            while kept != 0 {
-                let i = w * 64 + kept.trailing_zeros() as usize;
-                kept &= kept - 1;
+                // A live term whose first parent died keeps its other parents in the table.
                 for fp in &mut self.first_parent[i] {
                     if *fp < SEE_TABLE && !live(*fp as usize) {
                         *fp = SEE_TABLE;
@@ -1879,7 +1860,8 @@ impl TermStore {
         if self.small.len() > 16 * self.in_small.max(256) {
             let size = (self.in_small * 4).next_power_of_two().max(1024);
             self.rehash_small(size, |_| true);
-        } // Every term alive now is old for the next collection.
+        }
+        // Every term alive now is old for the next collection.
         self.old = alive_words;
     }
 }

@@ -289,11 +289,9 @@ fn collect_between_points(engine: &mut Engine, searches: &mut driver::Searches, 
     if searches.kept() <= keep {
         // Every term the tables held at the last collection was a root of it, so a young
         // collection needs only those written since.
-        engine.collect_due_with(|full| match full {
-            false => searches
-                .held_since_collection()
-                .unwrap_or_else(|| searches.held()),
-            true => searches.held(),
+        engine.collect_due_with(|full| {
+            let young = (!full).then(|| searches.held_since_collection());
+            young.flatten().unwrap_or_else(|| searches.held())
         });
     } else {
         searches.clear();

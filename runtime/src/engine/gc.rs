@@ -123,7 +123,7 @@ impl Engine {
         self.store.mark(all, &mut marks, young_only);
         let before = self.store.len();
         self.store.sweep(&marks, young_only);
-        self.calls.retain(|t| self.store.is_live(t));
+        self.calls.retain(|t| self.store.is_old(t));
         // A freed term is not normal any more (its id will be a new term): the live ones
         // (the old ones of the next collection) keep their bits, word by word.
         let alive = self.store.old_words();
