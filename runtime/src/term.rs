@@ -486,6 +486,60 @@ fn retain_in_place<T: Copy>(
     kept
 }
 
+/// A collection removes the dead entries of a table one by one while they are fewer than
+/// one in this many of its slots, and otherwise filters the whole table in one pass: finding
+/// an entry is a random access, visiting a slot in the pass a sequential one.
+const REMOVE_ONE_BY_ONE: usize = 32;
+
+/// Remove from the open-addressing table `slots` (linear probing, never full) the entry
+/// that `is_it` picks on the probe path of `key` (whose home slot `home` gives), if it is
+/// there, leaving `free` behind, and say whether it was. The entries after it on their path are shifted back
+/// into the hole (backward-shift deletion), so every entry stays findable without
+/// tombstones.
+fn remove_entry<T: Copy>(
+    slots: &mut [T],
+    is_free: impl Fn(&T) -> bool,
+    home: impl Fn(&T) -> usize,
+    key: T,
+    is_it: impl Fn(&T) -> bool,
+    free: T,
+) -> bool {
+    let mask = slots.len() - 1;
+    let mut i = home(&key);
+    loop {
+        let e = &slots[i];
+        if is_free(e) {
+            return false;
+        }
+        if is_it(e) {
+            break;
+        }
+        i = (i + 1) & mask;
+    }
+    // Slot `i` is the hole. An entry at `j` further on may fill it when its home is not
+    // in the cyclic range (i, j]: its probe path then passes through `i`.
+    let mut j = i;
+    loop {
+        j = (j + 1) & mask;
+        let e = slots[j];
+        if is_free(&e) {
+            break;
+        }
+        let h = home(&e);
+        let home_in_between = if i <= j {
+            i < h && h <= j
+        } else {
+            i < h || h <= j
+        };
+        if !home_in_between {
+            slots[i] = e;
+            i = j;
+        }
+    }
+    slots[i] = free;
+    true
+}
+
 impl TermStore {
     /// An empty store for the operators of `sig`.
     pub fn new(sig: &Signature) -> TermStore {
@@ -1745,8 +1799,9 @@ impl TermStore {
     ///
     /// The data of a dead term is left in its slot (it is dropped when the slot is reused,
     /// by `alloc`, which also resets the slot's first parents), except a map's, which is
-    /// dropped at once: so the sweep costs a few word operations per 64 dead terms, plus
-    /// the work on the live ones.
+    /// dropped at once. Besides a few word operations per 64 terms, the sweep reads either
+    /// each term that dies or each live one, whichever are fewer (see below), and the
+    /// young live ones for their segments.
     pub(crate) fn sweep(&mut self, marks: &[u64], young_only: bool) {
         let n = self.terms.len();
         let words = n.div_ceil(64);
@@ -1774,14 +1829,55 @@ impl TermStore {
         } else {
             vec![false; self.segs.len()]
         };
+        // The terms that die here. A term dies once, so walking them finds every anchored
+        // first parent that dies (its anchor, an argument, was alive until now) and every
+        // entry of `small` to remove. Walking the live terms finds the first parents too
+        // (and then `small` is filtered in one pass): each way reads one term per term
+        // walked, so the collection walks the fewer. In a young collection of a long run
+        // most live terms are old and few die; a long reduction's dead are the many.
+        let died = |w: usize, was_free: &[u64]| !alive_words[w] & valid(w) & !was_free[w];
+        let ndied: u32 = (0..words).map(|w| died(w, &self.free).count_ones()).sum();
+        let nalive: u32 = alive_words.iter().map(|a| a.count_ones()).sum();
+        let by_the_dead = ndied < nalive;
+        // The entries of `small` whose terms die here, while they are few enough to be
+        // removed one by one (`None` past that: the table is filtered in one pass).
+        let most_removed = self.small.len() / REMOVE_ONE_BY_ONE;
+        let mut small_dead: Option<Vec<SmallEntry>> = by_the_dead.then(Vec::new);
         let mut nfree = 0;
         for (w, &alive) in alive_words.iter().enumerate() {
+            let mut dying = if by_the_dead { died(w, &self.free) } else { 0 };
+            while dying != 0 {
+                let i = w * 64 + dying.trailing_zeros() as usize;
+                dying &= dying - 1;
+                let TermData::App { op, args } = &self.terms[i] else {
+                    continue;
+                };
+                // The applications anchored at it after this one are in the table.
+                if let Some(anchor) = args.iter().max() {
+                    for fp in &mut self.first_parent[anchor.index()] {
+                        if *fp == i as u32 {
+                            *fp = SEE_TABLE;
+                        }
+                    }
+                }
+                if let (Some(dead), [a0] | [a0, _]) = (&mut small_dead, args.as_slice()) {
+                    dead.push(SmallEntry {
+                        op: op.0,
+                        a0: a0.0,
+                        a1: args.get(1).map_or(u32::MAX, |a| a.0),
+                        id: i as u32,
+                    });
+                    if dead.len() > most_removed {
+                        small_dead = None;
+                    }
+                }
+            }
             let free = !alive & valid(w);
             self.free[w] = free;
             nfree += free.count_ones() as usize;
             // The live terms not kept unread, whose segments are read from the terms.
             let read = alive & !kept_old(w);
-            let mut rest = alive;
+            let mut rest = if by_the_dead { read } else { alive };
             while rest != 0 {
                 let b = rest.trailing_zeros();
                 rest &= rest - 1;
@@ -1791,10 +1887,13 @@ impl TermStore {
                         seg_live[seg as usize] = true;
                     }
                 }
-                // A live term whose first parent died keeps its other parents in the table.
-                for fp in &mut self.first_parent[i] {
-                    if *fp < SEE_TABLE && !live(*fp as usize) {
-                        *fp = SEE_TABLE;
+                if !by_the_dead {
+                    // A live term whose first parent died keeps its other parents in the
+                    // table.
+                    for fp in &mut self.first_parent[i] {
+                        if *fp < SEE_TABLE && !live(*fp as usize) {
+                            *fp = SEE_TABLE;
+                        }
                     }
                 }
             }
@@ -1850,13 +1949,29 @@ impl TermStore {
             self.rehash(size, |_| true);
         }
         let mask = self.small.len() - 1;
-        self.in_small = retain_in_place(
-            &mut self.small,
-            |e| e.id == u32::MAX,
-            |e| hash_small(e.op, e.a0, e.a1) as usize & mask,
-            |e| live(e.id as usize),
-            SMALL_EMPTY,
-        );
+        let home = |e: &SmallEntry| hash_small(e.op, e.a0, e.a1) as usize & mask;
+        match small_dead {
+            // A young collection usually frees few of the table's entries (in the seed's
+            // program, 1 to 10% of them): finding each is cheaper than the whole pass.
+            Some(dead) => {
+                for e in dead {
+                    let is_it = |s: &SmallEntry| s.id == e.id;
+                    let is_free = |s: &SmallEntry| s.id == u32::MAX;
+                    if remove_entry(&mut self.small, is_free, home, e, is_it, SMALL_EMPTY) {
+                        self.in_small -= 1;
+                    }
+                }
+            }
+            None => {
+                self.in_small = retain_in_place(
+                    &mut self.small,
+                    |e| e.id == u32::MAX,
+                    home,
+                    |e| live(e.id as usize),
+                    SMALL_EMPTY,
+                );
+            }
+        }
         if self.small.len() > 16 * self.in_small.max(256) {
             let size = (self.in_small * 4).next_power_of_two().max(1024);
             self.rehash_small(size, |_| true);
@@ -1899,13 +2014,14 @@ fn merge_sorted(store: &TermStore, a: &[TermId], b: &[TermId], idem: bool, out: 
 
 #[cfg(test)]
 mod tests {
-    use super::retain_in_place;
+    use super::{remove_entry, retain_in_place};
 
     /// Random tables of every load up to a half, with runs that wrap around the end:
-    /// after `retain_in_place`, the entries kept are exactly those `keep` admits, each
-    /// findable by probing from its home, and the count is right.
+    /// after `retain_in_place`, or after `remove_entry` of each refused entry, the entries
+    /// kept are exactly those `keep` admits, each findable by probing from its home, and
+    /// the count is right.
     #[test]
-    fn retain_in_place_keeps_every_entry_findable() {
+    fn filtering_a_table_or_removing_entries_keeps_every_entry_findable() {
         const FREE: u64 = u64::MAX;
         let mut r: u64 = 7;
         let mut next = || {
@@ -1914,7 +2030,8 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             r >> 17
         };
-        for round in 0..300 {
+        let home = |e: &u64| (*e >> 32) as usize;
+        for round in 0..600 {
             let size = 1usize << (3 + round % 6);
             let mask = size - 1;
             // An entry is (home << 32 | key); homes bunch up near the end to make runs wrap.
@@ -1937,13 +2054,31 @@ mod tests {
             }
             let dead: Vec<bool> = (0..n).map(|_| next() % 2 == 0).collect();
             let keep = |e: &u64| !dead[(*e & 0xffff_ffff) as usize];
-            let kept = retain_in_place(
-                &mut slots,
-                |e| *e == FREE,
-                |e| (*e >> 32) as usize,
-                keep,
-                FREE,
-            );
+            let is_free = |e: &u64| *e == FREE;
+            let kept = if round % 2 == 0 {
+                retain_in_place(&mut slots, is_free, home, keep, FREE)
+            } else {
+                for &e in all.iter().filter(|e| !keep(e)) {
+                    assert!(remove_entry(
+                        &mut slots,
+                        is_free,
+                        home,
+                        e,
+                        |s| *s == e,
+                        FREE
+                    ));
+                    // Gone now: a second removal finds nothing.
+                    assert!(!remove_entry(
+                        &mut slots,
+                        is_free,
+                        home,
+                        e,
+                        |s| *s == e,
+                        FREE
+                    ));
+                }
+                slots.iter().filter(|e| !is_free(e)).count()
+            };
             let want: Vec<u64> = all.iter().copied().filter(|e| keep(e)).collect();
             assert_eq!(kept, want.len(), "round {round}");
             let mut left: Vec<u64> = slots.iter().copied().filter(|&e| e != FREE).collect();
