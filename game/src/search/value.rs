@@ -597,7 +597,10 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
         let mut moves = moves;
         let q = p.opponent();
         // What the table knows of each successor: its own entry, or else its mirror
-        // image's (the two are worth the same).
+        // image's (the two are worth the same). A successor already known good enough is
+        // an enhanced transposition cut-off, taken as soon as it is found: the successors
+        // after it are not looked up (each look-up is a miss of the processor's caches
+        // once the table is large).
         let mut found: SmallVec<[Known<C>; 16]> = SmallVec::with_capacity(moves.len());
         for &m in &moves {
             let entry = match self.table.get(&(q, m)) {
@@ -608,10 +611,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     Err(e) => return Err(rules.in_context(e, &path(p, c))),
                 },
             };
-            found.push((m, entry.map(|b| (b.lo, b.hi))));
-        }
-        // An enhanced transposition cut-off: a successor already known good enough.
-        for &(m, bounds) in &found {
+            let bounds = entry.map(|b| (b.lo, b.hi));
             if let Some((lo, hi)) = bounds {
                 let (lo, hi) = (self.lift(lo), self.lift(hi));
                 if p == Side::B && lo >= beta {
@@ -623,6 +623,7 @@ impl<C: Copy + Eq + Hash> ValueSearch<C> {
                     return Ok(Opened::Value(hi));
                 }
             }
+            found.push((m, bounds));
         }
         let known = |m| found.iter().find(|f| f.0 == m).and_then(|f| f.1);
         let mut keys = self.spare_keys.pop().unwrap_or_default();
