@@ -493,9 +493,9 @@ const REMOVE_ONE_BY_ONE: usize = 32;
 
 /// Remove from the open-addressing table `slots` (linear probing, never full) the entry
 /// that `is_it` picks on the probe path of `key` (whose home slot `home` gives), if it is
-/// there, leaving `free` behind, and say whether it was. The entries after it on their path are shifted back
-/// into the hole (backward-shift deletion), so every entry stays findable without
-/// tombstones.
+/// there, leaving `free` behind, and say whether it was. The entries after it on their
+/// path are shifted back into the hole (backward-shift deletion), so every entry stays
+/// findable without tombstones.
 fn remove_entry<T: Copy>(
     slots: &mut [T],
     is_free: impl Fn(&T) -> bool,
@@ -1852,7 +1852,8 @@ impl TermStore {
                 let TermData::App { op, args } = &self.terms[i] else {
                     continue;
                 };
-                // The applications anchored at it after this one are in the table.
+                // Anchored at its largest argument, whose slot now sends the look-ups of
+                // its applications to the table (this id, freed, must not be found).
                 if let Some(anchor) = args.iter().max() {
                     for fp in &mut self.first_parent[anchor.index()] {
                         if *fp == i as u32 {
