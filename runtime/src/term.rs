@@ -1835,8 +1835,10 @@ impl TermStore {
         // (and then `small` is filtered in one pass): each way reads one term per term
         // walked, so the collection walks the fewer. In a young collection of a long run
         // most live terms are old and few die; a long reduction's dead are the many.
-        let died = |w: usize, was_free: &[u64]| !alive_words[w] & valid(w) & !was_free[w];
-        let ndied: u32 = (0..words).map(|w| died(w, &self.free).count_ones()).sum();
+        let died: Vec<u64> = (0..words)
+            .map(|w| !alive_words[w] & valid(w) & !self.free[w])
+            .collect();
+        let ndied: u32 = died.iter().map(|d| d.count_ones()).sum();
         let nalive: u32 = alive_words.iter().map(|a| a.count_ones()).sum();
         let by_the_dead = ndied < nalive;
         // The entries of `small` whose terms die here, while they are few enough to be
@@ -1845,7 +1847,7 @@ impl TermStore {
         let mut small_dead: Option<Vec<SmallEntry>> = by_the_dead.then(Vec::new);
         let mut nfree = 0;
         for (w, &alive) in alive_words.iter().enumerate() {
-            let mut dying = if by_the_dead { died(w, &self.free) } else { 0 };
+            let mut dying = if by_the_dead { died[w] } else { 0 };
             while dying != 0 {
                 let i = w * 64 + dying.trailing_zeros() as usize;
                 dying &= dying - 1;
@@ -1951,26 +1953,21 @@ impl TermStore {
         }
         let mask = self.small.len() - 1;
         let home = |e: &SmallEntry| hash_small(e.op, e.a0, e.a1) as usize & mask;
+        let is_free = |e: &SmallEntry| e.id == u32::MAX;
         match small_dead {
             // A young collection usually frees few of the table's entries (in the seed's
             // program, 1 to 10% of them): finding each is cheaper than the whole pass.
             Some(dead) => {
                 for e in dead {
                     let is_it = |s: &SmallEntry| s.id == e.id;
-                    let is_free = |s: &SmallEntry| s.id == u32::MAX;
                     if remove_entry(&mut self.small, is_free, home, e, is_it, SMALL_EMPTY) {
                         self.in_small -= 1;
                     }
                 }
             }
             None => {
-                self.in_small = retain_in_place(
-                    &mut self.small,
-                    |e| e.id == u32::MAX,
-                    home,
-                    |e| live(e.id as usize),
-                    SMALL_EMPTY,
-                );
+                let keep = |e: &SmallEntry| live(e.id as usize);
+                self.in_small = retain_in_place(&mut self.small, is_free, home, keep, SMALL_EMPTY);
             }
         }
         if self.small.len() > 16 * self.in_small.max(256) {
