@@ -433,6 +433,8 @@ pub struct Engine {
     direct_used: bool,
     /// Steps of the direct evaluator, for its periodic checks (interrupt, memory, garbage).
     d_ticks: u32,
+    /// Times a reduction has read the process's resident memory (`Engine::watch`).
+    memory_checks: u64,
     /// Nested calls of the direct evaluator under way (counted with the frames against
     /// `Limits::max_depth`).
     d_depth: usize,
@@ -510,6 +512,7 @@ impl Engine {
             direct_floor: usize::MAX,
             direct_used: false,
             d_ticks: 0,
+            memory_checks: 0,
             d_depth: 0,
             frame_floor: 0,
             reduce_root: NONE,
@@ -780,6 +783,12 @@ impl Engine {
     /// Steps (equation applications + built-in evaluations) since the engine was created.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Times the reductions of this engine have read the process's resident memory for
+    /// the memory budget: once every 2^18 steps at most, since a read asks the kernel.
+    pub fn memory_checks(&self) -> u64 {
+        self.memory_checks
     }
 
     /// Number of completed entries in the memo table of `op`.

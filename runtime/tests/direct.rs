@@ -933,3 +933,23 @@ fn questions_asked_without_a_term_agree_with_reduce() {
         }
     }
 }
+
+#[test]
+fn the_memory_budget_is_read_rarely_but_read() {
+    // Reading the process's resident memory asks the kernel: every 4,096 direct steps it
+    // was a tenth of binary-add's time. A long direct reduction reads it about once every
+    // 2^18 steps, and does read it (else the budget would not hold).
+    let s = peano();
+    let mut e = s.engine();
+    e.direct = true;
+    e.call_cache = false;
+    let got = red(&s, &mut e, "[val [ack [nat 3] [nat 7]]]");
+    assert_eq!(got, ackermann(3, 7).to_string());
+    assert!(e.used_direct());
+    let (steps, checks) = (e.steps(), e.memory_checks());
+    assert!(steps > 1 << 19, "{steps} steps: long enough to need checks");
+    assert!(
+        checks >= 1 && checks <= (steps >> 18) + 1,
+        "{checks} reads of the resident memory in {steps} steps"
+    );
+}
