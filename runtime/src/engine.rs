@@ -435,9 +435,14 @@ pub struct Engine {
     d_ticks: u32,
     /// Times a reduction has read the process's resident memory (`Engine::watch`).
     memory_checks: u64,
-    /// Nested calls of the direct evaluator under way (counted with the frames against
-    /// `Limits::max_depth`).
+    /// Nested calls of the direct evaluator under way, and constructors pending (counted
+    /// with the frames against `Limits::max_depth`).
     d_depth: usize,
+    /// Constructors waiting for the value of a call made in tail position (see
+    /// `Engine::d_apply`); their other arguments are on `vals`.
+    conses: Vec<direct::Cons>,
+    /// Constructors the direct evaluator has built after the call they waited for.
+    conses_built: u64,
     /// The machine's run loop returns when a value reaches this many frames: 0, or the
     /// frames pending when the direct evaluator ran the machine nested.
     frame_floor: usize,
@@ -514,6 +519,8 @@ impl Engine {
             d_ticks: 0,
             memory_checks: 0,
             d_depth: 0,
+            conses: Vec::new(),
+            conses_built: 0,
             frame_floor: 0,
             reduce_root: NONE,
             frames: Vec::new(),
@@ -789,6 +796,13 @@ impl Engine {
     /// the memory budget: once every 2^18 steps at most, since a read asks the kernel.
     pub fn memory_checks(&self) -> u64 {
         self.memory_checks
+    }
+
+    /// Constructors in tail position that the direct evaluator has left pending while it
+    /// made the call giving their last argument, in a loop rather than a nested call (see
+    /// `Engine::d_apply`), and built after it.
+    pub fn conses_built(&self) -> u64 {
+        self.conses_built
     }
 
     /// Number of completed entries in the memo table of `op`.

@@ -953,3 +953,133 @@ fn the_memory_budget_is_read_rarely_but_read() {
         "{checks} reads of the resident memory in {steps} steps"
     );
 }
+
+/// Functions whose right-hand side is a constructor around a call giving its last
+/// argument (`s(plus(M, N))`): made in a loop by the direct evaluator, the constructors
+/// pending (`Engine::d_apply`).
+fn pending_constructors() -> Spec {
+    let mut s = peano();
+    // The same shape as a memo function: its table must get every level's value.
+    s.op("ups", &["Int"], "P", "memo");
+    s.eq("", "[ups 0]", "z");
+    s.owise("k:Int", "[ups k]", "[s [ups [_-_ k 1]]]");
+    // Stuck at an odd number, under as many pending constructors as it went down.
+    s.op("evens", &["Int"], "P", "");
+    s.eq("", "[evens 0]", "z");
+    s.ceq(
+        "k:Int",
+        "[evens k]",
+        "[s [evens [_-_ k 2]]]",
+        "[_==_ [_rem_ k 2] 0]",
+    );
+    s.op("then-evens", &["Int"], "Int", "");
+    s.eq("k:Int", "[then-evens k]", "[_+_ [val [evens k]] 1]");
+    s
+}
+
+#[test]
+fn calls_under_a_constructor_run_in_a_loop_with_the_machines_answers() {
+    let s = pending_constructors();
+    // 20,000 levels: past the native stack a nested call per level would need here.
+    for (src, want) in [
+        ("[val [plus [nat 20000] [nat 3]]]", 20003),
+        ("[val [plus [nat 7] [nat 3]]]", 10),
+        ("[val [evens 300]]", 150),
+        ("[val [twice [nat 12]]]", 1 << 12),
+    ] {
+        assert_eq!(both(&s, src), want.to_string(), "{src}");
+    }
+    let mut e = s.engine();
+    e.direct = true;
+    e.call_cache = false;
+    red(&s, &mut e, "[val [plus [nat 20000] [nat 3]]]");
+    assert!(
+        e.conses_built() >= 2 * 20000,
+        "{} constructors built after their calls (`nat` and `plus`)",
+        e.conses_built()
+    );
+    // A memo function of that shape: each level's value in its table, as the machine's.
+    let mut direct = s.engine();
+    let mut machine = s.engine();
+    machine.direct = false;
+    for e in [&mut direct, &mut machine] {
+        assert_eq!(red(&s, e, "[val [ups 40]]"), "40");
+        assert_eq!(e.memo_len(s.id("ups")), 41);
+    }
+    // Each level's value read back from the table (no new entry: nothing recomputed).
+    for k in [39, 17, 1, 0] {
+        let src = format!("[val [ups {k}]]");
+        assert_eq!(red(&s, &mut direct, &src), k.to_string(), "{src}");
+        assert_eq!(direct.memo_len(s.id("ups")), 41, "{src}");
+    }
+}
+
+#[test]
+fn the_call_cache_answers_calls_under_pending_constructors() {
+    // `app(L, M)` met again inside another chain (`app(cons(3, L), M)`), and a suffix's
+    // `app` recorded at the level it was asked: every answer the machine's.
+    let s = lists();
+    let mut cached = s.engine();
+    cached.direct = true;
+    cached.call_cache = true;
+    let next = |r: i64| (r * 1103515245 + 12345) % 2147483648;
+    let (r1, r2) = (next(1), next(next(1)));
+    let m = "[rand 5 7]";
+    for (src, under) in [
+        (format!("[chk [app [rand 50 1] {m}] 1]"), 50),
+        // `app(cons(3, L), M)` is new: its `app(L, M)`, one constructor down, is known.
+        (
+            format!("[chk [app [cons 4 [cons 3 [rand 50 1]]] {m}] 1]"),
+            1,
+        ),
+        // Asked one and two constructors down in the first chain.
+        (format!("[chk [app [rand 49 {r1}] {m}] 1]"), 0),
+        (format!("[chk [app [rand 48 {r2}] {m}] 1]"), 0),
+        (format!("[chk [app [cons 3 [rand 50 1]] {m}] 1]"), 0),
+    ] {
+        let mut machine = s.engine();
+        machine.direct = false;
+        let want = red(&s, &mut machine, &src);
+        let before = cached.conses_built();
+        assert_eq!(red(&s, &mut cached, &src), want, "{src}");
+        // How many constructors the direct evaluator left pending: the first chain's
+        // (and `rand`'s), then only down to the call the cache knows.
+        let built = cached.conses_built() - before;
+        assert!(
+            built >= under && (under > 1 || built <= under),
+            "{src}: {built}"
+        );
+    }
+}
+
+#[test]
+fn errors_under_pending_constructors_are_the_machines() {
+    let s = pending_constructors();
+    for src in ["[evens 7]", "[then-evens 41]", "[val [evens 301]]"] {
+        let mut direct = s.engine();
+        let mut machine = s.engine();
+        machine.direct = false;
+        let want = red(&s, &mut machine, src);
+        assert!(want.starts_with("ERROR"), "{src}: {want}");
+        assert_eq!(red(&s, &mut direct, src), want, "{src}");
+        assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+        // The engine is left clean: the next reduction is right.
+        assert_eq!(
+            red(&s, &mut direct, "[val [evens 40]]"),
+            "20",
+            "after {src}"
+        );
+    }
+    // The depth limit counts pending constructors as the machine counts its frames.
+    for direct in [true, false] {
+        let mut e = s.engine();
+        e.direct = direct;
+        e.limits.max_depth = 500;
+        let t = term(&s, &mut e, "[plus [nat 2000] z]");
+        assert!(
+            matches!(e.reduce(t), Err(RuntimeError::DepthLimit { .. })),
+            "direct = {direct}"
+        );
+        assert_eq!(red(&s, &mut e, "[val [nat 100]]"), "100");
+    }
+}

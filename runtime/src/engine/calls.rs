@@ -101,6 +101,9 @@ pub(super) struct Asked {
     pub op: OpId,
     pub key: [u32; MAX_ARGS],
     pub since: u64,
+    /// The constructors pending when it was asked (`Engine::conses`): its value is the
+    /// value built when as many are left.
+    pub level: u32,
 }
 
 /// The `since` of an [`Asked`] call of a memo-pair function (its key: the arguments).
@@ -111,7 +114,7 @@ pub(super) const MEMO_TERM: u64 = u64::MAX - 1;
 
 impl Asked {
     /// A memo-pair call `op(args)` (at most two arguments) being computed.
-    pub(super) fn memo(op: OpId, args: &[TermId]) -> Asked {
+    pub(super) fn memo(op: OpId, args: &[TermId], level: u32) -> Asked {
         let mut key = [EMPTY; MAX_ARGS];
         for (slot, a) in key.iter_mut().zip(args) {
             *slot = a.0;
@@ -120,17 +123,19 @@ impl Asked {
             op,
             key,
             since: MEMO,
+            level,
         }
     }
 
     /// A memo call, the term `t` of `op`, being computed.
-    pub(super) fn memo_term(op: OpId, t: TermId) -> Asked {
+    pub(super) fn memo_term(op: OpId, t: TermId, level: u32) -> Asked {
         let mut key = [EMPTY; MAX_ARGS];
         key[0] = t.0;
         Asked {
             op,
             key,
             since: MEMO_TERM,
+            level,
         }
     }
 

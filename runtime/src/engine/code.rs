@@ -41,6 +41,12 @@ pub(super) enum Ins {
         tail: bool,
         checks: u32,
     },
+    /// The call of `op` on the `n` values on top of the value stack whose value is the
+    /// last argument of the constructor in tail position that the next instruction (an
+    /// `App`) builds: `s(plus(M, N))`, `cons(X, app(L, M))`. The call is made as a tail
+    /// call, the constructor left pending (see `Engine::d_apply`), so that a recursion
+    /// building a constructor term level by level runs in a loop.
+    Cons { op: OpId, n: u32 },
     /// The lazy built-in node `node` (`if_then_else_fi`, `and-then`, `or-else`) in tail
     /// position, its first argument's value on top of the value stack: decide, then go on
     /// at `then` (its second argument's code) or `other` (its third), or end with the first
@@ -127,6 +133,22 @@ impl Engine {
         }
         let checks = self.node_checked[node as usize];
         let ctor = checks != super::compile::UNCHECKED && self.ops[op.0 as usize].ctor_plain();
+        if tail && ctor && n > 0 {
+            // The last child's value is the last argument: if it is a call, it is made in
+            // tail position modulo this constructor.
+            if let Some(last) = self.code.last_mut() {
+                if let Ins::App {
+                    op,
+                    n,
+                    ctor: false,
+                    tail: false,
+                    ..
+                } = *last
+                {
+                    *last = Ins::Cons { op, n };
+                }
+            }
+        }
         self.code.push(Ins::App {
             op,
             n,

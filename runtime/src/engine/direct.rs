@@ -61,6 +61,15 @@ enum MemoKey {
     Term(TermId),
 }
 
+/// A constructor waiting for the value of a call made in tail position (see
+/// [`Engine::d_apply`]): `op` applied to the values `vals[base..]` once that value is pushed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cons {
+    op: OpId,
+    base: u32,
+    checks: u32,
+}
+
 /// The result of evaluating a node in tail position: a value, or a call of a direct
 /// function whose arguments are on the value stack from `base` on.
 enum Tail {
@@ -81,6 +90,7 @@ impl Engine {
         };
         self.direct_used = false;
         self.d_depth = 0;
+        self.conses.clear();
     }
 
     /// A question `op(vals[0..])` of a direct function, asked at the top of a reduction
@@ -261,6 +271,34 @@ impl Engine {
                         self.vals.push(v);
                     }
                 }
+                Ins::Cons { op, n } => {
+                    // The constructor the next instruction builds waits for the call's
+                    // value (its other arguments below the call's on the value stack),
+                    // counted towards the depth limit as the nested call would be.
+                    let base = self.vals.len() as u32 - n;
+                    let Ins::App {
+                        op: c,
+                        n: m,
+                        checks,
+                        ..
+                    } = self.code[pc as usize + 1]
+                    else {
+                        unreachable!("a `Cons` call is followed by its constructor")
+                    };
+                    self.d_depth += 1;
+                    if self.d_depth + self.frames.len() > self.limits.max_depth {
+                        return Err(RuntimeError::DepthLimit {
+                            limit: self.limits.max_depth,
+                            term: NONE,
+                        });
+                    }
+                    self.conses.push(Cons {
+                        op: c,
+                        base: base - (m - 1),
+                        checks,
+                    });
+                    return Ok(Tail::Call(op, base));
+                }
                 Ins::Lazy {
                     node,
                     op,
@@ -328,14 +366,23 @@ impl Engine {
     /// form. A call of a cached function is looked up in the call cache first (see
     /// `calls`), and its value recorded there after — with the values of the calls it
     /// turned into by tail calls on the way, up to a few.
+    ///
+    /// A call whose value is the last argument of a constructor in tail position
+    /// (`s(plus(M, N))`, `o(add(A, B))`; `Ins::App`'s `cons`) is made in this loop too, as a
+    /// tail call, its constructor pushed on `conses`: a recursion that builds a
+    /// constructor term level by level (adding bit lists, appending lists, Peano
+    /// numerals) runs in a loop, in constant native stack, and the constructors are built
+    /// innermost first when the innermost call has its value.
     fn d_apply(&mut self, op: OpId, base: u32) -> Result<TermId, RuntimeError> {
         // The cached calls on the way go on `asking` from `mark` on: roots for a
         // collection meanwhile, which therefore cannot free their arguments. So do the
         // memo calls being computed (`d_memo_begin`).
         let mark = self.asking.len();
-        let v = self.d_apply_calls(op, base, mark);
+        let cmark = self.conses.len();
+        let v = self.d_apply_calls(op, base, mark, cmark);
         match v {
             Ok(v) => {
+                // The calls asked with no constructor of this chain pending.
                 for i in mark..self.asking.len() {
                     let a = self.asking[i];
                     if a.is_memo() {
@@ -352,10 +399,58 @@ impl Engine {
                         self.d_memo_remember(a, None);
                     }
                 }
+                // The constructors the chain left pending stay on `conses`, as the
+                // values stay on `vals`: an error ends the reduction, which is run again
+                // (`direct_begin`) or recovered from (`recover`) with them cleared.
             }
         }
         self.asking.truncate(mark);
         v
+    }
+
+    /// The innermost call of a chain begun by [`Engine::d_apply`] has the value `v`: build
+    /// the constructors left pending on the way (`conses` from `cmark` on), innermost
+    /// first, and record the value of each call asked (`asking` from `mark` on) under a
+    /// pending constructor at the level it was asked: a call asked under k pending
+    /// constructors has the value built when k are left. The value with none left is
+    /// returned; the calls asked then are `d_apply`'s to record.
+    #[cold]
+    #[inline(never)]
+    fn d_unwind(
+        &mut self,
+        mut v: TermId,
+        mark: usize,
+        cmark: usize,
+    ) -> Result<TermId, RuntimeError> {
+        let asked_above =
+            |e: &Engine| e.asking.len() > mark && e.asking[e.asking.len() - 1].level > cmark as u32;
+        while self.conses.len() > cmark {
+            if asked_above(self) {
+                let level = self.conses.len() as u32;
+                while self.asking.len() > mark && self.asking[self.asking.len() - 1].level == level
+                {
+                    let a = self.asking.pop().expect("an asked call");
+                    if a.is_memo() {
+                        self.d_memo_remember(a, Some(v));
+                    } else {
+                        self.calls.put(a.op, &a.key, v, self.steps - a.since);
+                    }
+                }
+            }
+            let Some(c) = self.conses.pop() else {
+                unreachable!("a pending constructor")
+            };
+            self.d_depth -= 1;
+            self.conses_built += 1;
+            self.vals.push(v);
+            v = match self.build_plain(c.op, c.base, c.checks) {
+                Some(t) => t,
+                // A value of a sort the constructor does not take: the call of `op`
+                // (what `d_code` does with a constructor it cannot build).
+                None => self.d_call(c.op, c.base)?,
+            };
+        }
+        Ok(v)
     }
 
     /// A call of the memo function `op` (`OpRt::memo_direct`) on the normal values
@@ -405,8 +500,8 @@ impl Engine {
         self.memo_set(op, key, IN_PROGRESS);
         self.memo_total += 1;
         self.asking.push(match key {
-            MemoKey::Pair(_) => calls::Asked::memo(op, args),
-            MemoKey::Term(t) => calls::Asked::memo_term(op, t),
+            MemoKey::Pair(_) => calls::Asked::memo(op, args, self.conses.len() as u32),
+            MemoKey::Term(t) => calls::Asked::memo_term(op, t, self.conses.len() as u32),
         });
         Ok(None)
     }
@@ -483,35 +578,42 @@ impl Engine {
     fn d_apply_calls(
         &mut self,
         mut op: OpId,
-        base: u32,
+        mut base: u32,
         mark: usize,
+        cmark: usize,
     ) -> Result<TermId, RuntimeError> {
-        loop {
+        let v = loop {
             let n = self.vals.len() as u32 - base;
             if let Some(key) = self.call_key(op, base, n) {
                 if let Some(v) = self.calls.get(op, &key) {
                     self.vals.truncate(base as usize);
-                    return Ok(v);
+                    break v;
                 }
                 if self.asking.len() - mark < MAX_ASKED {
                     self.asking.push(calls::Asked {
                         op,
                         key,
                         since: self.steps,
+                        level: self.conses.len() as u32,
                     });
                 }
             }
             match self.d_step(op, base)? {
-                Ok(v) => return Ok(v),
-                Err(next) => op = next,
+                Ok(v) => break v,
+                Err((next, b)) => (op, base) = (next, b),
             }
+        };
+        if self.conses.len() == cmark {
+            return Ok(v);
         }
+        self.d_unwind(v, mark, cmark)
     }
 
     /// One rewrite of `op` applied to the normal values `vals[base..]`: its normal form,
-    /// or the direct function its right-hand side calls in tail position (with the
-    /// arguments in `vals[base..]`).
-    fn d_step(&mut self, op: OpId, base: u32) -> Result<Result<TermId, OpId>, RuntimeError> {
+    /// or the function its right-hand side calls in tail position and where its arguments
+    /// begin on the value stack (`base`, or above it: past a pending constructor's other
+    /// arguments).
+    fn d_step(&mut self, op: OpId, base: u32) -> Result<Result<TermId, (OpId, u32)>, RuntimeError> {
         // The machine may push frames before it hands back a task (a memo entry, a
         // suspended condition): its nested run must resume them.
         let floor = self.frames.len();
@@ -538,10 +640,7 @@ impl Engine {
         }
         match self.d_eqs(op, base)? {
             Some(Tail::Value(v)) => Ok(Ok(v)),
-            Some(Tail::Call(next, b)) => {
-                debug_assert_eq!(b, base, "a tail call's arguments replace the caller's");
-                Ok(Err(next))
-            }
+            Some(Tail::Call(next, b)) => Ok(Err((next, b))),
             None => self.d_no_equation(op, base).map(Ok),
         }
     }

@@ -848,6 +848,7 @@ impl Engine {
         self.nconds = 0;
         self.frame_floor = 0;
         self.d_depth = 0;
+        self.conses.clear();
     }
 }
 
