@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use gamelang_runtime::RuntimeError;
+use gamelang_runtime::{Engine, RuntimeError};
 
 /// Lists of integers: append, naive reverse, a position-weighted checksum, and a
 /// pseudo-random list (the shape of the `nrev` benchmark).
@@ -95,16 +95,20 @@ fn both(s: &Spec, src: &str) -> String {
     both_used(s, src).0
 }
 
+/// An engine of `s` with the direct evaluator on or off, and the call cache.
+fn engine(s: &Spec, direct: bool, call_cache: bool) -> Engine {
+    let mut e = s.engine();
+    e.direct = direct;
+    e.call_cache = call_cache;
+    e
+}
+
 /// [`both`], and whether the direct evaluator ran.
 fn both_used(s: &Spec, src: &str) -> (String, bool) {
-    let mut direct = s.engine();
-    direct.direct = true;
-    direct.call_cache = false;
+    let mut direct = engine(s, true, false);
     let mut machine = s.engine();
     machine.direct = false;
-    let mut cached = s.engine();
-    cached.direct = true;
-    cached.call_cache = true;
+    let mut cached = engine(s, true, true);
     let got = red(s, &mut direct, src);
     let want = red(s, &mut machine, src);
     assert_eq!(got, want, "{src}: direct vs machine");
@@ -819,6 +823,19 @@ fn memo_functions_are_computed_directly_with_the_machines_tables() {
 /// machine's errors, and no call left marked as being computed — asked again, the same
 /// error, not a cycle (a mark left behind by the direct evaluator would make the machine,
 /// which words the error, report `halves(3)` as a call that needs itself).
+/// `src` is an error: the same, with the same trace, with the direct evaluator as on the
+/// machine alone. The engine with the direct evaluator, and the error.
+fn the_machines_error(s: &Spec, src: &str) -> (Engine, String) {
+    let mut direct = s.engine();
+    let mut machine = s.engine();
+    machine.direct = false;
+    let want = red(s, &mut machine, src);
+    assert!(want.starts_with("ERROR"), "{src}: {want}");
+    assert_eq!(red(s, &mut direct, src), want, "{src}");
+    assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+    (direct, want)
+}
+
 #[test]
 fn errors_inside_memo_functions_are_the_machines() {
     let s = memo_functions();
@@ -831,13 +848,7 @@ fn errors_inside_memo_functions_are_the_machines() {
         "[then-part 5]",
         "[then-loop3 4]",
     ] {
-        let mut direct = s.engine();
-        let mut machine = s.engine();
-        machine.direct = false;
-        let want = red(&s, &mut machine, src);
-        assert!(want.starts_with("ERROR"), "{src}: {want}");
-        assert_eq!(red(&s, &mut direct, src), want, "{src}");
-        assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+        let (mut direct, want) = the_machines_error(&s, src);
         assert_eq!(red(&s, &mut direct, src), want, "{src}, asked again");
     }
     let mut e = s.engine();
@@ -940,9 +951,7 @@ fn the_memory_budget_is_read_rarely_but_read() {
     // was a tenth of binary-add's time. A long direct reduction reads it about once every
     // 2^18 steps, and does read it (else the budget would not hold).
     let s = peano();
-    let mut e = s.engine();
-    e.direct = true;
-    e.call_cache = false;
+    let mut e = engine(&s, true, false);
     let got = red(&s, &mut e, "[val [ack [nat 3] [nat 7]]]");
     assert_eq!(got, ackermann(3, 7).to_string());
     assert!(e.used_direct());
@@ -989,9 +998,7 @@ fn calls_under_a_constructor_run_in_a_loop_with_the_machines_answers() {
     ] {
         assert_eq!(both(&s, src), want.to_string(), "{src}");
     }
-    let mut e = s.engine();
-    e.direct = true;
-    e.call_cache = false;
+    let mut e = engine(&s, true, false);
     red(&s, &mut e, "[val [plus [nat 20000] [nat 3]]]");
     assert!(
         e.conses_built() >= 2 * 20000,
@@ -1019,9 +1026,7 @@ fn the_call_cache_answers_calls_under_pending_constructors() {
     // `app(L, M)` met again inside another chain (`app(cons(3, L), M)`), and a suffix's
     // `app` recorded at the level it was asked: every answer the machine's.
     let s = lists();
-    let mut cached = s.engine();
-    cached.direct = true;
-    cached.call_cache = true;
+    let mut cached = engine(&s, true, true);
     let next = |r: i64| (r * 1103515245 + 12345) % 2147483648;
     let (r1, r2) = (next(1), next(next(1)));
     let m = "[rand 5 7]";
@@ -1056,13 +1061,7 @@ fn the_call_cache_answers_calls_under_pending_constructors() {
 fn errors_under_pending_constructors_are_the_machines() {
     let s = pending_constructors();
     for src in ["[evens 7]", "[then-evens 41]", "[val [evens 301]]"] {
-        let mut direct = s.engine();
-        let mut machine = s.engine();
-        machine.direct = false;
-        let want = red(&s, &mut machine, src);
-        assert!(want.starts_with("ERROR"), "{src}: {want}");
-        assert_eq!(red(&s, &mut direct, src), want, "{src}");
-        assert_eq!(direct.trace(), machine.trace(), "{src}: trace");
+        let (mut direct, _) = the_machines_error(&s, src);
         // The engine is left clean: the next reduction is right.
         assert_eq!(
             red(&s, &mut direct, "[val [evens 40]]"),
