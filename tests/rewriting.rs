@@ -390,3 +390,47 @@ fn ac_equations_match_with_an_extension() {
     let out = reduce(&["--quiet", file.to_str().unwrap()]);
     assert_eq!(results(&out), ["1", "1 ; 2", "1 ; 2 ; 3"], "{out}");
 }
+
+#[test]
+fn lists_written_as_in_maude_read_and_print_without_parentheses() {
+    // `_;_ : Int List -> List`, Maude's usual list: `1 ; 2 ; nil` groups to the right (the
+    // left grouping is not well-kinded) and prints so, and what is printed reads back.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lists.maude");
+    std::fs::write(
+        &file,
+        "fmod LISTS is\n  protecting INT .\n  sorts List T .\n  subsort Int < T .\n\
+         \x20 op nil : -> List [ctor] .\n  op _;_ : Int List -> List [ctor] .\n\
+         \x20 op _&_ : T T -> T [ctor] .\n\
+         \x20 op app : List List -> List .\n  op rev : List -> List .\n  op sum : List -> Int .\n\
+         \x20 vars X : Int .\n  vars L M : List .\n\
+         \x20 eq app(nil, M) = M .\n  eq app(X ; L, M) = X ; app(L, M) .\n\
+         \x20 eq rev(nil) = nil .\n  eq rev(X ; L) = app(rev(L), X ; nil) .\n\
+         \x20 eq sum(nil) = 0 .\n  eq sum(X ; L) = X + sum(L) .\nendfm\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let reduce1 = |term: &str| {
+        let out = reduce(&["--quiet", file, term]);
+        results(&out).pop().expect("a result")
+    };
+    // Short and long lists (past the chart parser, and past its 4,000-token limit), against
+    // the reversal and the sum computed here.
+    for n in [3, 40, 3000] {
+        let items: Vec<i64> = (0..n).map(|k| (k * 7919) % 1000 - 500).collect();
+        let show = |xs: &mut dyn Iterator<Item = &i64>| {
+            xs.map(|x| x.to_string()).collect::<Vec<_>>().join(" ; ") + " ; nil"
+        };
+        let list = show(&mut items.iter());
+        let reversed = reduce1(&format!("rev({list})"));
+        assert_eq!(reversed, show(&mut items.iter().rev()), "{n}");
+        // The printed normal form reads back as the same list.
+        let sum = reduce1(&format!("sum({reversed})"));
+        assert_eq!(sum, items.iter().sum::<i64>().to_string(), "{n}");
+    }
+    // An operator that nests both ways keeps its parentheses on the right, and either form
+    // prints as it reads back.
+    assert_eq!(reduce1("1 & (2 & 3)"), "1 & (2 & 3)");
+    assert_eq!(reduce1("1 & 2 & 3"), "(1 & 2) & 3");
+    assert_eq!(reduce1("(1 & 2) & 3"), "(1 & 2) & 3");
+}

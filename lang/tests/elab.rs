@@ -418,3 +418,103 @@ fn a_string_literal_with_a_colon_is_a_string_not_a_variable() {
     );
     assert_eq!(term(&mut s, "T", "\"a: b\""), "\"a: b\"");
 }
+
+/// A module with a list whose cons `_;_` takes an element of another kind (Maude's usual
+/// way of writing lists), a left-nestable operator `_~_`, Maude's `_<:_` over a subsort
+/// (`Int < IntList`), and an operator ending in a hole after a keyword (`let_in_`).
+fn lists_module() -> Session {
+    load(
+        "fmod L is\n  protecting INT .\n  sorts Rows IntList .\n  subsort Int < IntList .\n\
+         \x20 op nil : -> Rows [ctor] .\n  op _;_ : Int Rows -> Rows [ctor] .\n\
+         \x20 op len : Rows -> Int .\n  op _~_ : Int Int -> Int .\n\
+         \x20 op _<:_ : Int IntList -> IntList [ctor] .\n  op let_in_ : Int Int -> Int .\n\
+         endfm",
+    )
+}
+
+#[test]
+fn an_operator_groups_to_the_right_where_only_that_reading_is_well_sorted() {
+    let mut s = lists_module();
+    // `(1 ; 2) ; …` is not well-kinded (`2` is no list): Maude reads it to the right, and
+    // so does gamelang now (it read every open operator to the left, and refused).
+    assert_eq!(
+        term(&mut s, "L", "1 ; 2 ; 3 ; nil"),
+        "(1 ; (2 ; (3 ; nil)))"
+    );
+    assert_eq!(
+        term(&mut s, "L", "len(1 ; 2 ; nil)"),
+        "(len ( (1 ; (2 ; nil)) ))"
+    );
+    // Where both groupings are well sorted, still to the left.
+    assert_eq!(term(&mut s, "L", "1 ~ 2 ~ 3"), "((1 ~ 2) ~ 3)");
+    assert_eq!(term(&mut s, "L", "1 - 2 - 3 - 4"), "(((1 - 2) - 3) - 4)");
+    assert_eq!(term(&mut s, "L", "1 ~ (2 ~ 3)"), "(1 ~ (2 ~ 3))");
+    // Seven operands (13 tokens: the chart parser), 132 bracketings: the left one.
+    assert_eq!(
+        term(&mut s, "L", "1 ~ 2 ~ 3 ~ 4 ~ 5 ~ 6 ~ 7"),
+        "((((((1 ~ 2) ~ 3) ~ 4) ~ 5) ~ 6) ~ 7)"
+    );
+    // Where the left grouping is only kind-correct (`1 <: 2` is an IntList, not an Int),
+    // the well-sorted right one (Maude's default gathering for `_<:_`, `(e E)`).
+    assert_eq!(term(&mut s, "L", "1 <: 2 <: 3"), "(1 <: (2 <: 3))");
+    // An operator ending in a hole after a keyword nests in its last argument.
+    assert_eq!(
+        term(&mut s, "L", "let 1 in let 2 in 3"),
+        "(let 1 in (let 2 in 3))"
+    );
+    // Mixed with a tighter operator: the elements' sums stay elements.
+    assert_eq!(
+        term(&mut s, "L", "1 + 2 ; 3 * 4 ; nil"),
+        "((1 + 2) ; ((3 * 4) ; nil))"
+    );
+    // The left grouping written out is still wrong, with the argument pointed at.
+    let e = try_term(&mut s, "L", "(1 ; 2) ; nil").unwrap_err();
+    assert!(
+        e.contains("argument 2 of `_;_` has the wrong sort: expected `Rows`, found `Nat`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_long_list_nests_to_the_right_in_the_chain_parser_too() {
+    big_stack(long_lists);
+}
+
+fn long_lists() {
+    let mut s = lists_module();
+    // From 16 tokens on, chains are read by `chain.rs`, which combines from the left and,
+    // when that is not well sorted, from the right: the chart parser's reading.
+    for n in [7, 8, 20, 3000] {
+        let items: Vec<String> = (0..n).map(|k| k.to_string()).collect();
+        let text = items.join(" ; ") + " ; nil";
+        let pat = try_term(&mut s, "L", &text).unwrap_or_else(|e| panic!("{n}: {e}"));
+        // The same as the list written with every parenthesis.
+        let nested = items
+            .iter()
+            .rev()
+            .fold("nil".to_string(), |rest, x| format!("({x} ; {rest})"));
+        assert_eq!(pat, try_term(&mut s, "L", &nested).unwrap(), "{n}");
+        // Walk the spine: n conses, the elements in order.
+        let mut at = &pat;
+        for k in 0..n {
+            match at {
+                Pat::App(_, args) if args.len() == 2 => {
+                    assert_eq!(args[0], Pat::Int(k as i64), "{n}");
+                    at = &args[1];
+                }
+                other => panic!("{n}, element {k}: {other:?}"),
+            }
+        }
+        assert!(matches!(at, Pat::App(_, args) if args.is_empty()), "{n}");
+    }
+    // A prefix application around a chain past the 4,000-token limit of other terms.
+    let items: Vec<String> = (0..3000).map(|k| k.to_string()).collect();
+    let text = format!("len({} ; nil)", items.join(" ; "));
+    assert!(try_term(&mut s, "L", &text).is_ok());
+    // A long left-nestable chain is still read to the left.
+    let chain = vec!["1"; 40].join(" ~ ");
+    match try_term(&mut s, "L", &chain).unwrap() {
+        Pat::App(_, args) => assert_eq!(args[1], Pat::Int(1)),
+        other => panic!("{other:?}"),
+    }
+}

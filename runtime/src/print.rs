@@ -10,6 +10,10 @@
 //!   parenthesised when its own operator is an *open* mixfix operator (its form starts or
 //!   ends with a hole) whose precedence is ≥ the parent's (not for the flattened arguments
 //!   of an `assoc` operator, which are never headed by it);
+//!   A list built by a binary operator that can only nest to the right (`_;_ : Int Rows ->
+//!   Rows`: its first argument is of another kind than its result, so `(1 ; 2) ; nil`
+//!   cannot be read) is the exception: its last argument headed by the same operator is
+//!   not parenthesised, `1 ; 2 ; nil`, as Maude prints it and as the parser reads it back;
 //! * an argument in an enclosed hole is parenthesised only when it is headed by an open
 //!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`;
 //! * a finite map of two or more entries (a map term of the store) as its entries joined
@@ -22,7 +26,8 @@
 
 use crate::engine::Engine;
 use crate::term::{TermId, TermStore};
-use gamelang_lang::program::{OpId, PatPiece, Signature};
+use gamelang_lang::program::{OpId, OpInfo, PatPiece, Signature};
+use rustc_hash::FxHashMap;
 
 /// Print `t` in concrete syntax, eliding with `…` beyond about `max_chars` bytes
 /// (`usize::MAX`: in full).
@@ -33,6 +38,7 @@ pub fn print_term(sig: &Signature, store: &TermStore, t: TermId, max_chars: usiz
         out: String::new(),
         max: max_chars,
         full: false,
+        right_nesting: FxHashMap::default(),
     };
     p.run(t);
     if p.full {
@@ -65,7 +71,13 @@ enum Task<'a> {
     Owned(String),
     Term(TermId),
     /// An argument of an operator: parenthesised or not (see [`Printer::arg`]).
-    Arg(TermId, OpId, Option<(&'a str, &'a str)>),
+    /// `last`: in the operator's last hole, at the end of its form.
+    Arg {
+        arg: TermId,
+        parent: OpId,
+        enclosed: Option<(&'a str, &'a str)>,
+        last: bool,
+    },
 }
 
 struct Printer<'a> {
@@ -74,6 +86,9 @@ struct Printer<'a> {
     out: String,
     max: usize,
     full: bool,
+    /// Whether each binary operator asked about nests only to the right (see
+    /// [`Printer::nests_right`]).
+    right_nesting: FxHashMap<OpId, bool>,
 }
 
 fn space_between(prev: Item<'_>, next: Item<'_>) -> bool {
@@ -150,7 +165,12 @@ impl<'a> Printer<'a> {
                     continue;
                 }
                 Task::Term(t) => self.term(t),
-                Task::Arg(a, parent, enclosed) => self.arg(a, parent, enclosed),
+                Task::Arg {
+                    arg,
+                    parent,
+                    enclosed,
+                    last,
+                } => self.arg(arg, parent, enclosed, last),
             };
             stack.extend(pieces.items.into_iter().rev());
         }
@@ -214,7 +234,7 @@ impl<'a> Printer<'a> {
                     }
                 }
                 p.sep(prev, Item::Arg);
-                p.items.push(Task::Arg(a, op, None));
+                p.items.push(Task::arg(a, op));
             }
             return p;
         }
@@ -249,8 +269,12 @@ impl<'a> Printer<'a> {
                             _ => (None, None),
                         };
                     p.sep(prev, Item::Arg);
-                    p.items
-                        .push(Task::Arg(args[next_arg], op, before.zip(after)));
+                    p.items.push(Task::Arg {
+                        arg: args[next_arg],
+                        parent: op,
+                        enclosed: before.zip(after),
+                        last: j + 1 == form.len(),
+                    });
                     next_arg += 1;
                     prev = Some(Item::Arg);
                 }
@@ -293,11 +317,11 @@ impl<'a> Printer<'a> {
                 p.items.push(Task::Text(sep));
                 p.items.push(Task::Text(" "));
             }
-            p.items.push(Task::Arg(k, entry, None));
+            p.items.push(Task::arg(k, entry));
             p.items.push(Task::Text(" "));
             p.items.push(Task::Text(arrow));
             p.items.push(Task::Text(" "));
-            p.items.push(Task::Arg(v, entry, None));
+            p.items.push(Task::arg(v, entry));
         }
         if join.is_none() {
             p.items.push(Task::Text(")"));
@@ -307,13 +331,20 @@ impl<'a> Printer<'a> {
 
     /// An argument of `parent`. `enclosed` gives the literal pieces around its hole when
     /// both are literals.
-    fn arg(&self, a: TermId, parent: OpId, enclosed: Option<(&str, &str)>) -> Pieces<'a> {
+    fn arg(
+        &mut self,
+        a: TermId,
+        parent: OpId,
+        enclosed: Option<(&str, &str)>,
+        last: bool,
+    ) -> Pieces<'a> {
         // A map term is printed as an application of its `_&_`.
         let head = self
             .store
             .op(a)
             .or_else(|| self.store.map_print_ops(a).and_then(|(join, _)| join));
         let parens = match head {
+            Some(op) if op == parent && last && self.nests_right(op) => false,
             Some(op) if op != parent || !self.sig.op(parent).attrs.assoc => {
                 let info = self.sig.op(op);
                 is_open(&info.form)
@@ -338,6 +369,55 @@ impl<'a> Printer<'a> {
             p.items.push(Task::Term(a));
         }
         p
+    }
+}
+
+impl Task<'_> {
+    /// An argument of `parent` in a hole that is neither enclosed nor last.
+    fn arg(arg: TermId, parent: OpId) -> Self {
+        Task::Arg {
+            arg,
+            parent,
+            enclosed: None,
+            last: false,
+        }
+    }
+}
+
+impl Printer<'_> {
+    /// Does `op` nest only to the right, so that its last argument headed by `op` needs no
+    /// parentheses? A binary open operator `_;_` that is not `assoc`, such that the left
+    /// grouping `(x ; y) ; z` of a list `x ; y ; z` is never well-kinded, so that the
+    /// parser reads it to the right (see `lang/src/elab/mixfix.rs`): no operator of its
+    /// name that could stand outside (its last argument of the list's kind) takes as first
+    /// argument the kind of what an operator of its name gives (`op` itself included:
+    /// `_;_ : Int Rows -> Rows`, or another module's `_;_` on other sorts).
+    fn nests_right(&mut self, op: OpId) -> bool {
+        let sig = self.sig;
+        *self.right_nesting.entry(op).or_insert_with(|| {
+            let info = sig.op(op);
+            let binary_open = |o: &OpInfo| {
+                o.args.len() == 2
+                    && matches!(o.form.first(), Some(PatPiece::Hole))
+                    && matches!(o.form.last(), Some(PatPiece::Hole))
+            };
+            if !binary_open(info) || info.attrs.assoc || info.attrs.prec == 0 {
+                return false;
+            }
+            let same_name: Vec<&OpInfo> = sig
+                .ops
+                .iter()
+                .filter(|o| o.name == info.name && binary_open(o))
+                .collect();
+            same_name
+                .iter()
+                .filter(|outer| sig.same_kind(outer.args[1], info.args[1]))
+                .all(|outer| {
+                    same_name
+                        .iter()
+                        .all(|inner| !sig.same_kind(outer.args[0], inner.result))
+                })
+        })
     }
 }
 

@@ -128,18 +128,47 @@ impl TermParser<'_> {
         if names.len() > 1 && level_syms.iter().any(|&s| self.grammar.syms[s].assoc) {
             return None;
         }
+        let syms_at = |p: &Self, op: Option<usize>| -> Vec<usize> {
+            match op {
+                Some(k) => p.grammar.chains().infix(&p.toks[k].text).to_vec(),
+                None => juxtaposition.clone(),
+            }
+        };
         let (_, a, b) = parts[0];
         let mut acc: Vec<Reading> = self.span(a, b).iter().cloned().collect();
         for &(op, a, b) in &parts[1..] {
-            let syms: Vec<usize> = match op {
-                Some(k) => self.grammar.chains().infix(&self.toks[k].text).to_vec(),
-                None => juxtaposition.clone(),
-            };
-            let right = self.span(a, b);
+            let syms = syms_at(self, op);
+            let right: Vec<Reading> = self.span(a, b).iter().cloned().collect();
             let left_end = op.unwrap_or(a);
-            acc = self.combine(&syms, acc, &right, (i, left_end), (a, b), (i, b));
+            acc = self.combine(&syms, acc, right, (i, left_end), (a, b), (i, b));
             if acc.is_empty() {
                 break;
+            }
+        }
+        // A chain of an operator that is not associative and cannot be read (well sorted)
+        // from the left, such as a list `1 ; 2 ; … ; nil` of `_;_ : Int Rows -> Rows`, is
+        // read from the right too: the chart parser would find that grouping (see
+        // `Reading::right`), and prefers it only when it is better sorted. (Groupings mixing
+        // both directions are the chart parser's alone: a long chain needing one is not
+        // read.)
+        let well_sorted = acc.iter().any(|r| r.ill == 0);
+        if !well_sorted && level_syms.iter().all(|&s| !self.grammar.syms[s].assoc) {
+            let &(_, a, b) = parts.last().expect("two parts or more");
+            let mut from_right: Vec<Reading> = self.span(a, b).iter().cloned().collect();
+            for w in (0..parts.len() - 1).rev() {
+                if from_right.is_empty() {
+                    break;
+                }
+                let (_, a, b) = parts[w];
+                let (op, c, _) = parts[w + 1];
+                let syms = syms_at(self, op);
+                let left: Vec<Reading> = self.span(a, b).iter().cloned().collect();
+                let right_start = op.map_or(c, |k| k + 1);
+                from_right =
+                    self.combine(&syms, left, from_right, (a, b), (right_start, j), (a, j));
+            }
+            for r in from_right {
+                super::mixfix::push(&mut acc, r);
             }
         }
         Some(acc)
@@ -226,20 +255,22 @@ impl TermParser<'_> {
         &mut self,
         syms: &[usize],
         left: Vec<Reading>,
-        right: &[Reading],
+        right: Vec<Reading>,
         left_span: (usize, usize),
         part: (usize, usize),
         whole: (usize, usize),
     ) -> Vec<Reading> {
-        // Which combinations fit (precedence and sort), before building any: the left
-        // readings can be large, and each is moved into its last use rather than copied.
+        // Which combinations fit (precedence and sort), before building any: the readings
+        // of the side read so far can be large (the left one, or the right one when the
+        // chain is read from the right), and each is moved into its last use rather than
+        // copied.
         let mut combos: Vec<(usize, usize, usize, u32, u32)> = Vec::new();
         // (Symbols borrowed from the grammar, which outlives the parser: not cloned.)
         let grammar = self.grammar;
         for &s in syms {
             let sym = &grammar.syms[s];
-            let lmax = self.allowed_prec(sym, 0, 2);
-            let rmax = self.allowed_prec(sym, sym.form.len() - 1, 2);
+            let lmax = self.allowed_prec(sym, 0);
+            let rmax = self.allowed_prec(sym, sym.form.len() - 1);
             for (li, l) in left.iter().enumerate() {
                 if l.prec > lmax {
                     continue;
@@ -258,24 +289,18 @@ impl TermParser<'_> {
                 }
             }
         }
-        let mut uses = vec![0usize; left.len()];
-        for c in &combos {
-            uses[c.1] += 1;
-        }
-        let mut left: Vec<Option<Reading>> = left.into_iter().map(Some).collect();
+        let mut left = Uses::new(left, combos.iter().map(|c| c.1));
+        let mut right = Uses::new(right, combos.iter().map(|c| c.2));
         let mut out = Vec::new();
         for (s, li, ri, lfit, rfit) in combos {
-            uses[li] -= 1;
-            let l = if uses[li] == 0 {
-                left[li].take().expect("used once more")
-            } else {
-                left[li].clone().expect("still here")
-            };
             let sym = &grammar.syms[s];
-            let l = Reading { ill: lfit, ..l };
+            let l = Reading {
+                ill: lfit,
+                ..left.take(li)
+            };
             let r = Reading {
                 ill: rfit,
-                ..right[ri].clone()
+                ..right.take(ri)
             };
             let reading = match (&sym.target, sym.assoc, sym.builtin) {
                 // Flattening in place: `build` would copy the whole chain at every step.
@@ -294,6 +319,7 @@ impl TermParser<'_> {
                         sort: sym.result,
                         prec: sym.prec,
                         ill,
+                        right: l.right + r.right,
                     })
                 }
                 _ => self.build(sym, vec![l, r], whole),
@@ -303,6 +329,34 @@ impl TermParser<'_> {
             }
         }
         out
+    }
+}
+
+/// Readings each used a known number of times: moved into the last use, cloned before.
+struct Uses {
+    readings: Vec<Option<Reading>>,
+    uses: Vec<usize>,
+}
+
+impl Uses {
+    fn new(readings: Vec<Reading>, used: impl Iterator<Item = usize>) -> Self {
+        let mut uses = vec![0usize; readings.len()];
+        for k in used {
+            uses[k] += 1;
+        }
+        Uses {
+            readings: readings.into_iter().map(Some).collect(),
+            uses,
+        }
+    }
+
+    fn take(&mut self, k: usize) -> Reading {
+        self.uses[k] -= 1;
+        if self.uses[k] == 0 {
+            self.readings[k].take().expect("used once more")
+        } else {
+            self.readings[k].clone().expect("still here")
+        }
     }
 }
 

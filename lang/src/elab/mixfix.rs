@@ -230,6 +230,30 @@ pub(super) struct Reading {
     /// How many arguments are only kind-correct (their sort is not below the declared one).
     /// Among several readings, the best-sorted wins.
     pub(super) ill: u32,
+    /// How many arguments group to the right: the last argument of a binary open operator
+    /// (`_;_`) with the operator's own precedence, as in `1 ; (2 ; nil)` written without
+    /// the parentheses. Among readings as well sorted, the fewest win, so that `a - b - c`
+    /// is `(a - b) - c`; a list `1 ; 2 ; nil` whose left grouping is ill-sorted (`1 ; 2`
+    /// is no list) still reads, to the right, as Maude reads it.
+    pub(super) right: u32,
+}
+
+impl Reading {
+    /// The order in which readings are preferred: best sorted first, then the fewest
+    /// right groupings.
+    fn rank(&self) -> (u32, u32) {
+        (self.ill, self.right)
+    }
+
+    /// Is `self` at least as good as `other` wherever `other` could stand (same sort, no
+    /// looser precedence) and better ranked? Then `other` need not be kept.
+    fn dominates(&self, other: &Reading) -> bool {
+        self.sort == other.sort
+            && self.prec <= other.prec
+            && self.ill <= other.ill
+            && self.right <= other.right
+            && self.rank() < other.rank()
+    }
 }
 
 /// The closest the parser came to a reading: an operator whose form fitted the tokens but
@@ -336,8 +360,8 @@ pub fn parse_term(
         }
         return Err(p.explain_failure(whole));
     }
-    let best = readings.iter().map(|r| r.ill).min().unwrap_or(0);
-    readings.retain(|r| r.ill == best);
+    let best = readings.iter().map(Reading::rank).min().unwrap_or((0, 0));
+    readings.retain(|r| r.rank() == best);
     if readings.len() > 1 {
         let readings: Vec<(&Pat, SortId)> = readings.iter().map(|r| (&r.pat, r.sort)).collect();
         // The variables' names, to show the readings as written (the lookups were all
@@ -452,7 +476,11 @@ impl TermParser<'_> {
                 self.chart.insert((i, j), rc.clone());
                 return rc;
             }
-            if j - i > MAX_TOKENS {
+            // A prefix application `f(…)` around a long chain (`len(1 ; 2 ; … ; nil)`) is
+            // read by the chart parser in time linear in its top-level commas.
+            let prefix_application =
+                j - i > 3 && self.toks[i + 1].text == "(" && self.below[i + 2] == j;
+            if j - i > MAX_TOKENS && !prefix_application {
                 let whole = self.toks[i].span.to(self.toks[j - 1].span);
                 self.too_long.get_or_insert(
                     Diag::at(
@@ -587,6 +615,7 @@ impl TermParser<'_> {
                                 sort,
                                 prec: 0,
                                 ill: 0,
+                                right: 0,
                             },
                         );
                     }
@@ -612,6 +641,7 @@ impl TermParser<'_> {
                             sort: s,
                             prec: 0,
                             ill: 0,
+                            right: 0,
                         },
                     ),
                     None => {
@@ -639,6 +669,7 @@ impl TermParser<'_> {
                     sort: s,
                     prec: 0,
                     ill: 0,
+                    right: 0,
                 },
             );
         }
@@ -657,6 +688,7 @@ impl TermParser<'_> {
                         sort: sym.result,
                         prec: 0,
                         ill: 0,
+                        right: 0,
                     },
                 );
             }
@@ -731,11 +763,10 @@ impl TermParser<'_> {
             .filter(|(_, p)| **p == PatPiece::Hole)
             .map(|(k, _)| k)
             .collect();
-        let n_holes = hole_pieces.len();
         let mut choices: Vec<Vec<Reading>> = Vec::with_capacity(holes.len());
         for (a, &(hi, hj)) in holes.iter().enumerate() {
             let piece = hole_pieces[a];
-            let max_prec = self.allowed_prec(sym, piece, n_holes);
+            let max_prec = self.allowed_prec(sym, piece);
             let declared = sym.args[a];
             let mut ok = Vec::new();
             let readings = self.span(hi, hj);
@@ -792,20 +823,28 @@ impl TermParser<'_> {
     }
 
     /// The highest precedence an argument in form piece `piece` may have.
-    pub(super) fn allowed_prec(&self, sym: &Sym, piece: usize, n_holes: usize) -> u32 {
+    pub(super) fn allowed_prec(&self, sym: &Sym, piece: usize) -> u32 {
         let form = &sym.form;
         let lit_before = piece > 0 && matches!(form[piece - 1], PatPiece::Lit(_));
         let lit_after = piece + 1 < form.len() && matches!(form[piece + 1], PatPiece::Lit(_));
         if lit_before && lit_after {
             return u32::MAX; // enclosed: anything goes
         }
-        let trailing = piece + 1 == form.len();
-        if trailing && n_holes > 1 && !sym.assoc {
-            // Left associativity: `a - b - c` is `(a - b) - c`.
-            sym.prec.saturating_sub(1)
-        } else {
-            sym.prec
-        }
+        // The last argument of a binary open operator may have the operator's own
+        // precedence too (Maude's default gathering, `E`): such a reading groups to the
+        // right and counts one in `Reading::right` (see `build`), so that left grouping
+        // wins wherever it is as well sorted.
+        sym.prec
+    }
+
+    /// Does an argument of precedence `prec` in the last place of `sym` (with these many
+    /// holes) group to the right, where left associativity would have refused it?
+    fn groups_right(sym: &Sym, n_holes: usize, prec: u32) -> bool {
+        n_holes > 1
+            && !sym.assoc
+            && sym.prec > 0
+            && prec == sym.prec
+            && sym.form.last() == Some(&PatPiece::Hole)
     }
 
     /// How argument `a` of `sym` fits reading `r`: the reading's `ill` count with this
@@ -836,6 +875,9 @@ impl TermParser<'_> {
         (i, j): (usize, usize),
     ) -> Option<Reading> {
         let ill: u32 = args.iter().map(|a| a.ill).sum();
+        let last_prec = args.last().map_or(0, |a| a.prec);
+        let right: u32 = args.iter().map(|a| a.right).sum::<u32>()
+            + u32::from(Self::groups_right(sym, args.len(), last_prec));
         let mut sort = sym.result;
         let mut extra_ill = 0;
         match sym.builtin {
@@ -884,6 +926,7 @@ impl TermParser<'_> {
             sort,
             prec: sym.prec,
             ill: ill + extra_ill,
+            right,
         })
     }
 
@@ -988,11 +1031,18 @@ impl TermParser<'_> {
 
 pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
     if let Some(existing) = out.iter_mut().find(|o| o.pat == r.pat) {
-        if r.ill < existing.ill {
+        if r.rank() < existing.rank() {
             *existing = r;
         }
         return;
     }
+    // A reading another one beats wherever it could stand is not kept (nor counted
+    // towards the limit): the right groupings of a chain `a - b - c - d` that also
+    // groups to the left, which would otherwise multiply (every bracketing of the chain).
+    if out.iter().any(|o| o.dominates(&r)) {
+        return;
+    }
+    out.retain(|o| !r.dominates(o));
     if out.len() < MAX_READINGS {
         out.push(r);
     }
