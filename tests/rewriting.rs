@@ -434,3 +434,95 @@ fn lists_written_as_in_maude_read_and_print_without_parentheses() {
     assert_eq!(reduce1("1 & 2 & 3"), "(1 & 2) & 3");
     assert_eq!(reduce1("(1 & 2) & 3"), "(1 & 2) & 3");
 }
+
+/// Maude's matching conditions `P := T`, on programs whose answers are computed here.
+#[test]
+fn matching_conditions_bind_their_pattern_variables() {
+    let program =
+        "fmod MATCHES is\n  protecting INT .\n  sorts Pair Tree Bag .\n  subsort Int < Bag .\n\
+         \x20 op <_,_> : Int Int -> Pair [ctor] .\n  op leaf : -> Tree [ctor] .\n\
+         \x20 op node : Tree Int Tree -> Tree [ctor] .\n  op none : -> Bag [ctor] .\n\
+         \x20 op _;_ : Bag Bag -> Bag [ctor assoc comm id: none] .\n\
+         \x20 ops split : Int -> Pair .\n  op f : Int -> Int .\n  op g : Int Int -> Bool .\n\
+         \x20 op h : Int -> Int .\n  op rightmost : Tree -> Int .\n  op big : Bag -> Int .\n\
+         \x20 vars N M Q R A B C X K : Int .\n  vars T L U : Tree .\n  var S : Bag .\n\
+         \x20 eq split(N) = < N quo 2, N rem 2 > .\n\
+         --- the match, then a test on what it bound; the owise equation where the test fails\n\
+         \x20 ceq f(N) = Q + R if < Q, R > := split(N) /\\ R == 1 .\n\
+         \x20 eq f(N) = 0 [owise] .\n\
+         --- a variable of the left-hand side in the pattern: it must match the value bound\n\
+         \x20 ceq g(N, M) = true if < N, R > := split(M) .\n\
+         \x20 eq g(N, M) = false [owise] .\n\
+         --- two matches, the second's subject using the first's variables\n\
+         \x20 ceq h(N) = A + B + C if < A, X > := split(N) /\\ < B, C > := split(X + A) .\n\
+         --- a pattern that fails to match (the first equation) and a test after a match\n\
+         \x20 ceq rightmost(T) = K if node(L, K, leaf) := T .\n\
+         \x20 ceq rightmost(T) = rightmost(U) if node(L, K, U) := T /\\ U =/= leaf .\n\
+         --- an assoc comm pattern: the matches are tried until the test holds\n\
+         \x20 ceq big(S) = X if X ; Rest:Bag := S /\\ X > 5 .\n\
+         \x20 eq big(S) = -1 [owise] .\nendfm\n";
+    let mut terms = Vec::new();
+    let mut want = Vec::new();
+    for n in 0..24i64 {
+        terms.push(format!("f({n})"));
+        want.push(if n % 2 == 1 { n / 2 + 1 } else { 0 }.to_string());
+        let (a, x) = (n / 2, n % 2);
+        terms.push(format!("h({n})"));
+        want.push((a + (x + a) / 2 + (x + a) % 2).to_string());
+    }
+    for n in 0..6i64 {
+        for m in 0..12i64 {
+            terms.push(format!("g({n}, {m})"));
+            want.push((m / 2 == n).to_string());
+        }
+    }
+    // Trees: a right spine of random depth with random left subtrees; bags of random
+    // elements.
+    let mut seed = 12345u64;
+    let mut next = |k: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % k
+    };
+    for _ in 0..10 {
+        let depth = 1 + next(6);
+        let keys: Vec<u64> = (0..depth).map(|_| next(100)).collect();
+        let mut tree = "leaf".to_string();
+        for &k in keys.iter().rev() {
+            let left = if next(2) == 0 {
+                "leaf".to_string()
+            } else {
+                format!("node(leaf, {}, leaf)", next(100))
+            };
+            tree = format!("node({left}, {k}, {tree})");
+        }
+        terms.push(format!("rightmost({tree})"));
+        want.push(keys.last().unwrap().to_string());
+        let bag: Vec<u64> = (0..1 + next(6)).map(|_| next(9)).collect();
+        let items: Vec<String> = bag.iter().map(u64::to_string).collect();
+        terms.push(format!("big({})", items.join(" ; ")));
+        let big: Vec<u64> = bag.iter().copied().filter(|&x| x > 5).collect();
+        // Which element above 5 is found depends on the matcher's order, as in Maude.
+        want.push(if big.is_empty() {
+            "-1".into()
+        } else {
+            format!("one of {big:?}")
+        });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("matches.maude");
+    let commands: String = terms.iter().map(|t| format!("reduce {t} .\n")).collect();
+    std::fs::write(&file, format!("{program}{commands}")).unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    assert_eq!(got.len(), want.len());
+    for ((t, g), w) in terms.iter().zip(&got).zip(&want) {
+        match w.strip_prefix("one of ") {
+            Some(set) => assert!(
+                set.trim_matches(['[', ']']).split(", ").any(|x| x == g),
+                "{t}: {g}, not {w}"
+            ),
+            None => assert_eq!(g, w, "{t}"),
+        }
+    }
+}

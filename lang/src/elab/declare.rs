@@ -2,7 +2,7 @@
 //! equations (with their variables and conditions).
 
 use super::builtins::builtin;
-use super::{mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
+use super::{binding, mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
 use crate::ast::{self, Decl, ModuleDecl, ModuleKind, Token, TokenRun};
 use crate::diag::{suggest, Diag};
 use crate::program::{Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
@@ -358,9 +358,9 @@ impl Session {
                 attrs,
                 span,
             } => {
-                let eq = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
+                let eqs = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
-                if let Some(eq) = eq.filter(|_| executable) {
+                for eq in eqs.into_iter().filter(|_| executable) {
                     let extended = ac_extension(&self.program.sig, &eq);
                     self.program.equations.push(eq);
                     self.program.equations.extend(extended);
@@ -552,7 +552,7 @@ impl Session {
         cond: Option<&TokenRun>,
         attrs: &TokenRun,
         span: Span,
-    ) -> Result<Option<Equation>, Diag> {
+    ) -> Result<Vec<Equation>, Diag> {
         let mut owise = false;
         let mut nonexec = false;
         let mut i = 0;
@@ -590,6 +590,61 @@ impl Session {
             ));
         }
         let lhs_vars = vars.table.len();
+        let parts = cond.map(|c| binding::condition_parts(c)).transpose()?;
+        if let Some(parts) = parts.filter(|ps| ps.iter().any(|p| binding::binding_at(p).is_some()))
+        {
+            // Matching conditions bind variables for what follows them: the condition is
+            // read first, then the right-hand side (see `binding`).
+            let mut bound = lhs_vars;
+            let mut items = Vec::new();
+            for part in parts {
+                match binding::binding_at(part) {
+                    Some(k) => {
+                        let (subject, sort) =
+                            mixfix::parse_term(sig, &grammar, &part[k + 1..], &mut vars, None)?;
+                        unbound(&vars, bound, &part[k + 1..], (span, lhs_span), true)?;
+                        if k == 0 {
+                            return Err(Diag::at(
+                                part[0].span,
+                                "a matching condition needs a pattern before `:=`",
+                                "nothing to match",
+                            ));
+                        }
+                        let (pattern, _) =
+                            mixfix::parse_term(sig, &grammar, &part[..k], &mut vars, Some(sort))?;
+                        bound = vars.table.len();
+                        items.push(binding::CondPart::Match {
+                            pattern,
+                            subject,
+                            sort,
+                        });
+                    }
+                    None => {
+                        let test = condition_part(sig, &grammar, part, &mut vars, self.equal_op)?;
+                        unbound(&vars, bound, part, (span, lhs_span), true)?;
+                        items.push(binding::CondPart::Test(test));
+                    }
+                }
+            }
+            let (r, rsort) = mixfix::parse_term(sig, &grammar, rhs, &mut vars, Some(lsort))?;
+            unbound(&vars, bound, rhs, (span, lhs_span), true)?;
+            // (The sides' kinds agree: the right one was read at the left one's.)
+            debug_assert!(sig.same_kind(lsort, rsort));
+            if nonexec {
+                return Ok(Vec::new());
+            }
+            let parts = binding::Parts {
+                lhs: l,
+                sort: lsort,
+                cond: items,
+                rhs: r,
+                owise,
+                vars: vars.table,
+                span,
+                module: self.modules[m].name.clone(),
+            };
+            return Ok(self.bind_matches(parts));
+        }
         // The right side is read at the left side's kind (which settles overloaded
         // constants such as `empty`); if it has no reading there, say how the sorts differ.
         let (r, rsort) = match mixfix::parse_term(sig, &grammar, rhs, &mut vars, Some(lsort)) {
@@ -624,22 +679,12 @@ impl Session {
             )?),
         };
         // Every variable used on the right or in the condition must be bound by the left.
-        if vars.table.len() > lhs_vars {
-            let name = &vars.table[lhs_vars].name;
-            // Where it is first used: its token on the right or in the condition.
-            let inline = format!("{name}:");
-            let s = rhs
-                .iter()
-                .chain(cond.into_iter().flatten())
-                .find(|t| t.text == *name || t.text.starts_with(&inline))
-                .map_or(span, |t| t.span);
-            return Err(Diag::at(
-                s,
-                format!("variable `{name}` does not occur in the left-hand side"),
-                "unbound: the equation could not give it a value",
-            )
-            .secondary(lhs_span, "the left-hand side"));
-        }
+        let written: Vec<Token> = rhs
+            .iter()
+            .chain(cond.into_iter().flatten())
+            .cloned()
+            .collect();
+        unbound(&vars, lhs_vars, &written, (span, lhs_span), false)?;
         // The simplest loop there is (`eq foo = foo .`, often a typo): the term rewrites
         // to itself forever, until the step budget runs out minutes later.
         if l == r && !nonexec {
@@ -657,9 +702,9 @@ impl Session {
             }));
         }
         if nonexec {
-            return Ok(None);
+            return Ok(Vec::new());
         }
-        Ok(Some(Equation {
+        Ok(vec![Equation {
             lhs: l,
             rhs: r,
             cond: c,
@@ -667,7 +712,7 @@ impl Session {
             vars: vars.table,
             span,
             module: self.modules[m].name.clone(),
-        }))
+        }])
     }
 }
 
@@ -754,6 +799,37 @@ impl VarScope for EqVars<'_> {
     }
 }
 
+/// An error if the equation's variables past the first `bound` ones are used: the first
+/// of them, located at its first token in `written` (the right-hand side or a condition);
+/// `matching`: the equation has matching conditions, which bind variables too.
+fn unbound(
+    vars: &EqVars<'_>,
+    bound: usize,
+    written: &[Token],
+    (span, lhs_span): (Span, Span),
+    matching: bool,
+) -> Result<(), Diag> {
+    let Some(v) = vars.table.get(bound) else {
+        return Ok(());
+    };
+    let name = &v.name;
+    let inline = format!("{name}:");
+    let s = written
+        .iter()
+        .find(|t| t.text == *name || t.text.starts_with(&inline))
+        .map_or(span, |t| t.span);
+    let mut d = Diag::at(
+        s,
+        format!("variable `{name}` does not occur in the left-hand side"),
+        "unbound: the equation could not give it a value",
+    )
+    .secondary(lhs_span, "the left-hand side");
+    if matching {
+        d = d.note("a variable is bound by the left-hand side, or by the pattern of a matching condition `P := T` before its use");
+    }
+    Err(d)
+}
+
 /// A condition `C1 /\ C2 /\ …` where each part is a Bool term or `t = u`, as one Bool term.
 fn condition(
     sig: &crate::program::Signature,
@@ -763,50 +839,42 @@ fn condition(
     equal: Option<OpId>,
     and_then: Option<OpId>,
 ) -> Result<Pat, Diag> {
-    let mut parts: Vec<&[Token]> = Vec::new();
-    let mut depth = 0;
-    let mut start = 0;
-    for (i, t) in toks.iter().enumerate() {
-        match t.text.as_str() {
-            "(" => depth += 1,
-            ")" => depth -= 1,
-            "/\\" if depth == 0 => {
-                parts.push(&toks[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&toks[start..]);
     let mut result: Option<Pat> = None;
-    for part in parts {
-        if part.is_empty() {
-            let at = toks.first().map(|t| t.span).expect("non-empty condition");
-            return Err(Diag::at(at, "empty part in a condition", "around here"));
-        }
-        let mut depth = 0;
-        let eq_at = part.iter().position(|t| {
-            match t.text.as_str() {
-                "(" => depth += 1,
-                ")" => depth -= 1,
-                _ => {}
-            }
-            depth == 0 && t.text == "="
-        });
-        let pat = match eq_at {
-            Some(k) => {
-                let (a, asort) = mixfix::parse_term(sig, grammar, &part[..k], vars, None)?;
-                let (b, _) = mixfix::parse_term(sig, grammar, &part[k + 1..], vars, Some(asort))?;
-                Pat::App(equal.expect("prelude defines _==_"), vec![a, b])
-            }
-            None => mixfix::parse_term(sig, grammar, part, vars, sig.bool_sort)?.0,
-        };
+    for part in binding::condition_parts(toks)? {
+        let pat = condition_part(sig, grammar, part, vars, equal)?;
         result = Some(match result {
             None => pat,
             Some(prev) => Pat::App(and_then.expect("prelude defines and-then"), vec![prev, pat]),
         });
     }
     Ok(result.expect("at least one part"))
+}
+
+/// One part of a condition, a Bool term or `t = u` (as `t == u`).
+fn condition_part(
+    sig: &crate::program::Signature,
+    grammar: &Grammar,
+    part: &[Token],
+    vars: &mut dyn VarScope,
+    equal: Option<OpId>,
+) -> Result<Pat, Diag> {
+    let mut depth = 0;
+    let eq_at = part.iter().position(|t| {
+        match t.text.as_str() {
+            "(" => depth += 1,
+            ")" => depth -= 1,
+            _ => {}
+        }
+        depth == 0 && t.text == "="
+    });
+    Ok(match eq_at {
+        Some(k) => {
+            let (a, asort) = mixfix::parse_term(sig, grammar, &part[..k], vars, None)?;
+            let (b, _) = mixfix::parse_term(sig, grammar, &part[k + 1..], vars, Some(asort))?;
+            Pat::App(equal.expect("prelude defines _==_"), vec![a, b])
+        }
+        None => mixfix::parse_term(sig, grammar, part, vars, sig.bool_sort)?.0,
+    })
 }
 
 /// The mixfix form of an operator name: `_,_` → hole `,` hole; `f` with arity 2 → `f ( _ , _ )`.

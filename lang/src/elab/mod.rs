@@ -18,6 +18,7 @@
 //! with chance; [`builtins`] the built-in names and string literals; [`mixfix`] (with
 //! [`chain`] and [`extend`]) parses terms.
 
+mod binding;
 mod builtins;
 mod chain;
 pub mod chance;
