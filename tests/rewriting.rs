@@ -229,9 +229,8 @@ fn expected(name: &str, size: &str) -> String {
         "tak" => tak(3 * n(), 2 * n(), n()).to_string(),
         "binary-add" => (n() * (n() + 1) / 2).to_string(),
         "binary-mul" => bits(fact(n() as u64)),
-        "bubble-sort" | "insertion-sort" | "merge-sort" | "quick-sort" | "ac-sort" => {
-            sorted_chk(n() as usize).to_string()
-        }
+        "bubble-sort" | "insertion-sort" | "merge-sort" | "quick-sort" | "quick-sort-match"
+        | "ac-sort" => sorted_chk(n() as usize).to_string(),
         // Ten reversals give the list back.
         "nrev" => chk(&rand_list(n() as usize)).to_string(),
         "permutations" => {

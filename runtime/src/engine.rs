@@ -629,8 +629,7 @@ impl Engine {
                 &var_sorts,
                 lhs.nvars() as u32,
             );
-            let rhs = rc.compile(&eq.rhs, &compiled.aliases);
-            let cond = eq.cond.as_ref().map(|c| rc.compile(c, &compiled.aliases));
+            let (rhs, cond) = rc.compile(&eq.rhs, eq.cond.as_ref(), &compiled.aliases);
             let width = rc.width();
             let unbound = unbound_var(&eq.rhs, &bound)
                 .or_else(|| eq.cond.as_ref().and_then(|c| unbound_var(c, &bound)));

@@ -1,5 +1,5 @@
-//! Right-hand sides are DAGs: a subterm written more than once in a right-hand side (or a
-//! condition) is reduced once per application of the equation, lazily, and afresh for each
+//! Right-hand sides are DAGs: a subterm written more than once in a right-hand side and its
+//! condition is reduced once per application of the equation, lazily, and afresh for each
 //! match of a conditional equation.
 
 mod common;
@@ -242,4 +242,36 @@ fn left_hand_side_subterms_reused_in_right_hand_sides() {
         red(&s, &mut e, "[unwrap [h [_,_ [p 4 4] [p 1 1]]]]"),
         red(&s, &mut e, "[h [_,_ [p 1 1] [p 4 4]]]")
     );
+}
+
+#[test]
+fn a_term_written_in_the_condition_and_the_right_hand_side_is_reduced_once() {
+    // `chain(s(n)) = s(chain(n)) if ok(chain(n))`: the recursive call is written twice, in
+    // the condition and on the right, as a matching condition `P := T` is elaborated
+    // (`matched%k(T, …) if matches%k(T, …)`). Reduced twice per level, depth d would take
+    // about 2^d steps.
+    let mut s = Spec::new();
+    s.op("z", &[], "P", "ctor");
+    s.op("s", &["P"], "P", "ctor");
+    s.op("chain", &["P"], "P", "");
+    s.op("ok", &["P"], "Bool", "");
+    s.eq("", "[chain z]", "z");
+    s.ceq("n:P", "[chain [s n]]", "[s [chain n]]", "[ok [chain n]]");
+    s.eq("n:P", "[ok n]", "true");
+    for (direct, cache) in [(true, false), (false, false), (true, true)] {
+        let mut e = s.engine();
+        e.direct = direct;
+        e.call_cache = cache;
+        for d in [0, 1, 5, 40] {
+            let before = e.steps();
+            let got = red(&s, &mut e, &format!("[chain {}]", peano(d)));
+            assert_eq!(got, peano_shown(d));
+            // Per level: chain and ok.
+            let steps = e.steps() - before;
+            assert!(
+                steps <= 2 * d as u64 + 1,
+                "direct {direct}, cache {cache}, depth {d}: {steps} steps"
+            );
+        }
+    }
 }

@@ -6,8 +6,9 @@
 //! the equation's environment, after the variables: the first time the node is needed its
 //! instance is normalised and the value stored in the slot; every later use reads the slot.
 //! So the shared subterm is reduced once per application of the equation, however often it
-//! is written, and a program whose equations repeat a recursive call is linear where a
-//! tree-walking interpreter is exponential.
+//! is written (in the right-hand side and in the condition, which shares the right-hand
+//! side's environment), and a program whose equations repeat a recursive call is linear
+//! where a tree-walking interpreter is exponential.
 //!
 //! A slot is filled when the node is first *demanded*, never in advance, so sharing keeps
 //! the laziness of `if_then_else_fi`, `and-then` and `or-else`: a subterm written in both
@@ -126,16 +127,29 @@ impl<'a> RhsCompiler<'a> {
         }
     }
 
-    /// Compile `p` (a right-hand side or a condition) and return its root node. Subterms
-    /// written more than once in `p` are shared; a right-hand side and a condition are
-    /// compiled separately (the environment is made anew between them).
+    /// Compile a right-hand side and its equation's condition and return their root
+    /// nodes. Subterms written more than once in them are shared, the condition's with the
+    /// right-hand side's too: the condition runs first, in the environment the right-hand
+    /// side then reads (where the machine keeps it: `Frame::Cond` with `kept`, and the
+    /// direct evaluator), so a term both test and use (`matched%k(T, …) if …
+    /// matches%k(T, …)`, what a matching condition `P := T` is elaborated to) is reduced
+    /// once. Where the environment is made anew, the slot is empty and the term is
+    /// reduced again: the same value.
     ///
     /// `aliases` are the sub-patterns of the left-hand side bound to hidden variables:
     /// where `p` writes one of them again, it reads the variable (the subject's own
     /// subterm) instead of rebuilding and re-interning the term.
-    pub(super) fn compile<'p>(&mut self, p: &'p Pat, aliases: &[(&'p Pat, u32)]) -> u32 {
+    pub(super) fn compile<'p>(
+        &mut self,
+        rhs: &'p Pat,
+        cond: Option<&'p Pat>,
+        aliases: &[(&'p Pat, u32)],
+    ) -> (u32, Option<u32>) {
         let mut uses: FxHashMap<&Pat, u32> = FxHashMap::default();
-        count_uses(p, &mut uses);
+        count_uses(rhs, &mut uses);
+        if let Some(c) = cond {
+            count_uses(c, &mut uses);
+        }
         let mut done: FxHashMap<&Pat, u32> = FxHashMap::default();
         for &(q, var) in aliases {
             if uses.contains_key(q) {
@@ -143,7 +157,9 @@ impl<'a> RhsCompiler<'a> {
                 done.insert(q, n);
             }
         }
-        self.node(p, &uses, &mut done)
+        let r = self.node(rhs, &uses, &mut done);
+        let c = cond.map(|c| self.node(c, &uses, &mut done));
+        (r, c)
     }
 
     /// The number of environment entries (variables and slots) the equation needs.
