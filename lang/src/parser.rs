@@ -368,6 +368,22 @@ fn humanize_eof(file: FileId, src: &str, tokens: &[Triple], expected: Vec<String
     }
 }
 
+/// What to say of a keyword of Maude's that gamelang does not have, met where a
+/// declaration or a command could start: `mod`, `rl`, `rew`, `load`, …
+fn maude_only(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "mod" | "endm" | "omod" | "smod" | "th" | "rl" | "crl" | "rew" | "rewrite" | "frew"
+        | "frewrite" | "erew" | "search" => {
+            "gamelang runs Maude's functional modules (`fmod … endfm`, equations, `reduce`); system modules with rules (`mod`, `rl`, `rewrite`, `search`) are not supported (docs/language.md, Maude compatibility)"
+        }
+        "load" | "in" | "sload" | "quit" | "q" | "set" | "show" | "select" | "parse" => {
+            "gamelang reads one file and runs its `reduce` commands; Maude's other commands are not supported (docs/language.md, Maude compatibility)"
+        }
+        "mb" | "cmb" => "membership axioms are not supported (docs/language.md, Maude compatibility)",
+        _ => return None,
+    })
+}
+
 fn humanize_token(file: FileId, tokens: &[Triple], err: RawError) -> ParseError {
     match err {
         LalrpopError::User { error } => error,
@@ -381,13 +397,14 @@ fn humanize_token(file: FileId, tokens: &[Triple], err: RawError) -> ParseError 
         } => {
             let prefix = &tokens[..tokens.partition_point(|&(start, _, _)| start < l)];
             let what = describe_expected(file, prefix, &expected, true);
+            let text = tok.to_string();
             ParseError {
                 message: format!("unexpected `{tok}`; {what}"),
                 span: Span::new(file, l, r),
                 expected: render_all(&expected),
                 unexpected_eof: false,
                 label: None,
-                help: None,
+                help: maude_only(text.trim_matches('`')).map(str::to_string),
             }
         }
         LalrpopError::ExtraToken { token: (l, tok, r) } => ParseError::new(

@@ -999,6 +999,11 @@ impl TermParser<'_> {
                 if !hints.is_empty() {
                     d = d.note(format!("did you mean {}?", quote_list(&hints)));
                 }
+                // Maude's built-in naturals have a successor `s_` (`s N`, `s 0`); ours are
+                // machine integers without it.
+                if let Some(note) = maude_builtin_note(&t.text) {
+                    d = d.note(note);
+                }
                 if crate::parser::DECLARATION_KEYWORDS.contains(&t.text.as_str())
                     || END_KEYWORDS.contains(&t.text.as_str())
                 {
@@ -1046,6 +1051,18 @@ pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
     if out.len() < MAX_READINGS {
         out.push(r);
     }
+}
+
+/// A note for a name Maude's `NAT`/`INT` have and gamelang's prelude does not.
+fn maude_builtin_note(name: &str) -> Option<String> {
+    let what = match name {
+        "s" => "Maude's successor `s_` on the built-in naturals is not built in: write `N + 1`, and match a positive number with a variable and a condition (`ceq f(N) = … if N > 0`)",
+        "gcd" | "lcm" | "sd" | "^" | "modExp" => {
+            "this operator of Maude's `NAT`/`INT` is not in gamelang's prelude (docs/language.md, Maude compatibility): declare it with equations"
+        }
+        _ => return None,
+    };
+    Some(what.to_string())
 }
 
 /// Replace `Var(i)` in a view's term template by the i-th argument.
