@@ -525,3 +525,34 @@ fn matching_conditions_bind_their_pattern_variables() {
         }
     }
 }
+
+#[test]
+fn a_peano_program_in_maudes_manual_style_reduces_and_prints_as_maude() {
+    // Its own `Nat`, `0` and `s_` (no INT): `s s 0 + s s s 0` reads as two numerals added,
+    // and the normal form prints as Maude prints it, `s s s s s 0`, which reads back.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("peano.maude");
+    std::fs::write(
+        &file,
+        "fmod PEANO-NAT is\n  sort Nat .\n  op 0 : -> Nat [ctor] .\n  op s_ : Nat -> Nat [ctor] .\n\
+         \x20 op _+_ : Nat Nat -> Nat [assoc comm] .\n  op _*_ : Nat Nat -> Nat .\n\
+         \x20 vars N M : Nat .\n  eq N + 0 = N .\n  eq N + s M = s (N + M) .\n\
+         \x20 eq N * 0 = 0 .\n  eq N * s M = (N * M) + N .\nendfm\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let numeral = |n: usize| "s ".repeat(n) + "0";
+    for (a, b) in [(0, 0), (2, 3), (4, 0), (3, 5)] {
+        let sum = reduce(&["--quiet", file, &format!("{} + {}", numeral(a), numeral(b))]);
+        assert_eq!(results(&sum), [numeral(a + b)], "{a} + {b}");
+        let product = reduce(&[
+            "--quiet",
+            file,
+            &format!("({}) * ({})", numeral(a), numeral(b)),
+        ]);
+        assert_eq!(results(&product), [numeral(a * b)], "{a} * {b}");
+        // What is printed reads back as the same numeral.
+        let again = reduce(&["--quiet", file, &format!("{} + 0", numeral(a * b))]);
+        assert_eq!(results(&again), [numeral(a * b)]);
+    }
+}

@@ -518,3 +518,36 @@ fn long_lists() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_peano_module_without_int_reads_its_own_zero_and_successor() {
+    // Maude's manual style: a module of its own `Nat` with `0` and `s_`, importing no
+    // INT. The numeral `0` is the module's constant there (it was the built-in integer,
+    // of the prelude's `Nat`: "expected `Nat`, found `Nat`"), and a unary open operator
+    // has Maude's default precedence 15, so `s s 0 + s 0` is `(s s 0) + (s 0)`.
+    let mut s = load(
+        "fmod PEANO is\n  sort Nat .\n  op 0 : -> Nat [ctor] .\n  op s_ : Nat -> Nat [ctor] .\n\
+         \x20 op _+_ : Nat Nat -> Nat .\n  vars N M : Nat .\n  eq N + 0 = N .\n\
+         \x20 eq N + s M = s (N + M) .\nendfm\n\
+         fmod BOTH is\n  protecting INT .\n  sort Peano .\n  op 0 : -> Peano [ctor] .\n\
+         \x20 op s_ : Peano -> Peano [ctor] .\nendfm",
+    );
+    assert_eq!(term(&mut s, "PEANO", "s s 0 + s 0"), "((s (s 0)) + (s 0))");
+    match try_term(&mut s, "PEANO", "0").unwrap() {
+        Pat::App(_, args) => assert!(args.is_empty()),
+        other => panic!("the module's constant, not {other:?}"),
+    }
+    // With INT imported too, both readings exist and the context chooses.
+    assert_eq!(term(&mut s, "BOTH", "s s 0"), "(s (s 0))");
+    assert!(matches!(
+        try_term(&mut s, "BOTH", "s 0"),
+        Ok(Pat::App(_, _))
+    ));
+    assert_eq!(
+        try_term(&mut s, "BOTH", "0 + 1")
+            .map(|p| matches!(p, Pat::App(_, ref a) if a[0] == Pat::Int(0))),
+        Ok(true)
+    );
+    let e = try_term(&mut s, "BOTH", "0").unwrap_err();
+    assert!(e.contains("ambiguous term: 2 readings"), "{e}");
+}

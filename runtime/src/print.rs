@@ -14,6 +14,8 @@
 //!   Rows`: its first argument is of another kind than its result, so `(1 ; 2) ; nil`
 //!   cannot be read) is the exception: its last argument headed by the same operator is
 //!   not parenthesised, `1 ; 2 ; nil`, as Maude prints it and as the parser reads it back;
+//!   nor is an argument in the last hole headed by an operator whose form starts with a
+//!   token and whose precedence is not above the parent's (`s s 0`, `- - 1`);
 //! * an argument in an enclosed hole is parenthesised only when it is headed by an open
 //!   operator whose form uses one of the two delimiting literals: `f((a, b), c)`;
 //! * a finite map of two or more entries (a map term of the store) as its entries joined
@@ -345,6 +347,15 @@ impl<'a> Printer<'a> {
             .or_else(|| self.store.map_print_ops(a).and_then(|(join, _)| join));
         let parens = match head {
             Some(op) if op == parent && last && self.nests_right(op) => false,
+            // In the last hole, an operator whose form starts with a token (`s_`,
+            // `let_in_`) cannot take what stands before it: `s s 0`, as Maude prints it.
+            Some(op)
+                if last
+                    && matches!(self.sig.op(op).form.first(), Some(PatPiece::Lit(_)))
+                    && self.sig.op(op).attrs.prec <= self.sig.op(parent).attrs.prec =>
+            {
+                false
+            }
             Some(op) if op != parent || !self.sig.op(parent).attrs.assoc => {
                 let info = self.sig.op(op);
                 is_open(&info.form)

@@ -429,8 +429,15 @@ impl Session {
     ) -> Result<OpAttrs, Diag> {
         let open = matches!(form.first(), Some(PatPiece::Hole))
             || matches!(form.last(), Some(PatPiece::Hole));
+        // Maude's default precedences: 15 for a unary open operator (`s_`, `-_`), so that
+        // `s s 0 + s 0` is `(s s 0) + (s 0)`; 41 for other open operators.
+        let default_prec = match (open, args.len()) {
+            (false, _) => 0,
+            (true, 1) => 15,
+            (true, _) => 41,
+        };
         let mut a = OpAttrs {
-            prec: if open { 41 } else { 0 },
+            prec: default_prec,
             ..OpAttrs::default()
         };
         let mut i = 0;

@@ -64,6 +64,10 @@ pub struct Grammar {
     hole_first: Vec<usize>,
     /// For the chain parser, made when it first asks.
     chains: std::cell::OnceCell<ChainIndex>,
+    /// The module sees the built-in integers (it imports `INT`): a numeral is one of them
+    /// even where the module declares a constant of that name (`op 0 : -> Nat`, Peano
+    /// style), which without `INT` is the numeral's only reading, as in Maude.
+    pub numbers: bool,
 }
 
 /// The symbols the chain parser (`chain.rs`) asks about, in increasing order.
@@ -158,6 +162,7 @@ impl Grammar {
             by_first,
             hole_first,
             chains: std::cell::OnceCell::new(),
+            numbers: true,
         }
     }
 
@@ -600,7 +605,9 @@ impl TermParser<'_> {
     fn atom(&mut self, i: usize, out: &mut Vec<Reading>) {
         let text = self.toks[i].text.clone();
         if let Some(v) = int_literal(&text) {
+            let declared = self.constants(&text, out);
             match v {
+                Ok(_) if declared && !self.grammar.numbers => {}
                 Ok(n) => {
                     let sort = if n >= 0 {
                         self.sig.nat_sort
@@ -673,6 +680,13 @@ impl TermParser<'_> {
                 },
             );
         }
+        self.constants(&text, out);
+    }
+
+    /// The readings of the constants named `text` (operators and view macros without
+    /// arguments): whether there are any.
+    fn constants(&mut self, text: &str, out: &mut Vec<Reading>) -> bool {
+        let mut any = false;
         for sym in &self.grammar.syms {
             if sym.args.is_empty()
                 && matches!(sym.form.as_slice(), [PatPiece::Lit(l)] if *l == text)
@@ -691,8 +705,10 @@ impl TermParser<'_> {
                         right: 0,
                     },
                 );
+                any = true;
             }
         }
+        any
     }
 
     /// Every way of laying the form of symbol `s` over tokens `i..j`: the span of each hole.

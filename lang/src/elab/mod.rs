@@ -379,7 +379,11 @@ impl Session {
             .map(|&op| self.sym_of(op))
             .collect();
         syms.extend(module.macros.iter().cloned());
-        let g = Rc::new(Grammar::new(syms));
+        let mut g = Grammar::new(syms);
+        let sig = &self.program.sig;
+        g.numbers =
+            (module.sorts.values()).any(|&s| Some(s) == sig.int_sort || Some(s) == sig.nat_sort);
+        let g = Rc::new(g);
         *module.grammar.borrow_mut() = Some(g.clone());
         g
     }
