@@ -7,7 +7,9 @@
 //! later, against the signature (see `elab::mixfix`).
 //!
 //! Three refinements on top of that:
-//! - a word starting with `---` or `***` starts a comment running to the end of the line;
+//! - a word starting with `---` or `***` starts a comment running to the end of the line,
+//!   except `---(` and `***(`, which start a comment running to the matching `)` over any
+//!   number of lines (Maude's `---( … )---`);
 //! - a word of more than one character that ends in `.` and is followed by whitespace or the
 //!   end of input is split into the word and a `.` token, so that `empty.` ends a
 //!   declaration as in Maude;
@@ -132,9 +134,13 @@ impl std::fmt::Display for Tok {
 // Comment patterns are longer (or, for a bare `---`, of higher priority) than the word
 // pattern, so a word that *starts* with `---` or `***` becomes a comment; `a---b` is a word
 // because matching starts at `a`.
-#[logos(skip r"---[^\n]*")]
-#[logos(skip r"\*\*\*[^\n]*")]
+#[logos(skip r"---([^(\n][^\n]*)?")]
+#[logos(skip r"\*\*\*([^(\n][^\n]*)?")]
 enum Raw {
+    /// `---(` or `***(`: a comment to the matching `)`, skipped by [`lex`].
+    #[token("---(")]
+    #[token("***(")]
+    BlockComment,
     #[token("(")]
     #[token(")")]
     #[token("[")]
@@ -184,6 +190,28 @@ pub fn lex(file: FileId, src: &str) -> Result<Vec<(usize, Tok, usize)>, ParseErr
         let range = lexer.span();
         let text = lexer.slice();
         match raw {
+            Ok(Raw::BlockComment) => {
+                let mut depth = 1;
+                let end = src[range.end..].char_indices().find_map(|(k, c)| {
+                    match c {
+                        '(' => depth += 1,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(k + 1)
+                });
+                let Some(end) = end else {
+                    return Err(ParseError {
+                        message: format!("unterminated comment: `{text}` has no matching `)`"),
+                        span: Span::new(file, range.start, range.end),
+                        expected: Vec::new(),
+                        unexpected_eof: true,
+                        label: Some("the comment starts here".into()),
+                        help: Some(format!("a comment `{text} …` runs to the `)` that closes its `(`: add it where the comment ends")),
+                    });
+                };
+                lexer.bump(end);
+            }
             Ok(Raw::SelfDelimiting) => tokens.push((range.start, Tok::from_text(text), range.end)),
             Ok(Raw::Str) => tokens.push((range.start, Tok::Word(text.to_string()), range.end)),
             Ok(Raw::Word) => {
@@ -304,6 +332,19 @@ mod tests {
         assert_eq!(toks("FMOD Op"), [word("FMOD"), word("Op")]);
         // `if`/`fi` are ordinary words: only `ceq` gives them meaning.
         assert_eq!(toks("if fi"), [word("if"), word("fi")]);
+    }
+
+    #[test]
+    fn block_comments_run_to_the_matching_parenthesis() {
+        assert_eq!(
+            texts("a ---( one\n two (nested) three\n)--- rest of line\nb ***( x ) c"),
+            ["a", "b", "c"]
+        );
+        // `---` and `***` followed by anything else are still line comments.
+        assert_eq!(texts("a ---x ( y\nb ***\nc"), ["a", "b", "c"]);
+        let e = lex(FILE, "fmod A is ---( never closed\n sort S .").unwrap_err();
+        assert!(e.message.contains("unterminated comment"), "{}", e.message);
+        assert_eq!((e.span.start, e.span.end), (10, 14));
     }
 
     #[test]
