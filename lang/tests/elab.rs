@@ -551,3 +551,28 @@ fn a_peano_module_without_int_reads_its_own_zero_and_successor() {
     let e = try_term(&mut s, "BOTH", "0").unwrap_err();
     assert!(e.contains("ambiguous term: 2 readings"), "{e}");
 }
+
+#[test]
+fn a_program_may_declare_again_a_view_the_prelude_has() {
+    // Older Maude programs declare `view Int from TRIV to INT` themselves; Maude's prelude
+    // now has it, and so does gamelang's: the same view again is the prelude's.
+    let mut s = load(
+        "fmod MYLIST{X :: TRIV} is\n  protecting INT .\n  sort List{X} .\n  subsort X$Elt < List{X} .\n\
+         \x20 op nil : -> List{X} [ctor] .\n  op __ : List{X} List{X} -> List{X} [ctor assoc id: nil] .\n\
+         endfm\n\
+         view Int from TRIV to INT is\n  sort   Elt to Int .\nendv\n\
+         view Nat from TRIV to NAT is\n  sort Elt to Nat .\nendv\n\
+         fmod TEST is\n  protecting MYLIST{Int} .\nendfm\n\
+         fmod TEST2 is\n  protecting MYLIST{Nat} .\nendfm\n",
+    );
+    assert_eq!(term(&mut s, "TEST", "1 2 3"), "__(1, 2, 3)");
+    assert_eq!(term(&mut s, "TEST2", "1 2 3"), "__(1, 2, 3)");
+    // A different view of that name is an error, which says where the first one is.
+    let (d, text, s) = load_err("view Int from TRIV to BOOL is\n  sort Elt to Bool .\nendv\n");
+    assert_eq!(d.message, "view `Int` is declared twice");
+    assert_eq!(span_text(&s, &d), "Int");
+    assert!(
+        text.contains("the standard library declares the view `Int`"),
+        "{text}"
+    );
+}

@@ -536,6 +536,17 @@ impl Session {
                     if !hints.is_empty() {
                         d = d.note(format!("did you mean {}?", quote_list(&hints)));
                     }
+                    // Maude's attributes gamelang does not have, with what to do instead.
+                    let instead = match other {
+                        "ditto" => Some("`ditto` (the attributes of another declaration of the operator) is not supported: write them out"),
+                        "iter" | "frozen" | "strat" | "poly" | "special" | "config" | "object" | "msg" => {
+                            Some("this Maude attribute is not supported (docs/language.md, Maude compatibility)")
+                        }
+                        _ => None,
+                    };
+                    if let Some(instead) = instead {
+                        d = d.note(instead);
+                    }
                     return Err(d.note(format!("operator attributes: {}", known.join(", "))));
                 }
             }

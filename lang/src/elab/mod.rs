@@ -249,12 +249,25 @@ impl Session {
                 }
                 Item::View(v) => {
                     if let Some(old) = self.views.get(&v.name.name) {
-                        let d = Diag::at(
+                        // Older Maude programs declare the views Maude's prelude now has
+                        // (`view Int from TRIV to INT is sort Elt to Int . endv`): the
+                        // same view again is the prelude's.
+                        let library = self.library_files.contains(&old.name.span.file);
+                        if library && self.same_view(old, &v) {
+                            continue;
+                        }
+                        let mut d = Diag::at(
                             v.name.span,
                             format!("view `{}` is declared twice", v.name.name),
                             "declared again here",
                         )
                         .secondary(old.name.span, "first declared here");
+                        if library {
+                            d = d.note(format!(
+                                "the standard library declares the view `{}`; use it, or give yours another name",
+                                v.name.name
+                            ));
+                        }
                         self.errors.push(d);
                         continue;
                     }
@@ -357,6 +370,34 @@ impl Session {
     }
 
     /// The grammar of a module's terms (cached).
+    /// Do two views say the same: the same theory, target (`NAT` is `INT` here) and
+    /// mappings, written alike up to spacing?
+    fn same_view(&self, a: &ast::ViewDecl, b: &ast::ViewDecl) -> bool {
+        let target = |v: &ast::ViewDecl| match v.to.name.name.as_str() {
+            "NAT" => "INT".to_string(),
+            other => other.to_string(),
+        };
+        let maps = |v: &ast::ViewDecl| -> Vec<String> {
+            (v.maps.iter())
+                .map(|m| {
+                    let span = match m {
+                        ast::ViewMap::Sort { span, .. }
+                        | ast::ViewMap::Op { span, .. }
+                        | ast::ViewMap::OpToTerm { span, .. } => *span,
+                    };
+                    let text = self.sources.snippet(span);
+                    text.split_whitespace().collect::<Vec<_>>().join(" ")
+                })
+                .collect()
+        };
+        a.from.name.name == b.from.name.name
+            && a.from.args.is_empty()
+            && b.from.args.is_empty()
+            && b.to.args.is_empty()
+            && target(a) == target(b)
+            && maps(a) == maps(b)
+    }
+
     pub fn grammar(&self, m: ModuleId) -> Rc<Grammar> {
         let module = &self.modules[m];
         if let Some(g) = module.grammar.borrow().as_ref() {
