@@ -556,3 +556,53 @@ fn a_peano_program_in_maudes_manual_style_reduces_and_prints_as_maude() {
         assert_eq!(results(&again), [numeral(a * b)]);
     }
 }
+
+#[test]
+fn maude_programs_with_a_numeral_identity_a_current_module_and_a_constant_on_two_sorts() {
+    // Three differences from Maude 3 that a sweep of Maude-style programs found; the
+    // answers are computed here.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sweep.maude");
+    let peano = |n: usize| (0..n).fold("0".to_string(), |t, _| format!("s({t})"));
+    let tree = "node(node(nil, 4, nil), 7, node(node(nil, 1, nil), 9, nil))";
+    std::fs::write(
+        &file,
+        format!(
+            // `id: 0` where `0` is the module's own constant (no INT).
+            "fmod N is\n  sort N .\n  op 0 : -> N [ctor] .\n  op s : N -> N [ctor] .\n\
+             \x20 op _+_ : N N -> N [assoc comm id: 0] .\n  vars X Y : N .\n\
+             \x20 eq s(X) + s(Y) = s(s(X + Y)) .\nendfm\n\
+             red {} + 0 .\nred {} + {} + 0 .\n\
+             --- `reduce in A` makes A the module of the plain `reduce`s after it.\n\
+             fmod A is pr INT . op k : -> Int . eq k = 1 . endfm\n\
+             fmod B is pr INT . op k : -> Int . eq k = 2 . endfm\n\
+             red in A : k .\nred k .\n\
+             fmod C is pr INT . op k : -> Int . eq k = 3 . endfm\nred k .\n\
+             --- `nil` of lists and of trees in one module.\n\
+             fmod T is\n  protecting INT .\n  sorts List Tree .\n  op nil : -> List [ctor] .\n\
+             \x20 op _:_ : Int List -> List [ctor] .\n  op nil : -> Tree [ctor] .\n\
+             \x20 op node : Tree Int Tree -> Tree [ctor] .\n  op flatten : Tree -> List .\n\
+             \x20 op app : List List -> List .\n  vars L R : Tree .\n  var N : Int .\n  vars A B : List .\n\
+             \x20 eq app(nil, B) = B .\n  eq app(N : A, B) = N : app(A, B) .\n\
+             \x20 eq flatten(nil) = nil .\n\
+             \x20 eq flatten(node(L, N, R)) = app(flatten(L), N : flatten(R)) .\nendfm\n\
+             red flatten({tree}) .\n",
+            peano(1),
+            peano(2),
+            peano(3)
+        ),
+    )
+    .unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    assert_eq!(
+        got,
+        [
+            peano(1),
+            peano(5),
+            "1".into(),
+            "1".into(),
+            "3".into(),
+            "4 : 7 : 1 : 9 : nil".into()
+        ]
+    );
+}

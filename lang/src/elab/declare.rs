@@ -304,9 +304,13 @@ impl Session {
                             "not binary",
                         ));
                     }
+                    // The same name on the same argument sorts is one operator twice,
+                    // unless the results are of unrelated kinds (`nil` of lists and of
+                    // trees, which Maude allows too): the context tells them apart.
+                    let sig = &self.program.sig;
                     let dup = self.modules[m].own_ops.iter().any(|&o| {
-                        let i = self.program.sig.op(o);
-                        i.name == name.name && i.args == arg_sorts
+                        let i = sig.op(o);
+                        i.name == name.name && i.args == arg_sorts && sig.same_kind(i.result, res)
                     });
                     if dup {
                         return Err(Diag::at(
@@ -457,7 +461,14 @@ impl Session {
                             "expected the identity element after this",
                         ));
                     };
-                    if c.text.parse::<i64>().is_ok() {
+                    let sig = &self.program.sig;
+                    let found = self.modules[m].ops.iter().copied().find(|&o| {
+                        let oi = sig.op(o);
+                        oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
+                    });
+                    // A numeral is a constant of the module's where it declares one (Peano
+                    // style `op 0 : -> N`, `[id: 0]`); a built-in number cannot be one.
+                    if found.is_none() && c.text.parse::<i64>().is_ok() {
                         return Err(Diag::at(
                             c.span,
                             format!("a number (`{}`) cannot be an identity here", c.text),
@@ -465,11 +476,6 @@ impl Session {
                         )
                         .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
                     }
-                    let sig = &self.program.sig;
-                    let found = self.modules[m].ops.iter().copied().find(|&o| {
-                        let oi = sig.op(o);
-                        oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
-                    });
                     a.identity = Some(found.ok_or_else(|| {
                         Diag::at(
                             c.span,

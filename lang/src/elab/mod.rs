@@ -277,6 +277,11 @@ impl Session {
                 }
                 Item::Game(g) => games.push(g),
                 Item::Reduce(r) => {
+                    // `reduce in M : …` makes M the module of the `reduce`s after it,
+                    // as in Maude, until the next module.
+                    if r.module.is_some() {
+                        last_module = r.module.clone();
+                    }
                     let module = r.module.clone().or_else(|| last_module.clone());
                     reductions.push((module, r));
                 }
