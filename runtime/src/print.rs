@@ -78,6 +78,8 @@ enum Task<'a> {
         arg: TermId,
         parent: OpId,
         enclosed: Option<(&'a str, &'a str)>,
+        /// In the operator's first hole, at the start of its form.
+        first: bool,
         last: bool,
     },
 }
@@ -171,8 +173,9 @@ impl<'a> Printer<'a> {
                     arg,
                     parent,
                     enclosed,
+                    first,
                     last,
-                } => self.arg(arg, parent, enclosed, last),
+                } => self.arg(arg, parent, enclosed, (first, last)),
             };
             stack.extend(pieces.items.into_iter().rev());
         }
@@ -275,6 +278,7 @@ impl<'a> Printer<'a> {
                         arg: args[next_arg],
                         parent: op,
                         enclosed: before.zip(after),
+                        first: j == 0,
                         last: j + 1 == form.len(),
                     });
                     next_arg += 1;
@@ -338,7 +342,7 @@ impl<'a> Printer<'a> {
         a: TermId,
         parent: OpId,
         enclosed: Option<(&str, &str)>,
-        last: bool,
+        (first, last): (bool, bool),
     ) -> Pieces<'a> {
         // A map term is printed as an application of its `_&_`.
         let head = self
@@ -347,6 +351,7 @@ impl<'a> Printer<'a> {
             .or_else(|| self.store.map_print_ops(a).and_then(|(join, _)| join));
         let parens = match head {
             Some(op) if op == parent && last && self.nests_right(op) => false,
+            Some(op) if first && self.groups_left(a, op, parent) => false,
             // In the last hole, an operator whose form starts with a token (`s_`,
             // `let_in_`) cannot take what stands before it: `s s 0`, as Maude prints it.
             Some(op)
@@ -390,19 +395,44 @@ impl Task<'_> {
             arg,
             parent,
             enclosed: None,
+            first: false,
             last: false,
         }
     }
 }
 
 impl Printer<'_> {
+    /// May the argument `a` (headed by `op`) in the first hole of `parent` go without
+    /// parentheses because the parser reads it back there? `x -- y -- z` is read as
+    /// `(x -- y) -- z` when that reading is well sorted: both operators binary, open and
+    /// not `assoc`, of one precedence, so that the other grouping `x -- (y -- z)` counts
+    /// a right grouping and loses (`Reading::right` in `lang/src/elab/mixfix.rs`), as in
+    /// Maude, which prints `i | o | o` for `(i | o) | o`.
+    fn groups_left(&self, a: TermId, op: OpId, parent: OpId) -> bool {
+        let (info, outer) = (self.sig.op(op), self.sig.op(parent));
+        let binary_open = |o: &OpInfo| {
+            o.args.len() == 2
+                && o.form.len() == 3
+                && matches!(o.form.first(), Some(PatPiece::Hole))
+                && matches!(o.form.last(), Some(PatPiece::Hole))
+                && !o.attrs.assoc
+        };
+        binary_open(info)
+            && binary_open(outer)
+            && info.attrs.prec > 0
+            && info.attrs.prec == outer.attrs.prec
+            && self.sig.leq(self.store.sort_of(a), outer.args[0])
+    }
+
     /// Does `op` nest only to the right, so that its last argument headed by `op` needs no
     /// parentheses? A binary open operator `_;_` that is not `assoc`, such that the left
     /// grouping `(x ; y) ; z` of a list `x ; y ; z` is never well-kinded, so that the
     /// parser reads it to the right (see `lang/src/elab/mixfix.rs`): no operator of its
     /// name that could stand outside (its last argument of the list's kind) takes as first
-    /// argument the kind of what an operator of its name gives (`op` itself included:
-    /// `_;_ : Int Rows -> Rows`, or another module's `_;_` on other sorts).
+    /// argument a sort an operator of its name gives (`op` itself included:
+    /// `_;_ : Int Rows -> Rows`, or another module's `_;_` on other sorts; with
+    /// `Elt < List`, `_:_ : Elt List -> List` too: the left grouping of `a : b : nil` is
+    /// only kind-correct, so the parser prefers the right one, as Maude does).
     fn nests_right(&mut self, op: OpId) -> bool {
         let sig = self.sig;
         *self.right_nesting.entry(op).or_insert_with(|| {
@@ -426,7 +456,7 @@ impl Printer<'_> {
                 .all(|outer| {
                     same_name
                         .iter()
-                        .all(|inner| !sig.same_kind(outer.args[0], inner.result))
+                        .all(|inner| !sig.leq(inner.result, outer.args[0]))
                 })
         })
     }
