@@ -5,6 +5,7 @@ use crate::failure::Failure;
 use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Session;
+use gamelang_lang::span::Span;
 use gamelang_runtime::error::RuntimeError;
 use std::io::Write;
 use std::path::PathBuf;
@@ -49,8 +50,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
         }
     };
     let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
-    // The terms to reduce, parsed, with their modules.
-    let mut terms = Vec::new();
+    // The terms to reduce, parsed, with their modules; in a file, a term that does not
+    // parse is reported in its turn and the others still run (as in Maude).
+    let mut terms: Vec<(Option<Span>, Result<_, Diag>)> = Vec::new();
     match &args.term {
         Some(text) => {
             let module = match &args.module {
@@ -73,7 +75,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 },
             };
             match session.parse_term(module, "<term>", text, None) {
-                Ok(p) => terms.push(p),
+                Ok(p) => terms.push((None, Ok(p))),
                 Err(d) => return fail(&session, d),
             }
         }
@@ -83,12 +85,12 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                     .note("add `reduce TERM .` after a module, or give the term: gamelang reduce FILE TERM");
                 return fail(&session, d);
             }
-            for r in &loaded.reductions {
-                match session.reduction_term(r) {
-                    Ok(p) => terms.push(p),
-                    Err(d) => return fail(&session, d),
-                }
-            }
+            terms.extend(
+                loaded
+                    .reductions
+                    .iter()
+                    .map(|r| (Some(r.span), session.reduction_term(r))),
+            );
         }
     }
     let mut engine = crate::app::engine(&session);
@@ -98,7 +100,21 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     engine.collect_in_reduce = true;
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     let mut out = std::io::stdout().lock();
-    for pat in &terms {
+    // A reduction that fails (a stuck term, a budget) is reported in its turn and the
+    // file's other reductions still run, as Maude goes on after a term it cannot reduce;
+    // the exit status says that one failed. Ctrl-C stops them all.
+    let mut failed = 0;
+    let mut status = ExitCode::SUCCESS;
+    for (command, pat) in &terms {
+        let pat = match pat {
+            Ok(p) => p,
+            Err(d) => {
+                let _ = out.flush();
+                status = fail(&session, d.clone());
+                failed += 1;
+                continue;
+            }
+        };
         let t = engine.build(pat, &[]);
         let (steps, began) = (engine.steps(), Instant::now());
         let v = match engine.reduce(t) {
@@ -111,7 +127,18 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                     // Name the term asked for, not the one the engine was on.
                     d.message = driver::interrupted_message(&engine, t);
                 }
-                return fail(&session, d);
+                if let (None, Some(span)) = (d.span(), command) {
+                    // An error without a place of its own (division by zero, a budget):
+                    // the file's `reduce` command it came from.
+                    d = d.primary(*span, "in this reduction");
+                }
+                let _ = out.flush();
+                status = fail(&session, d);
+                if interrupted {
+                    return status;
+                }
+                failed += 1;
+                continue;
             }
         };
         let elapsed = began.elapsed();
@@ -140,5 +167,12 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     // instructions); the operating system takes the memory back at once.
     std::mem::forget(engine);
     std::mem::forget(session);
-    ExitCode::SUCCESS
+    if failed > 0 && terms.len() > 1 {
+        let _ = out.flush();
+        eprintln!(
+            "error: {failed} of the {} reductions failed (each reported above)",
+            terms.len()
+        );
+    }
+    status
 }
