@@ -430,8 +430,111 @@ fn lists_written_as_in_maude_read_and_print_without_parentheses() {
     // An operator that nests both ways keeps its parentheses on the right, and either form
     // prints as it reads back.
     assert_eq!(reduce1("1 & (2 & 3)"), "1 & (2 & 3)");
-    assert_eq!(reduce1("1 & 2 & 3"), "(1 & 2) & 3");
-    assert_eq!(reduce1("(1 & 2) & 3"), "(1 & 2) & 3");
+    assert_eq!(reduce1("1 & 2 & 3"), "1 & 2 & 3");
+    assert_eq!(reduce1("(1 & 2) & 3"), "1 & 2 & 3");
+}
+
+/// Whatever parentheses the printer leaves out, the parser puts back: random terms over
+/// binary operators of one and of different precedences, lists over a subsort (`a : b :
+/// nil`), left-nested bit strings (`i | o | o`), an `assoc` operator, a prefix operator and
+/// integers print so that the printed text reads back as the same term — checked by
+/// `==` against the term written with every parenthesis.
+#[test]
+fn printed_terms_read_back_as_the_same_term() {
+    let module = "fmod PRINTED is\n  protecting INT .\n  sorts Bit Bits Elt List Exp .\n\
+         \x20 subsort Bit < Bits .\n  subsort Elt < List .\n  subsort Int < Exp .\n\
+         \x20 ops o i : -> Bit [ctor] .\n  op _|_ : Bits Bit -> Bits [ctor] .\n\
+         \x20 ops a b : -> Elt [ctor] .\n  op nil : -> List [ctor] .\n\
+         \x20 op _:_ : Elt List -> List [ctor] .\n  ops x y : -> Exp [ctor] .\n\
+         \x20 op _++_ : Exp Exp -> Exp [ctor prec 33] .\n  op _--_ : Exp Exp -> Exp [ctor prec 33] .\n\
+         \x20 op _**_ : Exp Exp -> Exp [ctor prec 31] .\n  op _^^_ : Exp Int -> Exp [ctor prec 29] .\n\
+         \x20 op ~_ : Exp -> Exp [ctor prec 15] .\n  op _&_ : Exp Exp -> Exp [ctor assoc prec 35] .\n\
+         \x20 op f : Exp Bits List -> Exp [ctor] .\nendfm\n";
+    // A small linear congruential generator: the same terms on every run.
+    let mut seed = 12345u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    fn bits(d: u32, next: &mut dyn FnMut(u64) -> u64) -> String {
+        let bit = if next(2) == 0 { "o" } else { "i" };
+        if d == 0 || next(3) == 0 {
+            bit.to_string()
+        } else {
+            format!("({} | {bit})", bits(d - 1, next))
+        }
+    }
+    fn list(d: u32, next: &mut dyn FnMut(u64) -> u64) -> String {
+        let elt = if next(2) == 0 { "a" } else { "b" };
+        match (d, next(4)) {
+            (0, _) | (_, 0) => ["nil", elt][next(2) as usize].to_string(),
+            _ => format!("({elt} : {})", list(d - 1, next)),
+        }
+    }
+    fn exp(d: u32, next: &mut dyn FnMut(u64) -> u64) -> String {
+        if d == 0 {
+            return match next(4) {
+                0 => "x".into(),
+                1 => "y".into(),
+                2 => format!("{}", next(7) as i64 - 3),
+                _ => "(- 2)".into(),
+            };
+        }
+        let (l, r) = (exp(d - 1, next), exp(d - 1, next));
+        match next(8) {
+            0 => format!("({l} ++ {r})"),
+            1 => format!("({l} -- {r})"),
+            2 => format!("({l} ** {r})"),
+            3 => format!("({l} ^^ {})", next(5)),
+            4 => format!("(~ {l})"),
+            5 => format!("({l} & {r})"),
+            6 => format!("f({l}, {}, {})", bits(d, next), list(d, next)),
+            _ => l,
+        }
+    }
+    let terms: Vec<String> = (0..400)
+        .map(|k| match k % 4 {
+            0 => bits(6, &mut next),
+            1 => list(6, &mut next),
+            _ => exp(4, &mut next),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("print.maude");
+    let reds: String = terms.iter().map(|t| format!("red {t} .\n")).collect();
+    std::fs::write(&first, format!("{module}{reds}")).unwrap();
+    let printed = results(&reduce(&["--quiet", first.to_str().unwrap()]));
+    assert_eq!(printed.len(), terms.len());
+    let second = dir.path().join("again.maude");
+    let same: String = (terms.iter().zip(&printed))
+        .map(|(t, p)| format!("red ({t}) == ({p}) .\n"))
+        .collect();
+    std::fs::write(&second, format!("{module}{same}")).unwrap();
+    let answers = results(&reduce(&["--quiet", second.to_str().unwrap()]));
+    for ((t, p), answer) in terms.iter().zip(&printed).zip(&answers) {
+        assert_eq!(
+            answer, "true",
+            "{t} printed as {p}, which reads as another term"
+        );
+    }
+    // The printer did leave parentheses out, of each kind of grouping.
+    for left_out in ["i | o | o", "a : b : nil"] {
+        assert!(printed.iter().any(|p| p.contains(left_out)), "{left_out}");
+    }
+    // `… ++ y -- …`: an atom between two operators of one precedence.
+    let chain = |p: &String| {
+        let words: Vec<&str> = p.split(' ').collect();
+        let same = |w: &str| w == "++" || w == "--";
+        words
+            .windows(3)
+            .any(|w| same(w[0]) && same(w[2]) && !w[1].contains(['(', ')']))
+    };
+    assert!(
+        printed.iter().any(chain),
+        "no chain of one precedence printed bare"
+    );
 }
 
 /// Maude's matching conditions `P := T`, on programs whose answers are computed here.
@@ -605,4 +708,88 @@ fn maude_programs_with_a_numeral_identity_a_current_module_and_a_constant_on_two
             "4 : 7 : 1 : 9 : nil".into()
         ]
     );
+}
+
+/// More of Maude's syntax, each on a program whose answers are computed here: statement
+/// labels `eq [l] : …`, the prefix form of mixfix operators `_+_(I, J)`, declarations
+/// after their use (a variable, an operator, an import), and a file whose reductions go
+/// on past one that fails.
+#[test]
+fn maude_labels_prefix_forms_and_declarations_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("syntax.maude");
+    let (a, b) = (17, 5);
+    std::fs::write(
+        &file,
+        format!(
+            "fmod SYNTAX is\n  sort S .\n  op a : -> S [ctor] .\n  op f : S -> S .\n\
+             \x20 eq [first] : f(X) = g(X) .\n  op g : S -> S .\n  eq g(X) = a .\n  var X : S .\n\
+             \x20 op three : -> Nat .\n  ceq [plus] : three = _+_(1, 2) if _<_(0, 1) .\n\
+             \x20 op twice : Int -> Int .\n  eq twice(I:Int) = _*_(2, I:Int) .\n\
+             \x20 op ite : Int Int -> Int .\n\
+             \x20 eq ite(I:Int, J:Int) = if_then_else_fi(I:Int < J:Int, J:Int, I:Int) .\n\
+             \x20 op head : S -> Int .\n  eq head(a) = 1 [label one] .\n\
+             \x20 protecting INT .\nendfm\n\
+             red f(a) .\nred three .\nred twice({a}) .\nred ite({a}, {b}) .\n\
+             red _-_(_+_({a}, {b}), 1) .\n\
+             red head(f(a)) quo 0 .\nred head(g(a)) .\n"
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["reduce", "--quiet", file.to_str().unwrap()])
+        .output()
+        .expect("run gamelang reduce");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The division by zero is reported at its `red` command; the reductions after it run,
+    // and the exit status says one failed.
+    assert_eq!(
+        results(&stdout),
+        [
+            "a".to_string(),
+            (1 + 2).to_string(),
+            (2 * a).to_string(),
+            a.max(b).to_string(),
+            (a + b - 1).to_string(),
+            1.to_string()
+        ],
+        "{stdout}{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("division by zero"), "{stderr}");
+    assert!(stderr.contains("red head(f(a)) quo 0 ."), "{stderr}");
+    assert!(stderr.contains("in this reduction"), "{stderr}");
+    assert!(stderr.contains("1 of the 7 reductions failed"), "{stderr}");
+}
+
+/// Operators written with brackets (`[_]`, whose terms meet the brackets of attribute
+/// lists) and Maude's sort qualification `(c).A` choosing between constants of one name.
+#[test]
+fn maude_bracket_operators_and_sort_qualified_terms() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("brackets.maude");
+    std::fs::write(
+        &file,
+        "fmod BRACKETS is\n  protecting INT .\n  sorts A B .\n  op [_] : Int -> A [ctor] .\n\
+         \x20 op [_,_] : Int Int -> A [ctor] .\n  op c : -> A [ctor] .\n  op c : -> B [ctor] .\n\
+         \x20 op f : A -> Int .\n  op f : B -> Int .\n  op wrap : Int -> A .\n  vars I J : Int .\n\
+         \x20 eq [unwrap] : f([I]) = I .\n  eq f([I, J]) = I * J [label pair] .\n\
+         \x20 eq f((c).A) = 1 .\n  eq f((c).B) = 2 .\n\
+         \x20 eq wrap(I) = [I + 1] .\n  eq f(X:A) = 0 [owise] .\nendfm\n\
+         red f([4]) .\nred f([3, 5]) .\nred f((c).A) .\nred f((c).B) .\nred wrap(6) .\n\
+         red f(wrap(8)) .\nred [f([2, 7])] .\n",
+    )
+    .unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    let expected: Vec<String> = vec![
+        4.to_string(),
+        (3 * 5).to_string(),
+        1.to_string(),
+        2.to_string(),
+        format!("[{}]", 6 + 1),
+        (8 + 1).to_string(),
+        format!("[{}]", 2 * 7),
+    ];
+    assert_eq!(got, expected);
 }

@@ -231,6 +231,83 @@ pub(crate) fn split_condition(mut rhs: TokenRun) -> Option<(TokenRun, TokenRun)>
     (!rhs.is_empty() && !cond.is_empty()).then_some((rhs, cond))
 }
 
+/// The names an equation's attribute list may begin with (`[owise]`, `[label l]`, …).
+const EQUATION_ATTRIBUTES: &[&str] = &[
+    "owise",
+    "otherwise",
+    "nonexec",
+    "label",
+    "metadata",
+    "print",
+    "variant",
+];
+
+/// Words that wait for an argument after them, so that a bracket after them opens a term
+/// (`if [I] == [J]`), not an attribute list.
+const OPERATOR_WORDS: &[&str] = &[
+    "if", "then", "else", "and", "or", "xor", "not", "implies", "quo", "rem", "divides",
+];
+
+/// Split the run after an equation's `=` into the right-hand side (with its condition)
+/// and the attribute list at its end, brackets removed (empty when there is none). A term
+/// may use brackets too (`op [_] : Int -> A`), so the last bracketed group is the attribute
+/// list when it begins with an attribute's name, or when it follows a complete term (a
+/// closing bracket or a name, not an operator token like `+` or `=` that waits for an
+/// argument) — never when it is the whole run. An unknown attribute after a term
+/// (`[owse]`) is so still reported as an attribute.
+pub(crate) fn split_attributes(mut rhs: TokenRun) -> (TokenRun, TokenRun) {
+    if rhs.last().is_none_or(|t| t.text != "]") {
+        return (rhs, Vec::new());
+    }
+    let mut depth = 0usize;
+    let mut open = None;
+    for (i, tok) in rhs.iter().enumerate().rev() {
+        match tok.text.as_str() {
+            "]" => depth += 1,
+            "[" => {
+                depth -= 1;
+                if depth == 0 {
+                    open = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(open) = open.filter(|&i| i > 0) else {
+        return (rhs, Vec::new());
+    };
+    let keyword = rhs
+        .get(open + 1)
+        .is_some_and(|t| EQUATION_ATTRIBUTES.contains(&t.text.as_str()));
+    let before = rhs[open - 1].text.as_str();
+    let after_term = matches!(before, ")" | "]" | "}")
+        || (before.starts_with(|c: char| c.is_alphanumeric() || c == '\'' || c == '"')
+            && !OPERATOR_WORDS.contains(&before));
+    if !keyword && !after_term {
+        return (rhs, Vec::new());
+    }
+    let mut attrs = rhs.split_off(open);
+    attrs.remove(0);
+    attrs.pop();
+    (rhs, attrs)
+}
+
+/// The left-hand side of an equation without Maude's statement label `[NAME] :` in front
+/// (accepted and, like the `[label NAME]` attribute, not used: gamelang names an equation
+/// by its place in the file).
+pub(crate) fn strip_label(mut lhs: TokenRun) -> TokenRun {
+    let label = lhs.len() > 4
+        && lhs[0].text == "["
+        && lhs[2].text == "]"
+        && lhs[3].text == ":"
+        && lhs[1].text.starts_with(|c: char| c.is_alphanumeric());
+    if label {
+        lhs.drain(..4);
+    }
+    lhs
+}
+
 // ---------------------------------------------------------------------------------------
 // Error messages
 

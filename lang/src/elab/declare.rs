@@ -114,10 +114,28 @@ impl Session {
             }
         }
         self.modules[id].params = params;
-        for d in &decl.decls {
+        // As in Maude, operators, variables and equations may come before what they use:
+        // imports, sorts and subsorts are elaborated first (in the order written, since an
+        // import may instantiate a module on the module's own sort: `SET{Position}`), then
+        // operators, variables and equations, each kind in the order written. The errors
+        // are then put back in the order of the text.
+        let rank = |d: &Decl| match d {
+            Decl::Import { .. } | Decl::Sorts { .. } | Decl::Subsorts { .. } => 0,
+            Decl::Op { .. } => 1,
+            Decl::Vars { .. } => 2,
+            Decl::Eq { .. } => 3,
+        };
+        let mut order: Vec<&Decl> = decl.decls.iter().collect();
+        let reordered = order.windows(2).any(|w| rank(w[0]) > rank(w[1]));
+        order.sort_by_key(|d| rank(d));
+        let first_error = self.errors.len();
+        for d in order {
             if let Err(e) = self.declaration(id, d, check_only) {
                 self.errors.push(e);
             }
+        }
+        if reordered {
+            self.errors[first_error..].sort_by_key(|d| d.span().map(|s| (s.file.0, s.start)));
         }
         if is_prelude_bool {
             self.bool_module = Some(id);

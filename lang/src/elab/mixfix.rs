@@ -145,6 +145,28 @@ impl Grammar {
                 unique.push(s);
             }
         }
+        // Maude's prefix form of a mixfix operator, `_+_(I, J)`, `if_then_else_fi(B, X, Y)`:
+        // one more symbol for the same operator, read as a prefix application of its name.
+        let prefix_forms: Vec<Sym> = (unique.iter())
+            .filter(|s| !s.args.is_empty() && s.name.contains('_'))
+            .filter(|s| s.form.first() != Some(&PatPiece::Lit(s.name.clone())))
+            .map(|s| {
+                let mut form = vec![PatPiece::Lit(s.name.clone()), PatPiece::Lit("(".into())];
+                for i in 0..s.args.len() {
+                    if i > 0 {
+                        form.push(PatPiece::Lit(",".into()));
+                    }
+                    form.push(PatPiece::Hole);
+                }
+                form.push(PatPiece::Lit(")".into()));
+                Sym {
+                    form,
+                    prec: 0,
+                    ..s.clone()
+                }
+            })
+            .collect();
+        unique.extend(prefix_forms);
         let mut by_first: FxHashMap<String, Vec<usize>> = FxHashMap::default();
         let mut hole_first = Vec::new();
         for (i, sym) in unique.iter().enumerate() {
@@ -517,6 +539,33 @@ impl TermParser<'_> {
                         ..r.clone()
                     },
                 );
+            }
+        }
+        // Maude's sort qualification `(t).S`: the readings of `t` of a sort named `S` or
+        // below it (which picks among constants of one name on several sorts).
+        if j >= i + 4
+            && self.toks[i].text == "("
+            && self.toks[j - 2].text == ")"
+            && self.toks[j - 1].text.len() > 1
+            && self.toks[j - 1].text.starts_with('.')
+            && self.balanced(i + 1, j - 2)
+        {
+            let name = &self.toks[j - 1].text[1..];
+            let sig = self.sig;
+            let named: Vec<SortId> = (0..sig.sorts.len() as u32)
+                .map(SortId)
+                .filter(|&s| sig.sort(s).name == name)
+                .collect();
+            for r in self.span(i + 1, j - 2).iter() {
+                if named.iter().any(|&s| sig.leq(r.sort, s)) {
+                    push(
+                        &mut out,
+                        Reading {
+                            prec: 0,
+                            ..r.clone()
+                        },
+                    );
+                }
             }
         }
         self.juxtaposed_argument(i, j, &mut out);
