@@ -5,6 +5,7 @@
 pub const FILES: &[(&str, &str)] = &[
     ("stdlib/prelude.game", include_str!("../prelude.game")),
     ("stdlib/set.game", include_str!("../set.game")),
+    ("stdlib/list.game", include_str!("../list.game")),
     ("stdlib/map.game", include_str!("../map.game")),
     ("stdlib/games.game", include_str!("../games.game")),
     ("stdlib/paths.game", include_str!("../paths.game")),

@@ -418,10 +418,23 @@ impl Session {
                 .iter()
                 .any(|m| m.name == i.name && m.args.len() == i.args.len())
         };
+        // An operator the module declares hides an imported one of the same name and
+        // rank (a program's own `union : Set{Nat} Set{Nat} -> Set{Nat}` beside the
+        // prelude's): without this every use of the name would be ambiguous. The imported
+        // operator keeps its equations, and its own module still sees it.
+        let sig = &self.program.sig;
+        let hidden = |op: &OpId| {
+            let i = sig.op(*op);
+            !module.own_ops.contains(op)
+                && (module.own_ops.iter()).any(|&o| {
+                    let own = sig.op(o);
+                    own.name == i.name && own.args == i.args && own.result == i.result
+                })
+        };
         let mut syms: Vec<Sym> = module
             .ops
             .iter()
-            .filter(|op| !shadowed(op))
+            .filter(|op| !shadowed(op) && !hidden(op))
             .map(|&op| self.sym_of(op))
             .collect();
         syms.extend(module.macros.iter().cloned());
