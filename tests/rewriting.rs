@@ -449,7 +449,10 @@ fn printed_terms_read_back_as_the_same_term() {
          \x20 op _++_ : Exp Exp -> Exp [ctor prec 33] .\n  op _--_ : Exp Exp -> Exp [ctor prec 33] .\n\
          \x20 op _**_ : Exp Exp -> Exp [ctor prec 31] .\n  op _^^_ : Exp Int -> Exp [ctor prec 29] .\n\
          \x20 op ~_ : Exp -> Exp [ctor prec 15] .\n  op _&_ : Exp Exp -> Exp [ctor assoc prec 35] .\n\
-         \x20 op f : Exp Bits List -> Exp [ctor] .\nendfm\n";
+         \x20 op f : Exp Bits List -> Exp [ctor] .\n\
+         \x20 op _^_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\n\
+         \x20 op _\\_ : Exp Exp -> Exp [ctor prec 27 gather (E e)] .\n\
+         \x20 op _@_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\nendfm\n";
     // A small linear congruential generator: the same terms on every run.
     let mut seed = 12345u64;
     let mut next = move |n: u64| {
@@ -483,7 +486,10 @@ fn printed_terms_read_back_as_the_same_term() {
             };
         }
         let (l, r) = (exp(d - 1, next), exp(d - 1, next));
-        match next(8) {
+        match next(11) {
+            8 => format!("({l} ^ {r})"),
+            9 => format!("({l} \\ {r})"),
+            10 => format!("({l} @ {r})"),
             0 => format!("({l} ++ {r})"),
             1 => format!("({l} -- {r})"),
             2 => format!("({l} ** {r})"),
@@ -534,6 +540,18 @@ fn printed_terms_read_back_as_the_same_term() {
     assert!(
         printed.iter().any(chain),
         "no chain of one precedence printed bare"
+    );
+    // Right-associative operators (`gather (e E)`) print their right chains bare.
+    let right_chain = |p: &String| {
+        let words: Vec<&str> = p.split(' ').collect();
+        let right = |w: &str| w == "^" || w == "@";
+        words
+            .windows(3)
+            .any(|w| right(w[0]) && right(w[2]) && !w[1].contains(['(', ')']))
+    };
+    assert!(
+        printed.iter().any(right_chain),
+        "no right chain printed bare"
     );
 }
 
@@ -791,5 +809,102 @@ fn maude_bracket_operators_and_sort_qualified_terms() {
         (8 + 1).to_string(),
         format!("[{}]", 2 * 7),
     ];
+    assert_eq!(got, expected);
+}
+
+/// Maude's prelude `LIST{X}` (elements side by side) and `SET{X}`'s `insert` and `union`,
+/// on values whose answers are computed here; and a program's own operator of the same
+/// name and rank as the prelude's hiding it (before, every use was ambiguous).
+#[test]
+fn maudes_prelude_lists_and_sets_and_a_programs_own_operator_hiding_the_preludes() {
+    let items: Vec<i64> = vec![5, -2, 9, 9, 4, 1];
+    let list = items
+        .iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let show = |xs: &[i64]| {
+        xs.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let set = |xs: &[i64]| {
+        let s: BTreeSet<i64> = xs.iter().copied().collect();
+        s.iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prelude.maude");
+    std::fs::write(
+        &file,
+        format!(
+            "fmod USE is\n  protecting LIST{{Int}} .\n  protecting SET{{Int}} .\n\
+             \x20 op sum : List{{Int}} -> Int .\n  var N : Int .\n  var L : List{{Int}} .\n\
+             \x20 eq sum(nil) = 0 .\n  eq sum(N L) = N + sum(L) .\n\
+             \x20 op delete : Int Set{{Int}} -> Set{{Int}} .\n  var S : Set{{Int}} .\n\
+             \x20 eq delete(N, S) = S .\nendfm\n\
+             red sum({list}) .\nred reverse({list}) .\nred size({list}) .\nred head({list}) .\n\
+             red tail({list}) .\nred last({list}) .\nred front({list}) .\n\
+             red occurs(4, {list}) .\nred occurs(7, {list}) .\nred append({list}, 3 3) .\n\
+             red insert(4, (1, 2, 3)) .\nred union((1, 2, 9), (2, 5)) .\n\
+             red delete(1, (1, 2)) .\n"
+        ),
+    )
+    .unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    let reversed: Vec<i64> = items.iter().rev().copied().collect();
+    let appended: Vec<i64> = items.iter().copied().chain([3, 3]).collect();
+    let expected: Vec<String> = vec![
+        items.iter().sum::<i64>().to_string(),
+        show(&reversed),
+        items.len().to_string(),
+        items[0].to_string(),
+        show(&items[1..]),
+        items[items.len() - 1].to_string(),
+        show(&items[..items.len() - 1]),
+        items.contains(&4).to_string(),
+        items.contains(&7).to_string(),
+        show(&appended),
+        set(&[4, 1, 2, 3]),
+        set(&[1, 2, 9, 2, 5]),
+        // The program's own `delete` (which keeps the set as it is), not the prelude's.
+        set(&[1, 2]),
+    ];
+    assert_eq!(got, expected);
+}
+
+/// Maude's `gather`: `(e E)` groups to the right, `(E e)` to the left, and the answers
+/// differ (before, `gather` was ignored and `2 ^^ 3 ^^ 2` was silently `(2 ^^ 3) ^^ 2`).
+#[test]
+fn gathering_patterns_group_as_in_maude() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("gather.maude");
+    std::fs::write(
+        &file,
+        "fmod POW is\n  protecting INT .\n\
+         \x20 op _^^_ : Int Int -> Int [gather (e E) prec 29] .\n\
+         \x20 op _--_ : Int Int -> Int [gather (E e) prec 33] .\n\
+         \x20 op _~~_ : Int Int -> Int [gather (e E) prec 33] .\n  vars I J : Int .\n\
+         \x20 eq I ^^ 0 = 1 .\n  eq I ^^ J = I * (I ^^ (J - 1)) [owise] .\n\
+         \x20 eq I -- J = I - J .\n  eq I ~~ J = I - J .\nendfm\n\
+         red 2 ^^ 3 ^^ 2 .\nred 10 -- 3 -- 2 .\nred 10 ~~ 3 ~~ 2 .\nred (2 ^^ 3) ^^ 2 .\n\
+         red 2 ^^ 2 ^^ 2 ^^ 2 .\n",
+    )
+    .unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    let pow = |b: i64, e: i64| b.pow(e as u32);
+    let expected: Vec<String> = [
+        pow(2, pow(3, 2)),
+        (10 - 3) - 2,
+        10 - (3 - 2),
+        pow(pow(2, 3), 2),
+        pow(2, pow(2, pow(2, 2))),
+    ]
+    .iter()
+    .map(|v| v.to_string())
+    .collect();
     assert_eq!(got, expected);
 }

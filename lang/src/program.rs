@@ -197,7 +197,21 @@ pub struct OpAttrs {
     pub memo: bool,
     /// Mixfix precedence: lower binds tighter (Maude's convention).
     pub prec: u32,
+    /// Maude's gathering pattern `gather (E e)`, one entry per argument; `None` is the
+    /// default (see `lang/src/elab/mixfix.rs`).
+    pub gather: Option<Vec<Gather>>,
     pub builtin: Option<Builtin>,
+}
+
+/// What precedence an argument may have, relative to its operator's (Maude's `gather`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gather {
+    /// `e`: strictly lower (binding tighter).
+    Below,
+    /// `E`: at most the operator's own.
+    AtMost,
+    /// `&`: any.
+    Any,
 }
 
 #[derive(Clone, Debug)]

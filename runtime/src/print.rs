@@ -28,7 +28,7 @@
 
 use crate::engine::Engine;
 use crate::term::{TermId, TermStore};
-use gamelang_lang::program::{OpId, OpInfo, PatPiece, Signature};
+use gamelang_lang::program::{Gather, OpId, OpInfo, PatPiece, Signature};
 use rustc_hash::FxHashMap;
 
 /// Print `t` in concrete syntax, eliding with `…` beyond about `max_chars` bytes
@@ -78,6 +78,8 @@ enum Task<'a> {
         arg: TermId,
         parent: OpId,
         enclosed: Option<(&'a str, &'a str)>,
+        /// Which argument (hole) of the operator.
+        hole: usize,
         /// In the operator's first hole, at the start of its form.
         first: bool,
         last: bool,
@@ -173,9 +175,10 @@ impl<'a> Printer<'a> {
                     arg,
                     parent,
                     enclosed,
+                    hole,
                     first,
                     last,
-                } => self.arg(arg, parent, enclosed, (first, last)),
+                } => self.arg(arg, parent, enclosed, (hole, first, last)),
             };
             stack.extend(pieces.items.into_iter().rev());
         }
@@ -278,6 +281,7 @@ impl<'a> Printer<'a> {
                         arg: args[next_arg],
                         parent: op,
                         enclosed: before.zip(after),
+                        hole: next_arg,
                         first: j == 0,
                         last: j + 1 == form.len(),
                     });
@@ -342,14 +346,71 @@ impl<'a> Printer<'a> {
         a: TermId,
         parent: OpId,
         enclosed: Option<(&str, &str)>,
-        (first, last): (bool, bool),
+        (hole, first, last): (usize, bool, bool),
     ) -> Pieces<'a> {
         // A map term is printed as an application of its `_&_`.
         let head = self
             .store
             .op(a)
             .or_else(|| self.store.map_print_ops(a).and_then(|(join, _)| join));
-        let parens = match head {
+        let gathered = (self.sig.op(parent).attrs.gather.as_ref()).and_then(|g| g.get(hole));
+        let parens = match (head, gathered) {
+            (Some(op), Some(&g)) if enclosed.is_none() => {
+                self.gathered_parens(op, parent, g, first)
+            }
+            _ => self.default_parens(head, parent, enclosed, first, last, a),
+        };
+        let mut p = Pieces { items: Vec::new() };
+        if parens {
+            p.items.push(Task::Text("("));
+            p.items.push(Task::Term(a));
+            p.items.push(Task::Text(")"));
+        } else {
+            p.items.push(Task::Term(a));
+        }
+        p
+    }
+
+    /// Does an argument headed by `op` in a hole of `parent` whose `gather` entry is `g`
+    /// need parentheses? When its precedence is above what `g` allows; and, at the
+    /// precedence `E` allows, unless the other grouping is excluded by `op`'s own
+    /// `gather`: `x ^ (y ^ z)` of a right-associative `_^_` (`gather (e E)`) prints
+    /// `x ^ y ^ z`, since `(x ^ y) ^ z` would need an `E` in `_^_`'s first place.
+    fn gathered_parens(&self, op: OpId, parent: OpId, g: Gather, first: bool) -> bool {
+        let (info, outer) = (self.sig.op(op), self.sig.op(parent));
+        if !is_open(&info.form) {
+            return false;
+        }
+        let prec = info.attrs.prec;
+        match g {
+            Gather::Below => prec >= outer.attrs.prec,
+            Gather::Any => true,
+            Gather::AtMost if prec < outer.attrs.prec => false,
+            Gather::AtMost if prec > outer.attrs.prec => true,
+            Gather::AtMost => {
+                // The other grouping puts `parent` inside `op`, in `op`'s last place (the
+                // argument is in `parent`'s first) or its first.
+                let other_side = match &info.attrs.gather {
+                    Some(og) if first => og.last(),
+                    Some(og) => og.first(),
+                    None => None,
+                };
+                other_side != Some(&Gather::Below)
+            }
+        }
+    }
+
+    /// The same without a `gather` (see the module documentation).
+    fn default_parens(
+        &mut self,
+        head: Option<OpId>,
+        parent: OpId,
+        enclosed: Option<(&str, &str)>,
+        first: bool,
+        last: bool,
+        a: TermId,
+    ) -> bool {
+        match head {
             Some(op) if op == parent && last && self.nests_right(op) => false,
             Some(op) if first && self.groups_left(a, op, parent) => false,
             // In the last hole, an operator whose form starts with a token (`s_`,
@@ -375,16 +436,7 @@ impl<'a> Printer<'a> {
                     }
             }
             _ => false,
-        };
-        let mut p = Pieces { items: Vec::new() };
-        if parens {
-            p.items.push(Task::Text("("));
-            p.items.push(Task::Term(a));
-            p.items.push(Task::Text(")"));
-        } else {
-            p.items.push(Task::Term(a));
         }
-        p
     }
 }
 
@@ -395,6 +447,7 @@ impl Task<'_> {
             arg,
             parent,
             enclosed: None,
+            hole: 0,
             first: false,
             last: false,
         }
@@ -417,8 +470,15 @@ impl Printer<'_> {
                 && matches!(o.form.last(), Some(PatPiece::Hole))
                 && !o.attrs.assoc
         };
+        // The other grouping puts `parent` in `op`'s last place: a default `op` counts it
+        // as a right grouping, one whose `gather` ends in `e` refuses it.
+        let other_refused = match &info.attrs.gather {
+            None => true,
+            Some(g) => g.last() == Some(&Gather::Below),
+        };
         binary_open(info)
             && binary_open(outer)
+            && other_refused
             && info.attrs.prec > 0
             && info.attrs.prec == outer.attrs.prec
             && self.sig.leq(self.store.sort_of(a), outer.args[0])
@@ -442,7 +502,11 @@ impl Printer<'_> {
                     && matches!(o.form.first(), Some(PatPiece::Hole))
                     && matches!(o.form.last(), Some(PatPiece::Hole))
             };
-            if !binary_open(info) || info.attrs.assoc || info.attrs.prec == 0 {
+            if !binary_open(info)
+                || info.attrs.assoc
+                || info.attrs.prec == 0
+                || info.attrs.gather.is_some()
+            {
                 return false;
             }
             let same_name: Vec<&OpInfo> = sig

@@ -220,6 +220,13 @@ impl TermParser<'_> {
                 if precs.iter().any(|&p| p != precs[0]) {
                     return None;
                 }
+                // An explicit `gather` (a right-associative `_^_`, say) is left to the
+                // chart parser, which reads it; chains here combine from the left.
+                if (self.grammar.chains().infix(t).iter())
+                    .any(|&s| self.grammar.syms[s].gather.is_some())
+                {
+                    return None;
+                }
                 if matches!(out.last(), None | Some(Piece::Op(..))) {
                     return None;
                 }

@@ -5,7 +5,7 @@ use super::builtins::builtin;
 use super::{binding, mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
 use crate::ast::{self, Decl, ModuleDecl, ModuleKind, Token, TokenRun};
 use crate::diag::{suggest, Diag};
-use crate::program::{Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
+use crate::program::{Equation, Gather, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
 use crate::span::{FileId, Span};
 use mixfix::{Grammar, Sym, SymTarget, VarScope};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -107,6 +107,7 @@ impl Session {
                     args: tinfo.args.iter().map(|s| map(*s)).collect(),
                     result: map(tinfo.result),
                     prec: tinfo.attrs.prec,
+                    gather: tinfo.attrs.gather.clone(),
                     assoc: false,
                     builtin: None,
                     target: SymTarget::Macro(Rc::new(pat.clone())),
@@ -526,9 +527,57 @@ impl Session {
                     })?);
                     i += 1;
                 }
-                "gather" | "format" => {
-                    // Accepted for Maude compatibility; precedence and left associativity
-                    // are fixed by our convention. Skip the parenthesised list.
+                "gather" => {
+                    // `gather (E e)`: one of `e`, `E`, `&` per argument.
+                    let open_at = attrs.get(i + 1).filter(|n| n.text == "(");
+                    let close =
+                        open_at.and_then(|_| (i + 2..attrs.len()).find(|&k| attrs[k].text == ")"));
+                    let (Some(_), Some(close)) = (open_at, close) else {
+                        return Err(Diag::at(
+                            t.span,
+                            "`gather` needs a pattern in parentheses",
+                            "expected `(…)` after this",
+                        )
+                        .note("one of `e` (an argument of lower precedence), `E` (at most the operator's) and `&` (any) per argument: `gather (E e)`"));
+                    };
+                    // `(E e)` may come as one word `E e` split by spaces, or as `Ee`.
+                    let letters: String = attrs[i + 2..close]
+                        .iter()
+                        .map(|w| w.text.as_str())
+                        .collect();
+                    let pattern: Option<Vec<Gather>> = letters
+                        .chars()
+                        .map(|c| match c {
+                            'e' => Some(Gather::Below),
+                            'E' => Some(Gather::AtMost),
+                            '&' => Some(Gather::Any),
+                            _ => None,
+                        })
+                        .collect();
+                    let whole = attrs[i + 1].span.to(attrs[close].span);
+                    match pattern {
+                        Some(p) if p.len() == args.len() => a.gather = Some(p),
+                        Some(p) => {
+                            return Err(Diag::at(
+                                whole,
+                                format!(
+                                    "`gather` has {} entries for an operator of {} arguments",
+                                    p.len(),
+                                    args.len()
+                                ),
+                                "one entry per argument",
+                            ))
+                        }
+                        None => {
+                            return Err(Diag::at(whole, "a `gather` pattern is made of `e`, `E` and `&`", "here")
+                                .note("`e`: an argument of lower precedence than the operator; `E`: at most the operator's; `&`: any"))
+                        }
+                    }
+                    i = close;
+                }
+                "format" => {
+                    // Accepted for Maude compatibility (a layout for printing): skip the
+                    // parenthesised list.
                     if attrs.get(i + 1).is_some_and(|n| n.text == "(") {
                         let mut depth = 0;
                         i += 1;

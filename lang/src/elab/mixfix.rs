@@ -12,7 +12,7 @@
 
 use crate::ast::Token;
 use crate::diag::{suggest, Diag};
-use crate::program::{Builtin, OpId, Pat, PatPiece, Signature, SortId};
+use crate::program::{Builtin, Gather, OpId, Pat, PatPiece, Signature, SortId};
 use crate::span::Span;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
@@ -33,6 +33,9 @@ pub struct Sym {
     pub args: Vec<SortId>,
     pub result: SortId,
     pub prec: u32,
+    /// Maude's gathering pattern, one entry per argument (`None`: the default, see
+    /// [`TermParser::allowed_prec`]).
+    pub gather: Option<Vec<Gather>>,
     /// Flatten nested applications of this (associative) operator.
     pub assoc: bool,
     pub builtin: Option<Builtin>,
@@ -162,6 +165,7 @@ impl Grammar {
                 Sym {
                     form,
                     prec: 0,
+                    gather: None,
                     ..s.clone()
                 }
             })
@@ -895,6 +899,19 @@ impl TermParser<'_> {
         if lit_before && lit_after {
             return u32::MAX; // enclosed: anything goes
         }
+        if let Some(gather) = &sym.gather {
+            // An explicit `gather (e E)`: `e` strictly below the operator's precedence,
+            // `E` at most it, `&` anything (Maude's meaning).
+            let hole = form[..piece]
+                .iter()
+                .filter(|p| **p == PatPiece::Hole)
+                .count();
+            return match gather.get(hole) {
+                Some(Gather::Below) => sym.prec.saturating_sub(1),
+                Some(Gather::AtMost) | None => sym.prec,
+                Some(Gather::Any) => u32::MAX,
+            };
+        }
         // The last argument of a binary open operator may have the operator's own
         // precedence too (Maude's default gathering, `E`): such a reading groups to the
         // right and counts one in `Reading::right` (see `build`), so that left grouping
@@ -906,6 +923,7 @@ impl TermParser<'_> {
     /// holes) group to the right, where left associativity would have refused it?
     fn groups_right(sym: &Sym, n_holes: usize, prec: u32) -> bool {
         n_holes > 1
+            && sym.gather.is_none()
             && !sym.assoc
             && sym.prec > 0
             && prec == sym.prec

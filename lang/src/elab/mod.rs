@@ -455,6 +455,7 @@ impl Session {
             args: info.args.clone(),
             result: info.result,
             prec: info.attrs.prec,
+            gather: info.attrs.gather.clone(),
             assoc: info.attrs.assoc,
             builtin: info.attrs.builtin,
             target: SymTarget::Op(op),
