@@ -271,10 +271,30 @@ pub(super) fn ambiguous(
         ));
     }
     if structural {
-        d.note("add parentheses to choose one")
-    } else {
-        d.note("rename one of the declarations, or import only the module whose operator you mean")
+        return d.note("add parentheses to choose one");
     }
+    // Subsort overloading (Maude's `__ : NeList List -> NeList` beside
+    // `__ : List List -> List`): one declaration on sorts at or above every other's.
+    for (_, ops) in &overloaded {
+        let widest = ops.iter().copied().find(|&w| {
+            let wi = sig.op(w);
+            ops.iter().all(|&o| {
+                let oi = sig.op(o);
+                oi.args.len() == wi.args.len()
+                    && oi.args.iter().zip(&wi.args).all(|(&a, &b)| sig.leq(a, b))
+                    && sig.leq(oi.result, wi.result)
+            })
+        });
+        if let Some(w) = widest {
+            return d
+                .note("this is subsort overloading: Maude takes these declarations as one operator, of the lowest sort that fits its arguments; gamelang keeps them apart and cannot choose (docs/language.md, Maude compatibility)")
+                .note(format!(
+                    "keep only `{}`, which covers the others, and delete them",
+                    op_signature(sig, sig.op(w))
+                ));
+        }
+    }
+    d.note("rename one of the declarations, or import only the module whose operator you mean")
 }
 
 fn collect_ops(pat: &Pat, f: &mut impl FnMut(OpId)) {
