@@ -74,7 +74,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                     }
                 },
             };
-            match session.parse_term(module, "<term>", text, None) {
+            match session.parse_symbolic_term(module, "<term>", text) {
                 Ok(p) => terms.push((None, Ok(p))),
                 Err(d) => return fail(&session, d),
             }
@@ -89,7 +89,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 loaded
                     .reductions
                     .iter()
-                    .map(|r| (Some(r.span), session.reduction_term(r))),
+                    .map(|r| (Some(r.span), session.symbolic_reduction_term(r))),
             );
         }
     }

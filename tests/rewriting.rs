@@ -908,3 +908,33 @@ fn gathering_patterns_group_as_in_maude() {
     .collect();
     assert_eq!(got, expected);
 }
+
+/// Variables in a term to reduce stand for constants of their sorts, as in Maude (a proof
+/// by reduction: `s s 0 + N` is `s s N` whatever `N` is), in a file's `reduce` commands
+/// and on the command line.
+#[test]
+fn variables_in_a_reduced_term_stand_for_arbitrary_constants() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("symbolic.maude");
+    let s = |k: usize, x: &str| format!("{}{x}", "s ".repeat(k));
+    std::fs::write(
+        &file,
+        format!(
+            "fmod P is\n  sort Nat .\n  op 0 : -> Nat [ctor] .\n  op s_ : Nat -> Nat [ctor] .\n\
+             \x20 op _+_ : Nat Nat -> Nat .\n  op double : Nat -> Nat .\n  vars N M : Nat .\n\
+             \x20 eq 0 + M = M .\n  eq s N + M = s (N + M) .\n\
+             \x20 eq double(0) = 0 .\n  eq double(s N) = s s double(N) .\nendfm\n\
+             red {} + N .\nred {} + K:Nat .\nred double({}) + M .\n\
+             --- Maude's `quit` (`q`) ends the file.\nq\nnot read\n",
+            s(2, "0"),
+            s(3, "0"),
+            s(2, "0")
+        ),
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    let got = results(&reduce(&["--quiet", file]));
+    assert_eq!(got, [s(2, "N"), s(3, "K"), s(4, "M")]);
+    let got = results(&reduce(&["--quiet", file, "double(s 0) + s X:Nat"]));
+    assert_eq!(got, [s(3, "X")]);
+}

@@ -161,10 +161,11 @@ enum Raw {
 /// Marks Maude's `reduce` (`red`) commands: a word `reduce` or `red` that stands where an
 /// item (module, theory, view, game) may start becomes [`Tok::Reduce`]. Everywhere else,
 /// inside modules and terms, the two are ordinary words (an operator may be called `red`).
-pub fn mark_commands(tokens: &mut [(usize, Tok, usize)]) {
+pub fn mark_commands(tokens: &mut Vec<(usize, Tok, usize)>) {
     let mut at_top = true;
     let mut in_command = false;
-    for (_, tok, _) in tokens.iter_mut() {
+    let mut quit = None;
+    for (k, (_, tok, _)) in tokens.iter_mut().enumerate() {
         if in_command {
             in_command = *tok != Tok::Dot;
             continue;
@@ -174,10 +175,18 @@ pub fn mark_commands(tokens: &mut [(usize, Tok, usize)]) {
                 *tok = Tok::Reduce;
                 in_command = true;
             }
+            // Maude's `quit` (`q`) between items ends the file: Maude reads no further.
+            Tok::Word(w) if at_top && (w == "quit" || w == "q") => {
+                quit = Some(k);
+                break;
+            }
             Tok::Fmod | Tok::Fth | Tok::View | Tok::Game => at_top = false,
             Tok::Endfm | Tok::Endfth | Tok::Endv | Tok::Endgame => at_top = true,
             _ => {}
         }
+    }
+    if let Some(k) = quit {
+        tokens.truncate(k);
     }
 }
 

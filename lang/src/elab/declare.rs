@@ -835,7 +835,7 @@ fn ac_extension(sig: &crate::program::Signature, eq: &Equation) -> Option<Equati
 
 /// The variables of one equation: declared ones (`var c : Config .`) and inline ones
 /// (`c:Config`), numbered in order of first occurrence.
-struct EqVars<'a> {
+pub(super) struct EqVars<'a> {
     module: &'a Module,
     /// The equation is the user's (not the standard library's): the module's library
     /// variables are not in scope.
@@ -844,7 +844,22 @@ struct EqVars<'a> {
     spans: Vec<Span>,
 }
 
+/// The variables of a term to reduce (Maude's `red s 0 + N .`), with the user's scope.
+pub(super) fn term_vars(module: &Module) -> EqVars<'_> {
+    EqVars {
+        module,
+        user: true,
+        table: Vec::new(),
+        spans: Vec::new(),
+    }
+}
+
 impl EqVars<'_> {
+    /// The variables met, in order of their indices.
+    pub(super) fn into_table(self) -> Vec<VarInfo> {
+        self.table
+    }
+
     fn index(&mut self, name: &str, sort: SortId) -> u32 {
         if let Some(i) = self
             .table

@@ -31,10 +31,10 @@ pub mod mixfix;
 pub use declare::op_form;
 pub use game::Game;
 
-use crate::ast::{self, Ident, Item, ModExpr, ModuleDecl, ModuleKind, TokenRun, ViewDecl};
+use crate::ast::{self, Ident, Item, ModExpr, ModuleDecl, ModuleKind, Token, TokenRun, ViewDecl};
 use crate::diag::Diag;
 use crate::parser;
-use crate::program::{OpId, Pat, Program, SortId};
+use crate::program::{OpAttrs, OpId, OpInfo, Pat, PatPiece, Program, SortId};
 use crate::span::{FileId, Sources, Span};
 use mixfix::{Grammar, Sym, SymTarget};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -365,6 +365,78 @@ impl Session {
         let mut vars = mixfix::NoVars;
         let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &r.term, &mut vars, None)?;
         Ok(pat)
+    }
+
+    /// The term of a file's `reduce` command for `gamelang reduce`, in which variables
+    /// stand for constants (see [`Session::symbolic_term`]).
+    pub fn symbolic_reduction_term(&mut self, r: &Reduction) -> Result<Pat, Diag> {
+        self.intern_strings(&r.term, Some(r.module));
+        self.symbolic_term(r.module, &r.term.clone())
+    }
+
+    /// A term given to `gamelang reduce FILE TERM`, in which variables stand for
+    /// constants (see [`Session::symbolic_term`]).
+    pub fn parse_symbolic_term(
+        &mut self,
+        m: ModuleId,
+        origin: &str,
+        text: &str,
+    ) -> Result<Pat, Diag> {
+        let file = self.sources.add(origin, text);
+        let toks = parser::lex_run(file, text).map_err(|e| parse_diag(&e))?;
+        if toks.is_empty() {
+            return Err(Diag::at(
+                Span::new(file, 0, text.len()),
+                "expected a term",
+                "empty",
+            ));
+        }
+        self.intern_strings(&toks, Some(m));
+        self.symbolic_term(m, &toks)
+    }
+
+    /// `toks` parsed in module `m`, where a variable (one the module declares with `var`,
+    /// or inline, `N:Nat`) stands for a new constant of its sort named after it, as in
+    /// Maude: `red s 0 + N .` is `s N`, a proof by reduction with `N` arbitrary. The
+    /// constants are new operators of the signature: an engine made before does not know
+    /// them, so only `gamelang reduce`, which makes its engine after reading its terms,
+    /// asks for them.
+    fn symbolic_term(&mut self, m: ModuleId, toks: &[Token]) -> Result<Pat, Diag> {
+        let grammar = self.grammar(m);
+        let mut vars = declare::term_vars(&self.modules[m]);
+        let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, toks, &mut vars, None)?;
+        let table = vars.into_table();
+        if table.is_empty() {
+            return Ok(pat);
+        }
+        let module = self.modules[m].name.clone();
+        let constants: Vec<OpId> = table
+            .into_iter()
+            .map(|v| {
+                self.program.sig.add_op(OpInfo {
+                    name: v.name.clone(),
+                    form: vec![PatPiece::Lit(v.name)],
+                    args: Vec::new(),
+                    result: v.sort,
+                    attrs: OpAttrs {
+                        ctor: true,
+                        ..OpAttrs::default()
+                    },
+                    span: None,
+                    module: module.clone(),
+                })
+            })
+            .collect();
+        fn constant(p: Pat, c: &[OpId]) -> Pat {
+            match p {
+                Pat::Var(i) => Pat::App(c[i as usize], Vec::new()),
+                Pat::App(op, args) => {
+                    Pat::App(op, args.into_iter().map(|a| constant(a, c)).collect())
+                }
+                other => other,
+            }
+        }
+        Ok(constant(pat, &constants))
     }
 
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
