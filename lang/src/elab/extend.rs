@@ -274,9 +274,14 @@ pub(super) fn ambiguous(
         return d.note("add parentheses to choose one");
     }
     // Subsort overloading (Maude's `__ : NeList List -> NeList` beside
-    // `__ : List List -> List`): one declaration on sorts at or above every other's.
+    // `__ : List List -> List`), written in one module (not two instances of a module
+    // whose sorts are subsorts of each other, where nothing can be deleted): one
+    // declaration on sorts at or above every other's.
     for (_, ops) in &overloaded {
-        let widest = ops.iter().copied().find(|&w| {
+        let one_module = ops
+            .iter()
+            .all(|&o| sig.op(o).module == sig.op(ops[0]).module);
+        let widest = ops.iter().copied().filter(|_| one_module).find(|&w| {
             let wi = sig.op(w);
             ops.iter().all(|&o| {
                 let oi = sig.op(o);
