@@ -1069,6 +1069,35 @@ impl TermParser<'_> {
                 || int_literal(&t.text).is_some()
                 || self.grammar.literals().contains(&t.text)
                 || self.vars.declared(&t.text).is_some();
+            // Maude's sort qualification `(t).S` after a parenthesised term, of an
+            // unknown sort or one no reading of `t` has.
+            let qualifier = t.text.len() > 1
+                && t.text.starts_with('.')
+                && i > 0
+                && self.toks[i - 1].text == ")";
+            if !known && qualifier {
+                let name = &t.text[1..];
+                let exists =
+                    (0..self.sig.sorts.len() as u32).any(|s| self.sig.sort(SortId(s)).name == name);
+                return if exists {
+                    Diag::at(
+                        t.span,
+                        format!(
+                            "the term before `{}` has no reading of sort `{name}`",
+                            t.text
+                        ),
+                        "no reading of this sort",
+                    )
+                    .note("`(t).S` chooses, among the readings of `t`, those of sort `S` or below")
+                } else {
+                    Diag::at(
+                        t.span,
+                        format!("unknown sort `{name}`"),
+                        "in this sort qualification",
+                    )
+                    .note("`(t).S` chooses, among the readings of `t`, those of sort `S` or below")
+                };
+            }
             if !known {
                 let mut names: Vec<String> =
                     self.grammar.op_names().map(|s| s.to_string()).collect();
