@@ -938,3 +938,62 @@ fn variables_in_a_reduced_term_stand_for_arbitrary_constants() {
     let got = results(&reduce(&["--quiet", file, "double(s 0) + s X:Nat"]));
     assert_eq!(got, [s(3, "X")]);
 }
+
+/// `left id:` and `right id:`: with `assoc`, a right identity goes wherever something
+/// stands before it and a left one wherever something stands after it; without, `x * e`
+/// is `x` and `e * x` stays. Random words against that rule computed here. (Maude 3
+/// leaves a right identity in the middle, `e / a / e / b`, which the axioms equate with
+/// `e / a / b`: gamelang's form is the more normal of the two.)
+#[test]
+fn one_sided_identities_normalise_their_side() {
+    // The identity is declared after the operators that name it, as Maude allows.
+    let module = "fmod LR is\n  sort P .\n\
+                  \x20 op _/_ : P P -> P [ctor assoc right id: e] .\n\
+                  \x20 op _\\_ : P P -> P [ctor assoc left id: e] .\n\
+                  \x20 op _*_ : P P -> P [ctor right id: e] .\n\
+                  \x20 op _+_ : P P -> P [ctor comm left id: e] .\n\
+                  \x20 ops e a b : -> P [ctor] .\nendfm\n";
+    let mut seed = 7u64;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..60 {
+        let len = 1 + next(5) as usize;
+        let word: Vec<&str> = (0..len)
+            .map(|_| ["e", "a", "b"][next(3) as usize])
+            .collect();
+        // Right identity: every `e` but a first one goes.
+        let right: Vec<&str> = (word.iter().enumerate())
+            .filter(|&(k, w)| k == 0 || *w != "e")
+            .map(|(_, w)| *w)
+            .collect();
+        // Left identity: every `e` but a last one goes.
+        let left: Vec<&str> = (word.iter().enumerate())
+            .filter(|&(k, w)| k + 1 == word.len() || *w != "e")
+            .map(|(_, w)| *w)
+            .collect();
+        reds += &format!("red {} .\nred {} .\n", word.join(" / "), word.join(" \\ "));
+        expected.push(right.join(" / "));
+        expected.push(left.join(" \\ "));
+    }
+    for (term, nf) in [
+        ("a * e", "a"),
+        ("e * a", "e * a"),
+        ("(a * e) * (e * b)", "a * (e * b)"),
+        ("e + a", "a"),
+        ("a + e", "a"),
+    ] {
+        reds += &format!("red {term} .\n");
+        expected.push(nf.to_string());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lr.maude");
+    std::fs::write(&file, format!("{module}{reds}")).unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    assert_eq!(got, expected);
+}

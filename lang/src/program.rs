@@ -194,6 +194,9 @@ pub struct OpAttrs {
     pub idem: bool,
     /// `id: c` where `c` is a constant operator.
     pub identity: Option<OpId>,
+    /// Maude's `left id: c` (`c op x = x`) and `right id: c` (`x op c = x`).
+    pub left_identity: Option<OpId>,
+    pub right_identity: Option<OpId>,
     pub memo: bool,
     /// Mixfix precedence: lower binds tighter (Maude's convention).
     pub prec: u32,
@@ -201,6 +204,19 @@ pub struct OpAttrs {
     /// default (see `lang/src/elab/mixfix.rs`).
     pub gather: Option<Vec<Gather>>,
     pub builtin: Option<Builtin>,
+}
+
+impl OpAttrs {
+    /// Has equational attributes, so that its applications are normalised by the term
+    /// store (flattened, ordered, without identities).
+    pub fn equational(&self) -> bool {
+        self.assoc
+            || self.comm
+            || self.idem
+            || self.identity.is_some()
+            || self.left_identity.is_some()
+            || self.right_identity.is_some()
+    }
 }
 
 /// What precedence an argument may have, relative to its operator's (Maude's `gather`).

@@ -584,11 +584,9 @@ impl Engine {
                     ctor: a.ctor,
                     defined: program.is_defined(OpId(i as u32)),
                     assoc: a.assoc,
-                    norm: a.assoc || a.comm || a.idem || a.identity.is_some(),
+                    norm: a.equational(),
                     plain: !program.is_defined(OpId(i as u32)) && a.builtin.is_none() && !a.memo,
-                    memo_pair: a.memo
-                        && !(a.assoc || a.comm || a.idem || a.identity.is_some())
-                        && info.args.len() <= 2,
+                    memo_pair: a.memo && !a.equational() && info.args.len() <= 2,
                     // Set below, once the equations are compiled.
                     direct: false,
                     memo_direct: false,

@@ -180,6 +180,10 @@ pub(crate) struct OpMeta {
     pub idem: bool,
     /// The identity constant as a term.
     pub identity_term: Option<TermId>,
+    /// Maude's one-sided identities as terms: `left id: e` (`e op x = x`), `right id: e`
+    /// (`x op e = x`).
+    pub left_id_term: Option<TermId>,
+    pub right_id_term: Option<TermId>,
     pub result: SortId,
     /// The declared sorts of the arguments.
     pub args: Box<[SortId]>,
@@ -607,9 +611,11 @@ impl TermStore {
                 comm: a.comm,
                 idem: a.idem,
                 identity_term: None,
+                left_id_term: None,
+                right_id_term: None,
                 result: info.result,
                 args: info.args.clone().into_boxed_slice(),
-                norm: a.assoc || a.comm || a.idem || a.identity.is_some(),
+                norm: a.equational(),
             });
         }
         self.discover_map_families(sig);
@@ -618,6 +624,14 @@ impl TermStore {
             if let Some(id) = info.attrs.identity {
                 let t = self.intern_app(id, &[]);
                 self.ops[i].identity_term = Some(t);
+            }
+            if let Some(id) = info.attrs.left_identity {
+                let t = self.intern_app(id, &[]);
+                self.ops[i].left_id_term = Some(t);
+            }
+            if let Some(id) = info.attrs.right_identity {
+                let t = self.intern_app(id, &[]);
+                self.ops[i].right_id_term = Some(t);
             }
         }
     }
@@ -838,6 +852,7 @@ impl TermStore {
             return self.mk_ac(op, args);
         }
         let (assoc, comm, idem, id) = (meta.assoc, meta.comm, meta.idem, meta.identity_term);
+        let (left, right) = (meta.left_id_term, meta.right_id_term);
         let mut buf: SmallVec<[TermId; 8]> = SmallVec::new();
         if assoc {
             for &a in args {
@@ -852,6 +867,24 @@ impl TermStore {
         if let Some(id) = id {
             buf.retain(|a| *a != id);
         }
+        // A right identity goes wherever something stands before it (`x op e` is `x`, and
+        // with `assoc` so is `x op e op y`), a left one wherever something stands after it.
+        if let Some(r) = right {
+            let mut k = 1;
+            buf.retain(|a| {
+                k -= 1;
+                k >= 0 || *a != r
+            });
+        }
+        if let Some(l) = left {
+            let last = buf.len().saturating_sub(1);
+            let mut k = 0;
+            buf.retain(|a| {
+                k += 1;
+                k > last || *a != l
+            });
+        }
+        let one_sided = left.is_some() || right.is_some();
         if comm && buf.len() > 1 {
             buf.sort_by(|&a, &b| self.compare(a, b));
         }
@@ -866,7 +899,7 @@ impl TermStore {
             }
             // A singleton collapses for assoc / id: operators, and for an idem one whose
             // arguments were all equal (`f(x, x)` → `x`).
-            1 if assoc || id.is_some() || args.len() > 1 => return buf[0],
+            1 if assoc || id.is_some() || one_sided || args.len() > 1 => return buf[0],
             _ => {}
         }
         self.intern_app(op, &buf)

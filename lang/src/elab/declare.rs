@@ -122,9 +122,11 @@ impl Session {
         // are then put back in the order of the text.
         let rank = |d: &Decl| match d {
             Decl::Import { .. } | Decl::Sorts { .. } | Decl::Subsorts { .. } => 0,
-            Decl::Op { .. } => 1,
-            Decl::Vars { .. } => 2,
-            Decl::Eq { .. } => 3,
+            // Constants before the operators whose `id:` they may be.
+            Decl::Op { args, .. } if args.is_empty() => 1,
+            Decl::Op { .. } => 2,
+            Decl::Vars { .. } => 3,
+            Decl::Eq { .. } => 4,
         };
         let mut order: Vec<&Decl> = decl.decls.iter().collect();
         let reordered = order.windows(2).any(|w| rank(w[0]) > rank(w[1]));
@@ -442,6 +444,49 @@ impl Session {
             .ok_or_else(|| self.unknown_sort(m, &name, s.span))
     }
 
+    /// The constant of `id: c` whose `id:` is `attrs[i]`.
+    fn identity_attr(
+        &self,
+        m: ModuleId,
+        attrs: &TokenRun,
+        i: usize,
+        res: SortId,
+    ) -> Result<OpId, Diag> {
+        let t = &attrs[i];
+        let Some(c) = attrs.get(i + 1) else {
+            return Err(Diag::at(
+                t.span,
+                "`id:` needs a constant",
+                "expected the identity element after this",
+            ));
+        };
+        let sig = &self.program.sig;
+        let found = self.modules[m].ops.iter().copied().find(|&o| {
+            let oi = sig.op(o);
+            oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
+        });
+        // A numeral is a constant of the module's where it declares one (Peano
+        // style `op 0 : -> N`, `[id: 0]`); a built-in number cannot be one.
+        if found.is_none() && c.text.parse::<i64>().is_ok() {
+            return Err(Diag::at(
+                c.span,
+                format!("a number (`{}`) cannot be an identity here", c.text),
+                "not a declared constant",
+            )
+            .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
+        }
+        found.ok_or_else(|| {
+            Diag::at(
+                c.span,
+                format!(
+                    "no constant `{}` of this operator's kind to be its identity",
+                    c.text
+                ),
+                "declare it (`op … : -> …`) in the module or one it imports",
+            )
+        })
+    }
+
     fn op_attrs(
         &self,
         m: ModuleId,
@@ -473,39 +518,19 @@ impl Session {
                 "idem" => a.idem = true,
                 "memo" => a.memo = true,
                 "id:" => {
-                    let Some(c) = attrs.get(i + 1) else {
-                        return Err(Diag::at(
-                            t.span,
-                            "`id:` needs a constant",
-                            "expected the identity element after this",
-                        ));
-                    };
-                    let sig = &self.program.sig;
-                    let found = self.modules[m].ops.iter().copied().find(|&o| {
-                        let oi = sig.op(o);
-                        oi.name == c.text && oi.args.is_empty() && sig.same_kind(oi.result, res)
-                    });
-                    // A numeral is a constant of the module's where it declares one (Peano
-                    // style `op 0 : -> N`, `[id: 0]`); a built-in number cannot be one.
-                    if found.is_none() && c.text.parse::<i64>().is_ok() {
-                        return Err(Diag::at(
-                            c.span,
-                            format!("a number (`{}`) cannot be an identity here", c.text),
-                            "not a declared constant",
-                        )
-                        .note("an identity must be a constant operator of the operator's kind, e.g. `op none : -> Cond [ctor] .` then `[id: none]`; built-in numbers are not supported as identities"));
-                    }
-                    a.identity = Some(found.ok_or_else(|| {
-                        Diag::at(
-                            c.span,
-                            format!(
-                                "no constant `{}` of this operator's kind to be its identity",
-                                c.text
-                            ),
-                            "declare it (`op … : -> …`) before this operator",
-                        )
-                    })?);
+                    a.identity = Some(self.identity_attr(m, attrs, i, res)?);
                     i += 1;
+                }
+                // Maude's one-sided identities: `x op e = x` (`right id: e`) or
+                // `e op x = x` (`left id: e`); both sides for a `comm` operator.
+                side @ ("left" | "right") if attrs.get(i + 1).is_some_and(|n| n.text == "id:") => {
+                    let c = self.identity_attr(m, attrs, i + 1, res)?;
+                    if side == "left" {
+                        a.left_identity = Some(c);
+                    } else {
+                        a.right_identity = Some(c);
+                    }
+                    i += 2;
                 }
                 "prec" => {
                     let n = attrs.get(i + 1).and_then(|n| n.text.parse::<u32>().ok());
@@ -598,7 +623,17 @@ impl Session {
                 }
                 other => {
                     let known = [
-                        "ctor", "assoc", "comm", "idem", "id:", "memo", "prec", "gather", "format",
+                        "ctor",
+                        "assoc",
+                        "comm",
+                        "idem",
+                        "id:",
+                        "left id:",
+                        "right id:",
+                        "memo",
+                        "prec",
+                        "gather",
+                        "format",
                     ];
                     let mut d = Diag::at(
                         t.span,
@@ -629,6 +664,20 @@ impl Session {
             return Err(Diag::at(
                 attrs[0].span,
                 "a `comm` operator must be binary",
+                "here",
+            ));
+        }
+        // For a commutative operator an identity on one side is one on both.
+        if a.comm && a.identity.is_none() {
+            a.identity = a.left_identity.or(a.right_identity);
+        }
+        if a.comm {
+            (a.left_identity, a.right_identity) = (None, None);
+        }
+        if (a.left_identity.is_some() || a.right_identity.is_some()) && args.len() != 2 {
+            return Err(Diag::at(
+                attrs[0].span,
+                "an operator with `left id:` or `right id:` must be binary",
                 "here",
             ));
         }
