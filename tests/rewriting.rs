@@ -997,3 +997,30 @@ fn one_sided_identities_normalise_their_side() {
     let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
     assert_eq!(got, expected);
 }
+
+/// An operator written with a period, `_._` (older Maude and OBJ lists): its `.` inside
+/// equations and `reduce` commands is the operator, the last one ends the statement.
+#[test]
+fn an_operator_written_with_a_period() {
+    let items = [4, -1, 7, 7, 2];
+    let dotted = |xs: &[i64]| xs.iter().map(|x| format!("{x} . ")).collect::<String>() + "nil";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dot.maude");
+    std::fs::write(
+        &file,
+        format!(
+            "fmod DOT is\n  protecting INT .\n  sort List .\n  op nil : -> List [ctor] .\n\
+             \x20 op _._ : Int List -> List [ctor] .\n  op len : List -> Nat .\n\
+             \x20 op app : List List -> List .\n  var N : Int .\n  vars L M : List .\n\
+             \x20 eq len(nil) = 0 .\n  eq len(N . L) = 1 + len(L) .\n\
+             \x20 eq app(nil, M) = M .\n  eq app(N . L, M) = N . app(L, M) .\nendfm\n\
+             red len({}) .\nred app({}, {}) .\n",
+            dotted(&items),
+            dotted(&items[..2]),
+            dotted(&items[2..])
+        ),
+    )
+    .unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    assert_eq!(got, [items.len().to_string(), dotted(&items)]);
+}

@@ -158,6 +158,44 @@ enum Raw {
     Str,
 }
 
+/// Maude's operators written with a period (`op _._ : Elt List -> List`): where a file
+/// declares one, a `.` in a module (`fmod`, `fth`) or in a `reduce` command that is
+/// followed by more of a term — not by the end, a keyword that begins a declaration, an
+/// item or a command — is that operator's token, not the end of the statement
+/// (`eq len(X . Y . nil) = 2 .`). Files without such an operator are untouched, so a
+/// missing keyword after a `.` is still reported as it always was.
+pub fn periods_in_terms(tokens: &mut [(usize, Tok, usize)]) {
+    let declares_period_op = tokens.windows(2).any(|w| {
+        matches!(w[0].1, Tok::Op | Tok::Ops)
+            && matches!(&w[1].1, Tok::Word(n) if n.contains('_') && (n.contains("_.") || n.contains("._")))
+    }) || tokens.windows(2).any(|w| {
+        // `ops a (_._) : …`: a parenthesised name after `ops`.
+        matches!(&w[1].1, Tok::Word(n) if n.contains("_._")) && w[0].1 == Tok::LParen
+    });
+    if !declares_period_op {
+        return;
+    }
+    let ends_statement = |next: Option<&Tok>| match next {
+        None => true,
+        Some(Tok::Word(w)) => matches!(w.as_str(), "red" | "reduce" | "q" | "quit"),
+        Some(t) => !matches!(t, Tok::LParen | Tok::LBracket | Tok::LBrace),
+    };
+    // Inside a module or theory, or at the top level (where only `reduce` commands have
+    // terms); not in views and games, whose fields are words.
+    let mut in_term_block = true;
+    for k in 0..tokens.len() {
+        match tokens[k].1 {
+            Tok::Fmod | Tok::Fth => in_term_block = true,
+            Tok::View | Tok::Game => in_term_block = false,
+            Tok::Endv | Tok::Endgame => in_term_block = true,
+            Tok::Dot if in_term_block && !ends_statement(tokens.get(k + 1).map(|t| &t.1)) => {
+                tokens[k].1 = Tok::Word(".".into());
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Marks Maude's `reduce` (`red`) commands: a word `reduce` or `red` that stands where an
 /// item (module, theory, view, game) may start becomes [`Tok::Reduce`]. Everywhere else,
 /// inside modules and terms, the two are ordinary words (an operator may be called `red`).

@@ -56,6 +56,7 @@ impl std::error::Error for ParseError {}
 /// Parses a whole `.game` file.
 pub fn parse_file(file: FileId, src: &str) -> Result<ast::SourceFile, ParseError> {
     let mut tokens = lex(file, src)?;
+    crate::lexer::periods_in_terms(&mut tokens);
     crate::lexer::mark_commands(&mut tokens);
     grammar::FileParser::new()
         .parse(file, tokens.iter().cloned())
