@@ -850,7 +850,9 @@ fn maudes_prelude_lists_and_sets_and_a_programs_own_operator_hiding_the_preludes
              red tail({list}) .\nred last({list}) .\nred front({list}) .\n\
              red occurs(4, {list}) .\nred occurs(7, {list}) .\nred append({list}, 3 3) .\n\
              red insert(4, (1, 2, 3)) .\nred union((1, 2, 9), (2, 5)) .\n\
-             red delete(1, (1, 2)) .\n"
+             red delete(1, (1, 2)) .\nred (1, 2, 3, 7) \\ (2, 7, 9) .\n\
+             red (1, 2) subset (1, 2, 3) .\nred (1, 5) subset (1, 2, 3) .\n\
+             red (1, 2) psubset (1, 2) .\nred (3, 1) psubset (1, 2, 3) .\n"
         ),
     )
     .unwrap();
@@ -873,6 +875,19 @@ fn maudes_prelude_lists_and_sets_and_a_programs_own_operator_hiding_the_preludes
         // The program's own `delete` (which keeps the set as it is), not the prelude's.
         set(&[1, 2]),
     ];
+    let a: BTreeSet<i64> = [1, 2, 3, 7].into();
+    let b: BTreeSet<i64> = [2, 7, 9].into();
+    let mut expected = expected;
+    expected.push(set(&a.difference(&b).copied().collect::<Vec<_>>()));
+    let sub = |x: &[i64], y: &[i64]| {
+        let (x, y): (BTreeSet<i64>, BTreeSet<i64>) =
+            (x.iter().copied().collect(), y.iter().copied().collect());
+        (x.is_subset(&y), x.is_subset(&y) && x != y)
+    };
+    expected.push(sub(&[1, 2], &[1, 2, 3]).0.to_string());
+    expected.push(sub(&[1, 5], &[1, 2, 3]).0.to_string());
+    expected.push(sub(&[1, 2], &[1, 2]).1.to_string());
+    expected.push(sub(&[3, 1], &[1, 2, 3]).1.to_string());
     assert_eq!(got, expected);
 }
 

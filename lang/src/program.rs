@@ -138,6 +138,12 @@ pub enum Builtin {
     SetDelete,
     /// `intersection(S, T)`: the elements of both.
     SetIntersection,
+    /// `S \ T`: the elements of `S` not in `T`.
+    SetDifference,
+    /// `S subset T`: every element of `S` is in `T`.
+    SetSubset,
+    /// `S psubset T`: `S subset T` and `S =/= T`.
+    SetProperSubset,
 }
 
 impl Builtin {
@@ -163,7 +169,16 @@ impl Builtin {
     /// Is this one of the finite-set built-ins?
     pub fn is_set(self) -> bool {
         use Builtin::*;
-        matches!(self, SetIn | SetSize | SetDelete | SetIntersection)
+        matches!(
+            self,
+            SetIn
+                | SetSize
+                | SetDelete
+                | SetIntersection
+                | SetDifference
+                | SetSubset
+                | SetProperSubset
+        )
     }
 
     /// Is this one of the grid-game built-ins (whose arguments the engine reads itself)?

@@ -162,6 +162,9 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "set-size" => SetSize,
         "set-delete" => SetDelete,
         "set-intersection" => SetIntersection,
+        "set-difference" => SetDifference,
+        "set-subset" => SetSubset,
+        "set-psubset" => SetProperSubset,
         _ => return None,
     })
 }

@@ -193,11 +193,16 @@ impl Grammar {
     }
 
     /// The symbols with arguments that a span beginning with the token `first` may be read
-    /// with, in increasing order: those whose form begins with `first`, and those whose
-    /// form begins with an argument.
-    fn candidates(&self, first: &str) -> impl Iterator<Item = usize> + '_ {
+    /// with, in increasing order: those whose form begins with `first`, and those of
+    /// `hole_first` (the grammar's symbols whose form begins with an argument, or those of
+    /// them a term can use: `TermParser::hole_first`).
+    fn candidates<'a>(
+        &'a self,
+        first: &str,
+        hole_first: &'a [usize],
+    ) -> impl Iterator<Item = usize> + 'a {
         let lit = self.by_first.get(first).map_or(&[][..], |v| v.as_slice());
-        merge_sorted(lit, &self.hole_first)
+        merge_sorted(lit, hole_first)
     }
 
     /// What the chain parser asks about the symbols.
@@ -320,6 +325,10 @@ pub struct TermParser<'a> {
     bad_sort: Option<Diag>,
     /// A span too long for the chart parser.
     too_long: Option<Diag>,
+    /// The grammar's symbols whose form begins with an argument, less those with a literal
+    /// piece that no token of this term is (`_subset_` in a term without `subset`): tried
+    /// at every span, they were most of the start-up's parsing.
+    hole_first: Rc<[usize]>,
 }
 
 /// Parse `toks` as one term; with `expected`, the term must be of that sort's kind.
@@ -356,6 +365,16 @@ pub fn parse_term(
         open.push(m);
     }
     let n = toks.len();
+    let present: FxHashSet<&str> = toks.iter().map(|t| t.text.as_str()).collect();
+    let hole_first = (grammar.hole_first.iter().copied())
+        .filter(|&s| {
+            grammar.syms[s].form.iter().all(|p| match p {
+                PatPiece::Lit(l) => present.contains(l.as_str()),
+                PatPiece::Hole => true,
+            })
+        })
+        .collect();
+    drop(present);
     let mut p = TermParser {
         sig,
         grammar,
@@ -367,6 +386,7 @@ pub fn parse_term(
         near: None,
         bad_sort: None,
         too_long: None,
+        hole_first,
     };
     let readings = p.span(0, n);
     let mut readings: Vec<Reading> = readings.iter().cloned().collect();
@@ -574,7 +594,8 @@ impl TermParser<'_> {
         }
         self.juxtaposed_argument(i, j, &mut out);
         let grammar = self.grammar;
-        for s in grammar.candidates(&self.toks[i].text) {
+        let hole_first = self.hole_first.clone();
+        for s in grammar.candidates(&self.toks[i].text, &hole_first) {
             if out.len() >= MAX_READINGS {
                 break;
             }
@@ -1269,7 +1290,11 @@ mod tests {
                         && !matches!(sym.form.first(), Some(PatPiece::Lit(l)) if l != t)
                 })
                 .collect();
-            assert_eq!(g.candidates(t).collect::<Vec<_>>(), scan, "token {t:?}");
+            assert_eq!(
+                g.candidates(t, &g.hole_first).collect::<Vec<_>>(),
+                scan,
+                "token {t:?}"
+            );
             // The chain parser's indexes against scans of every symbol.
             let infix: Vec<usize> = (0..g.syms.len())
                 .filter(|&i| matches!(g.syms[i].form.as_slice(), [PatPiece::Hole, PatPiece::Lit(l), PatPiece::Hole] if l == t))

@@ -93,7 +93,8 @@ impl Engine {
                 Ok(self.store_value(v))
             }
             // Finite sets: computed by `builtin_of`.
-            SetIn | SetSize | SetDelete | SetIntersection => Ok(None),
+            SetIn | SetSize | SetDelete | SetIntersection | SetDifference | SetSubset
+            | SetProperSubset => Ok(None),
             Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(bool_builtin(b, x, false)),
                 _ => None,
