@@ -15,9 +15,11 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct ReduceArgs {
     /// A file of modules (Maude `fmod … endfm`, or a `.game` file); without TERM, its
-    /// `reduce TERM .` commands are run in order.
+    /// `reduce TERM .` commands are run in order (one that fails is reported and the
+    /// others still run; the exit status is then 1).
     pub file: PathBuf,
-    /// Reduce this term instead, in --module or else the file's last module.
+    /// Reduce this term instead, in --module or else the file's last module. A variable
+    /// in it (`N`, `N:Nat`) stands for an arbitrary constant of its sort, as in Maude.
     pub term: Option<String>,
     /// The module TERM is parsed and reduced in.
     #[arg(long, value_name = "NAME")]
