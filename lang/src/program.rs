@@ -256,6 +256,19 @@ pub struct OpInfo {
     pub span: Option<Span>,
     /// The module (instance) that declared it, e.g. `SET{TwoHeaps}`.
     pub module: String,
+    /// Maude's subsort overloading: narrower declarations of this same operator
+    /// (`_+_ : NzNat Nat -> NzNat` beside `_+_ : Nat Nat -> Nat`), merged into it when
+    /// its module was elaborated. An application has the least result sort among the
+    /// declarations its arguments fit ([`Signature::app_sort`]); `args` and `result`
+    /// above are the widest declaration, which every other is below.
+    pub overloads: Vec<OpRank>,
+}
+
+/// One declaration of a subsort-overloaded operator: its argument and result sorts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpRank {
+    pub args: Vec<SortId>,
+    pub result: SortId,
 }
 
 /// The global order-sorted signature.
@@ -330,6 +343,31 @@ impl Signature {
                 }
             }
         }
+    }
+
+    /// The sort of `op` applied to arguments of sorts `args`: the declared result, or for a
+    /// subsort-overloaded operator the least result among the declarations the arguments
+    /// fit (both argument orders for a `comm` one, since both terms are the same). The
+    /// loop finds the least one whenever the fitting results have a least (Maude's
+    /// preregularity); otherwise it gives one of them, below the widest declaration's.
+    pub fn app_sort(&self, op: OpId, args: &[SortId]) -> SortId {
+        let info = self.op(op);
+        let mut best = info.result;
+        for rank in &info.overloads {
+            let forward = args.iter().zip(&rank.args).all(|(&a, &d)| self.leq(a, d));
+            let fit = args.len() == rank.args.len()
+                && (forward
+                    || (info.attrs.comm
+                        && args
+                            .iter()
+                            .rev()
+                            .zip(&rank.args)
+                            .all(|(&a, &d)| self.leq(a, d))));
+            if fit && self.leq(rank.result, best) {
+                best = rank.result;
+            }
+        }
+        best
     }
 
     pub fn add_op(&mut self, info: OpInfo) -> OpId {

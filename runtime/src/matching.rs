@@ -411,8 +411,11 @@ impl<'p> Compiler<'_, 'p> {
     }
 
     /// Is a variable of `sort` able to take several elements of an `op`-list?
+    /// (For a subsort-overloaded operator, when any of its declarations' results is: `L`
+    /// of sort `NeList` takes `1 2` under `__ : NeList List -> NeList`; the bound list's
+    /// sort is checked.)
     fn is_collection(&self, op: OpId, sort: SortId) -> bool {
-        self.store.leq(self.store.op_result(op), sort)
+        self.store.op_may_be_below(op, sort)
     }
 
     fn head_filter(&self, p: &Pat) -> Option<OpId> {

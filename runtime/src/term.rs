@@ -172,6 +172,9 @@ pub enum TermData {
 /// program without the built-in `Nat`/`Int` sorts). It is below no sort.
 pub const NO_SORT: SortId = SortId(u32::MAX);
 
+/// [`OpMeta::result`] of a subsort-overloaded operator (`OpInfo::overloads`).
+const OVERLOADED: SortId = SortId(u32::MAX - 1);
+
 /// What the store needs to know about an operator to normalise its applications.
 #[derive(Clone, Debug)]
 pub(crate) struct OpMeta {
@@ -184,11 +187,18 @@ pub(crate) struct OpMeta {
     /// (`x op e = x`).
     pub left_id_term: Option<TermId>,
     pub right_id_term: Option<TermId>,
+    /// The sort of every application, or [`OVERLOADED`] for a subsort-overloaded
+    /// operator, whose applications' sorts depend on their arguments' and are kept per
+    /// term ([`TermStore::app_sorts`]). One field, so that `sort_of` reads one load.
     pub result: SortId,
+    /// The declared result sort (of the widest declaration, for an overloaded operator).
+    pub widest: SortId,
     /// The declared sorts of the arguments.
     pub args: Box<[SortId]>,
     /// Any of assoc / comm / idem / identity: applications need normalising.
     pub norm: bool,
+    /// The narrower declarations of an overloaded operator: argument and result sorts.
+    pub overloads: Box<[(Box<[SortId]>, SortId)]>,
 }
 
 const EMPTY: u64 = u64::MAX;
@@ -409,6 +419,14 @@ pub struct TermStore {
     /// For each sort: is it the greatest sort of its kind (every sort of the kind below
     /// it)? See [`TermStore::is_kind_top`].
     kind_top: Vec<bool>,
+    /// Does any operator have subsort overloads? (Only then is [`TermStore::app_sorts`]
+    /// kept, at the cost of one test when a term is made.)
+    any_overloads: bool,
+    /// The sort of each application of a subsort-overloaded operator, by term id, set when
+    /// the term is made (its arguments' sorts are known by then). A freed id's entry is
+    /// stale until the id is reused: only an overloaded operator's application reads it,
+    /// and making one writes it.
+    app_sorts: Vec<SortId>,
 }
 
 /// Integer literals in this range are found by index, not hashed (and never collected).
@@ -574,6 +592,8 @@ impl TermStore {
             nsorts: 0,
             leq: Vec::new(),
             kind_top: Vec::new(),
+            any_overloads: false,
+            app_sorts: Vec::new(),
         };
         store.set_signature(sig);
         store
@@ -613,11 +633,22 @@ impl TermStore {
                 identity_term: None,
                 left_id_term: None,
                 right_id_term: None,
-                result: info.result,
+                result: if info.overloads.is_empty() {
+                    info.result
+                } else {
+                    OVERLOADED
+                },
+                widest: info.result,
                 args: info.args.clone().into_boxed_slice(),
                 norm: a.equational(),
+                overloads: info
+                    .overloads
+                    .iter()
+                    .map(|r| (r.args.clone().into_boxed_slice(), r.result))
+                    .collect(),
             });
         }
+        self.any_overloads = sig.ops.iter().any(|o| !o.overloads.is_empty());
         self.discover_map_families(sig);
         self.discover_set_ops(sig);
         for (i, info) in sig.ops.iter().enumerate() {
@@ -736,12 +767,68 @@ impl TermStore {
     /// The declared result sort of an operator.
     #[inline]
     pub fn op_result(&self, op: OpId) -> SortId {
-        self.ops[op.0 as usize].result
+        self.ops[op.0 as usize].widest
     }
 
     /// The declared sorts of the arguments of `op`.
     pub fn op_args(&self, op: OpId) -> &[SortId] {
         &self.ops[op.0 as usize].args
+    }
+
+    /// Can an application of `op` have a sort at most `sort`: its declared result, or for
+    /// a subsort-overloaded operator any of its declarations' results?
+    pub fn op_may_be_below(&self, op: OpId, sort: SortId) -> bool {
+        let m = &self.ops[op.0 as usize];
+        self.leq(m.widest, sort) || m.overloads.iter().any(|&(_, r)| self.leq(r, sort))
+    }
+
+    /// `op` applied to arguments of sorts `args`, for a subsort-overloaded operator: the
+    /// least result among the declarations the arguments fit (both orders for a `comm`
+    /// operator), as `Signature::app_sort` computes it for the parser.
+    fn overloaded_sort(&self, op: OpId, args: &[SortId]) -> SortId {
+        let m = &self.ops[op.0 as usize];
+        let mut best = m.widest;
+        for (decl, result) in m.overloads.iter() {
+            let forward = args.iter().zip(decl.iter()).all(|(&a, &d)| self.leq(a, d));
+            let fit = args.len() == decl.len()
+                && (forward
+                    || (m.comm
+                        && args
+                            .iter()
+                            .rev()
+                            .zip(decl.iter())
+                            .all(|(&a, &d)| self.leq(a, d))));
+            if fit && self.leq(*result, best) {
+                best = *result;
+            }
+        }
+        best
+    }
+
+    /// Record the sort of the new term `t` if it is an application of a subsort-overloaded
+    /// operator: for an `assoc` one, the sorts of its flattened arguments folded from the
+    /// left (`a b c` is `(a b) c`), otherwise its arguments' sorts together.
+    #[cold]
+    #[inline(never)]
+    fn note_app_sort(&mut self, t: TermId) {
+        let Some((op, args)) = self.app(t) else {
+            return;
+        };
+        if self.ops[op.0 as usize].result != OVERLOADED {
+            return;
+        }
+        let sorts: Vec<SortId> = args.iter().map(|&a| self.sort_of(a)).collect();
+        let sort = if self.ops[op.0 as usize].assoc && sorts.len() > 2 {
+            sorts[1..]
+                .iter()
+                .fold(sorts[0], |acc, &s| self.overloaded_sort(op, &[acc, s]))
+        } else {
+            self.overloaded_sort(op, &sorts)
+        };
+        if self.app_sorts.len() <= t.index() {
+            self.app_sorts.resize(t.index() + 1, NO_SORT);
+        }
+        self.app_sorts[t.index()] = sort;
     }
 
     /// Is `a` a subsort of (or equal to) `b`? Always false for [`NO_SORT`].
@@ -771,7 +858,13 @@ impl TermStore {
     #[inline]
     pub fn sort_of(&self, t: TermId) -> SortId {
         match &self.terms[t.index()] {
-            TermData::App { op, .. } | TermData::Long { op, .. } => self.ops[op.0 as usize].result,
+            TermData::App { op, .. } | TermData::Long { op, .. } => {
+                let r = self.ops[op.0 as usize].result;
+                if r == OVERLOADED {
+                    return self.overloaded_sort_of(t);
+                }
+                r
+            }
             TermData::Int(v) => {
                 if *v >= 0 {
                     self.nat_sort
@@ -779,10 +872,22 @@ impl TermStore {
                     self.int_sort
                 }
             }
-            TermData::Tree(t) => self.ops[t.op.0 as usize].result,
+            TermData::Tree(tree) => {
+                let r = self.ops[tree.op.0 as usize].result;
+                if r == OVERLOADED {
+                    return self.overloaded_sort_of(t);
+                }
+                r
+            }
             // Out of line: the arms above stay small enough to be inlined everywhere.
             TermData::Map(_) => self.sort_of_map(t),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn overloaded_sort_of(&self, t: TermId) -> SortId {
+        self.app_sorts[t.index()]
     }
 
     #[cold]
@@ -1659,6 +1764,9 @@ impl TermStore {
                 self.terms[id as usize] = data;
                 // A freed id is a new term.
                 self.first_parent[id as usize] = [NO_PARENT; 2];
+                if self.any_overloads {
+                    self.note_app_sort(TermId(id));
+                }
                 return TermId(id);
             }
         }
@@ -1669,6 +1777,9 @@ impl TermStore {
         }
         self.terms.push(data);
         self.first_parent.push([NO_PARENT; 2]);
+        if self.any_overloads {
+            self.note_app_sort(TermId(id as u32));
+        }
         TermId(id as u32)
     }
 
@@ -1698,6 +1809,9 @@ impl TermStore {
                             args: args_from(args),
                         }
                     }
+                }
+                if self.any_overloads {
+                    self.note_app_sort(TermId(id));
                 }
                 return TermId(id);
             }

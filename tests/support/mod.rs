@@ -61,6 +61,15 @@ pub mod cli {
     /// The normal forms a successful `gamelang reduce FILE --quiet` prints, one per
     /// `result SORT: NF` line, in order.
     pub fn reduce_results(file: &Path) -> Vec<String> {
+        reduce_sorted_results(file)
+            .into_iter()
+            .map(|(_, nf)| nf)
+            .collect()
+    }
+
+    /// The sorts and normal forms of the `result SORT: NF` lines a successful
+    /// `gamelang reduce FILE --quiet` prints, in order.
+    pub fn reduce_sorted_results(file: &Path) -> Vec<(String, String)> {
         let out = gamelang(&["reduce", &file.display().to_string(), "--quiet"]);
         assert!(
             out.status.success(),
@@ -70,7 +79,10 @@ pub mod cli {
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| l.strip_prefix("result "))
-            .map(|l| l.split_once(": ").expect("result SORT: NF").1.to_string())
+            .map(|l| {
+                let (sort, nf) = l.split_once(": ").expect("result SORT: NF");
+                (sort.to_string(), nf.to_string())
+            })
             .collect()
     }
 

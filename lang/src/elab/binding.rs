@@ -166,6 +166,7 @@ impl Session {
                 attrs: OpAttrs::default(),
                 span: Some(e.span),
                 module: e.module.clone(),
+                overloads: Vec::new(),
             })
         };
         let ok = aux("matches", bool_sort);

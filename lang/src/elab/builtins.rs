@@ -86,6 +86,7 @@ impl Session {
                         },
                         span: Some(t.span),
                         module: "BOOL".into(),
+                        overloads: Vec::new(),
                     };
                     let op = self.program.sig.add_op(info);
                     self.add_visible_op(b, op);

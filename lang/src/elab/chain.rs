@@ -323,7 +323,8 @@ impl TermParser<'_> {
                     }
                     Some(Reading {
                         pat: Pat::App(*op, args),
-                        sort: sym.result,
+                        // Subsort overloading: the chain's sort so far with the next one.
+                        sort: self.sig.app_sort(*op, &[l.sort, r.sort]),
                         prec: sym.prec,
                         ill,
                         right: l.right + r.right,

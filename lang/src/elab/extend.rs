@@ -274,14 +274,12 @@ pub(super) fn ambiguous(
         return d.note("add parentheses to choose one");
     }
     // Subsort overloading (Maude's `__ : NeList List -> NeList` beside
-    // `__ : List List -> List`), written in one module (not two instances of a module
-    // whose sorts are subsorts of each other, where nothing can be deleted): one
-    // declaration on sorts at or above every other's.
+    // `__ : List List -> List`) that `declare::merge_overloads` left apart: one
+    // declaration on sorts at or above every other's, but in two modules, or with other
+    // equational attributes. (Not for two instances of a module whose sorts are subsorts
+    // of each other, where nothing can be moved or deleted.)
     for (_, ops) in &overloaded {
-        let one_module = ops
-            .iter()
-            .all(|&o| sig.op(o).module == sig.op(ops[0]).module);
-        let widest = ops.iter().copied().filter(|_| one_module).find(|&w| {
+        let widest = ops.iter().copied().find(|&w| {
             let wi = sig.op(w);
             ops.iter().all(|&o| {
                 let oi = sig.op(o);
@@ -290,14 +288,22 @@ pub(super) fn ambiguous(
                     && sig.leq(oi.result, wi.result)
             })
         });
-        if let Some(w) = widest {
-            return d
-                .note("this is subsort overloading: Maude takes these declarations as one operator, of the lowest sort that fits its arguments; gamelang keeps them apart and cannot choose (docs/language.md, Maude compatibility)")
-                .note(format!(
-                    "keep only `{}`, which covers the others, and delete them",
-                    op_signature(sig, sig.op(w))
-                ));
-        }
+        let mut modules: Vec<&str> = ops.iter().map(|&o| sig.op(o).module.as_str()).collect();
+        modules.dedup();
+        let (Some(w), false) = (widest, modules.iter().any(|m| m.contains('{'))) else {
+            continue;
+        };
+        let keep = op_signature(sig, sig.op(w));
+        return if modules.len() == 1 {
+            d.note("this is subsort overloading, which gamelang takes as one operator of the lowest sort that fits its arguments (as Maude does) when the declarations have the same equational attributes (`assoc`, `comm`, `idem`, `id:`); these differ")
+                .note(format!("give them the same attributes, or keep only `{keep}`, which covers the others"))
+        } else {
+            d.note(format!(
+                "this is subsort overloading across modules ({}): gamelang takes such declarations as one operator, of the lowest sort that fits its arguments, only when one module declares them all (docs/language.md, Maude compatibility)",
+                modules.join(", ")
+            ))
+            .note(format!("declare them in one module, or keep only `{keep}`, which covers the others"))
+        };
     }
     d.note("rename one of the declarations, or import only the module whose operator you mean")
 }

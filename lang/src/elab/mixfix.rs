@@ -311,7 +311,7 @@ pub const MAX_TOKENS: usize = 4000;
 pub const MAX_NESTING: usize = 10_000;
 
 pub struct TermParser<'a> {
-    sig: &'a Signature,
+    pub(super) sig: &'a Signature,
     pub(super) grammar: &'a Grammar,
     pub(super) toks: Vec<Token>,
     vars: &'a mut dyn VarScope,
@@ -982,7 +982,13 @@ impl TermParser<'_> {
         let last_prec = args.last().map_or(0, |a| a.prec);
         let right: u32 = args.iter().map(|a| a.right).sum::<u32>()
             + u32::from(Self::groups_right(sym, args.len(), last_prec));
-        let mut sort = sym.result;
+        let mut sort = match sym.target {
+            SymTarget::Op(op) if !self.sig.op(op).overloads.is_empty() => {
+                let sorts: Vec<SortId> = args.iter().map(|a| a.sort).collect();
+                self.sig.app_sort(op, &sorts)
+            }
+            _ => sym.result,
+        };
         let mut extra_ill = 0;
         match sym.builtin {
             Some(Builtin::IfThenElse) => {

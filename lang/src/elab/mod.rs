@@ -424,6 +424,7 @@ impl Session {
                     },
                     span: None,
                     module: module.clone(),
+                    overloads: Vec::new(),
                 })
             })
             .collect();

@@ -435,7 +435,7 @@ impl Engine {
     /// [`Engine::build_ctor`] for a node known to be an application of a plain free
     /// constructor with as many children as `op` declares: `checks` says which values must
     /// be checked against their declared sorts (the node's `node_checked`).
-    #[inline]
+    #[inline(always)]
     pub(super) fn build_plain(&mut self, op: OpId, base: u32, checks: u32) -> Option<TermId> {
         let b = base as usize;
         if checks != 0 {

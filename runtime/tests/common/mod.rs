@@ -191,6 +191,7 @@ impl Spec {
             attrs: a,
             span: None,
             module: "TEST".into(),
+            overloads: Vec::new(),
         });
         self.ops.insert(name.to_string(), id);
         id

@@ -1,0 +1,171 @@
+//! Maude's subsort overloading: one operator declared on several ranks of the same kinds
+//! (`_+_ : NzNat Nat -> NzNat` beside `_+_ : Int Int -> Int`) is one operator whose
+//! applications have the least sort their arguments allow. Checked on random terms against
+//! the same arithmetic and list functions computed here in Rust, sorts included.
+
+mod support;
+
+use support::cli::reduce_sorted_results;
+use support::Rng;
+
+/// Signed unary integers on a chain of sorts, with `_+_` overloaded three times (as in
+/// `bench/maude-compat/progs/11-subsorts.maude`). `n (P + Q)` is well sorted only if
+/// `P + Q` has sort `NzNat`, which only the overloading gives it.
+const UNARY: &str = "fmod UNARY-INT is
+  sorts Zero NzNat Nat NzNeg Int .
+  subsorts Zero NzNat < Nat .
+  subsorts Nat NzNeg < Int .
+  op 0 : -> Zero [ctor] .
+  op s_ : Nat -> NzNat [ctor] .
+  op n_ : NzNat -> NzNeg [ctor] .
+  op _+_ : Nat Nat -> Nat [assoc comm] .
+  op _+_ : NzNat Nat -> NzNat [assoc comm] .
+  op _+_ : Int Int -> Int [assoc comm] .
+  op -_ : Int -> Int .
+  op abs : Int -> Nat .
+  op sign : Int -> Int .
+  vars N M : Nat .
+  vars P Q : NzNat .
+  var I : Int .
+  eq I + 0 = I .
+  eq N + s M = s (N + M) .
+  eq n P + n Q = n (P + Q) .
+  eq s N + n s P = N + n P .
+  eq s N + n s 0 = N .
+  eq - 0 = 0 .
+  eq - P = n P .
+  eq - n P = P .
+  eq abs(N) = N .
+  eq abs(n P) = P .
+  eq sign(0) = 0 .
+  eq sign(P) = s 0 .
+  eq sign(n P) = n s 0 .
+endfm
+";
+
+fn unary(v: i64) -> String {
+    let s = "s ".repeat(v.unsigned_abs() as usize) + "0";
+    if v < 0 {
+        format!("n {s}")
+    } else {
+        s
+    }
+}
+
+/// The least sort of the numeral of `v` in `UNARY`.
+fn least_sort(v: i64) -> &'static str {
+    match v.signum() {
+        0 => "Zero",
+        1 => "NzNat",
+        _ => "NzNeg",
+    }
+}
+
+#[test]
+fn an_overloaded_ac_operator_computes_as_integers_and_has_the_least_sort() {
+    let mut rng = Rng(0x5eed_0b1e);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..80 {
+        let k = 1 + rng.below(4) as usize;
+        let xs: Vec<i64> = (0..k).map(|_| rng.below(9) as i64 - 4).collect();
+        let sum: i64 = xs.iter().sum();
+        let term = xs
+            .iter()
+            .map(|&x| format!("({})", unary(x)))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        reds += &format!("red {term} .\nred - ({term}) .\nred abs({term}) .\nred sign({term}) .\n");
+        for v in [sum, -sum, sum.abs(), sum.signum()] {
+            expected.push((least_sort(v).to_string(), unary(v)));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unary.maude");
+    std::fs::write(&file, format!("{UNARY}{reds}")).unwrap();
+    assert_eq!(reduce_sorted_results(&file), expected);
+}
+
+/// Maude's lists by juxtaposition, `__` overloaded on `NeList` (as in the Maude manual):
+/// a `NeList` variable takes a whole non-empty part of a list, and never `nil`.
+const LISTS: &str = "fmod INT-LIST is
+  protecting INT .
+  sorts List NeList .
+  subsorts Int < NeList < List .
+  op nil : -> List [ctor] .
+  op __ : List List -> List [ctor assoc id: nil] .
+  op __ : NeList List -> NeList [ctor assoc id: nil] .
+  op __ : List NeList -> NeList [ctor assoc id: nil] .
+  op head : NeList -> Int .
+  op front : NeList -> List .
+  op length : List -> Nat .
+  op reverse : List -> List .
+  op pre : List -> Nat .
+  var N : Int .
+  vars L L' : List .
+  var NL : NeList .
+  eq head(N L) = N .
+  eq front(L N) = L .
+  eq length(nil) = 0 .
+  eq length(N L) = 1 + length(L) .
+  eq reverse(nil) = nil .
+  eq reverse(N L) = reverse(L) N .
+  eq pre(NL N) = length(NL) + 1 .
+  eq pre(L) = 0 [owise] .
+endfm
+";
+
+#[test]
+fn an_overloaded_list_operator_matches_and_sorts_as_maude() {
+    let mut rng = Rng(0x11_57);
+    let show = |xs: &[i64]| {
+        if xs.is_empty() {
+            "nil".to_string()
+        } else {
+            xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ")
+        }
+    };
+    // The sort expected of a list result: `NeList` for two elements or more, `List` for
+    // none; a single element is a number, of the prelude's sort (not checked).
+    let list = |xs: &[i64]| {
+        let sort = match xs.len() {
+            0 => Some("List"),
+            1 => None,
+            _ => Some("NeList"),
+        };
+        (sort, show(xs))
+    };
+    let number = |v: usize| (None, v.to_string());
+    let mut reds = String::new();
+    let mut expected: Vec<(Option<&str>, String)> = Vec::new();
+    for _ in 0..60 {
+        let k = 1 + rng.below(6) as usize;
+        let xs: Vec<i64> = (0..k).map(|_| rng.below(20) as i64).collect();
+        let text = show(&xs);
+        // `nil` written between the elements goes (the identity).
+        let written = xs.iter().map(|x| format!("nil {x} ")).collect::<String>() + "nil";
+        reds += &format!("red {written} .\nred head({text}) .\nred length({text}) .\n");
+        reds += &format!("red pre({text}) .\nred reverse({text}) .\nred front({text}) .\n");
+        expected.push(list(&xs));
+        expected.push(number(xs[0] as usize));
+        expected.push(number(xs.len()));
+        // `NL N`: `NL` takes every element but the last (one or more), and never `nil`,
+        // which is no `NeList`: a single element is left to the `owise` equation.
+        expected.push(number(if xs.len() >= 2 { xs.len() } else { 0 }));
+        let mut rev = xs.clone();
+        rev.reverse();
+        expected.push(list(&rev));
+        expected.push(list(&xs[..xs.len() - 1]));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lists.maude");
+    std::fs::write(&file, format!("{LISTS}{reds}")).unwrap();
+    let got = reduce_sorted_results(&file);
+    assert_eq!(got.len(), expected.len());
+    for (k, ((sort, nf), (want_sort, want_nf))) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(nf, want_nf, "normal form of result {k}");
+        if let Some(want_sort) = want_sort {
+            assert_eq!(sort, want_sort, "sort of result {k}: {nf}");
+        }
+    }
+}
