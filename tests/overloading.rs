@@ -169,3 +169,49 @@ fn an_overloaded_list_operator_matches_and_sorts_as_maude() {
         }
     }
 }
+
+/// The prelude's `LIST{X}` declares `__` on `NeList{X}` too, as Maude's does: a non-empty
+/// list has sort `NeList{X}`, so an equation on a `NeList{X}` variable applies to it (before,
+/// every list had sort `List{X}` and the `owise` equation answered instead: 0 for 2).
+#[test]
+fn the_preludes_lists_are_non_empty_lists_when_they_are() {
+    let module = "fmod T is
+  protecting LIST{Int} .
+  op nonempty : List{Int} -> Bool .
+  op init-size : List{Int} -> Nat .
+  var NL : NeList{Int} .
+  var L : List{Int} .
+  var N : Int .
+  eq nonempty(NL) = true .
+  eq nonempty(L) = false [owise] .
+  eq init-size(NL N) = size(NL) .
+  eq init-size(L) = 0 [owise] .
+endfm
+";
+    let mut rng = Rng(0x0011_570f);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..40 {
+        let k = rng.below(6) as usize;
+        let xs: Vec<i64> = (0..k).map(|_| rng.below(30) as i64 - 10).collect();
+        let text = if xs.is_empty() {
+            "nil".to_string()
+        } else {
+            (xs.iter().map(|x| format!("({x})")).collect::<Vec<_>>()).join(" ")
+        };
+        reds += &format!("red nonempty({text}) .\nred init-size({text}) .\n");
+        expected.push(("Bool".to_string(), (!xs.is_empty()).to_string()));
+        // `NL N` needs two elements or more (`NL` is not `nil`).
+        let init = if k >= 2 { k - 1 } else { 0 };
+        expected.push(("Nat".to_string(), init.to_string()));
+        if k >= 2 {
+            reds += &format!("red {text} .\n");
+            let shown = xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+            expected.push(("NeList{Int}".to_string(), shown));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prelude-lists.maude");
+    std::fs::write(&file, format!("{module}{reds}")).unwrap();
+    assert_eq!(reduce_sorted_results(&file), expected);
+}

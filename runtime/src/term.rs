@@ -814,9 +814,6 @@ impl TermStore {
         let Some((op, args)) = self.app(t) else {
             return;
         };
-        if self.ops[op.0 as usize].result != OVERLOADED {
-            return;
-        }
         let sorts: Vec<SortId> = args.iter().map(|&a| self.sort_of(a)).collect();
         let sort = if self.ops[op.0 as usize].assoc && sorts.len() > 2 {
             sorts[1..]
@@ -1403,6 +1400,7 @@ impl TermStore {
     /// the application cannot exist, and it becomes that argument's first parent. The
     /// anchor and its first parent are usually recent, hence in cache; a probe of a large
     /// table is usually a cache miss.
+    #[inline]
     pub(crate) fn intern_app(&mut self, op: OpId, args: &[TermId]) -> TermId {
         if let Some(anchor) = args.iter().copied().max() {
             for k in 0..2 {
@@ -1747,7 +1745,7 @@ impl TermStore {
     }
 
     /// A new term, not yet findable (the caller records it in the table or as a first
-    /// parent).
+    /// parent), its sort recorded if it is an overloaded operator's application.
     ///
     /// Always inlined: called, it received the new data through memory, written by
     /// narrow stores and read back by wide loads (a failed store-to-load forwarding, half
@@ -1755,6 +1753,18 @@ impl TermStore {
     /// straight into its slot.
     #[inline(always)]
     fn alloc(&mut self, data: TermData) -> TermId {
+        let id = self.alloc_slot(data);
+        if self.any_overloads {
+            if let Some(op) = self.op(id) {
+                self.note_if_overloaded(id, op);
+            }
+        }
+        id
+    }
+
+    /// [`TermStore::alloc`] without recording an overloaded application's sort.
+    #[inline(always)]
+    fn alloc_slot(&mut self, data: TermData) -> TermId {
         if self.nfree > 0 {
             if let Some(id) = self.take_free() {
                 if matches!(data, TermData::Map(_) | TermData::Tree(_)) {
@@ -1764,9 +1774,6 @@ impl TermStore {
                 self.terms[id as usize] = data;
                 // A freed id is a new term.
                 self.first_parent[id as usize] = [NO_PARENT; 2];
-                if self.any_overloads {
-                    self.note_app_sort(TermId(id));
-                }
                 return TermId(id);
             }
         }
@@ -1777,9 +1784,6 @@ impl TermStore {
         }
         self.terms.push(data);
         self.first_parent.push([NO_PARENT; 2]);
-        if self.any_overloads {
-            self.note_app_sort(TermId(id as u32));
-        }
         TermId(id as u32)
     }
 
@@ -1810,16 +1814,25 @@ impl TermStore {
                         }
                     }
                 }
-                if self.any_overloads {
-                    self.note_app_sort(TermId(id));
-                }
+                self.note_if_overloaded(TermId(id), op);
                 return TermId(id);
             }
         }
-        self.alloc(TermData::App {
+        let id = self.alloc_slot(TermData::App {
             op,
             args: args_from(args),
-        })
+        });
+        self.note_if_overloaded(id, op);
+        id
+    }
+
+    /// [`TermStore::note_app_sort`] for a new application of `op`: one test for the other
+    /// operators (the Prelude's `LIST{X}` is overloaded, so most programs have some).
+    #[inline(always)]
+    fn note_if_overloaded(&mut self, t: TermId, op: OpId) {
+        if self.ops[op.0 as usize].result == OVERLOADED {
+            self.note_app_sort(t);
+        }
     }
 
     /// The lowest free id, taken out of the free set.
