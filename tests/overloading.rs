@@ -215,3 +215,69 @@ endfm
     std::fs::write(&file, format!("{module}{reds}")).unwrap();
     assert_eq!(reduce_sorted_results(&file), expected);
 }
+
+/// A module's declarations below an imported one are that operator (Maude's `NeList`
+/// overloads added by a module importing the plain lists): the imported module's
+/// equations (`length`) and the importing module's (`head`, `NeList` variables) see one
+/// operator, of the least sort.
+#[test]
+fn declarations_below_an_imported_operator_overload_it() {
+    let modules = "fmod INT-LISTS is
+  protecting INT .
+  sorts NeList List .
+  subsorts Int < NeList < List .
+  op nil : -> List [ctor] .
+  op __ : List List -> List [ctor assoc id: nil] .
+  op length : List -> Nat .
+  var N : Int .
+  var L : List .
+  eq length(nil) = 0 .
+  eq length(N L) = 1 + length(L) .
+endfm
+
+fmod NE-LISTS is
+  protecting INT-LISTS .
+  op __ : NeList List -> NeList [ctor assoc id: nil] .
+  op __ : List NeList -> NeList [ctor assoc id: nil] .
+  op head : NeList -> Int .
+  op tail-length : List -> Nat .
+  var N : Int .
+  var L : List .
+  var NL : NeList .
+  eq head(N L) = N .
+  eq tail-length(N NL) = length(NL) .
+  eq tail-length(L) = 0 [owise] .
+endfm
+";
+    let mut rng = Rng(0x0b0e_1157);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..40 {
+        let k = 1 + rng.below(6) as usize;
+        let xs: Vec<i64> = (0..k).map(|_| rng.below(50) as i64).collect();
+        let text = xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+        reds += &format!("red head({text}) .\nred tail-length({text}) .\nred length({text}) .\n");
+        expected.push(xs[0].to_string());
+        // `N NL`: the tail must be a non-empty list.
+        expected.push((if k >= 2 { k - 1 } else { 0 }).to_string());
+        expected.push(k.to_string());
+        if k >= 2 {
+            reds += &format!("red {text} .\n");
+            expected.push(format!("NeList {text}"));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("imported.maude");
+    std::fs::write(&file, format!("{modules}{reds}")).unwrap();
+    let got: Vec<String> = reduce_sorted_results(&file)
+        .into_iter()
+        .map(|(sort, nf)| {
+            if sort == "NeList" {
+                format!("{sort} {nf}")
+            } else {
+                nf
+            }
+        })
+        .collect();
+    assert_eq!(got, expected);
+}

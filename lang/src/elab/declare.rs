@@ -5,9 +5,7 @@ use super::builtins::builtin;
 use super::{binding, mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
 use crate::ast::{self, Decl, ModuleDecl, ModuleKind, Token, TokenRun};
 use crate::diag::{suggest, Diag};
-use crate::program::{
-    Equation, Gather, KindId, OpAttrs, OpId, OpInfo, OpRank, Pat, PatPiece, SortId, VarInfo,
-};
+use crate::program::{Equation, Gather, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
 use crate::span::{FileId, Span};
 use mixfix::{Grammar, Sym, SymTarget, VarScope};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -178,104 +176,6 @@ impl Session {
             self.program.sig.int_sort = self.modules[id].sorts.get("Int").copied();
         }
         Ok(id)
-    }
-
-    /// Maude's subsort overloading: a module's own declarations of one name whose
-    /// argument and result sorts are of the same kinds (`_+_ : Nat Nat -> Nat`,
-    /// `_+_ : NzNat Nat -> NzNat`, `_+_ : Int Int -> Int`) are one operator, whose
-    /// applications have the least sort the arguments allow. They become the widest
-    /// declaration (the one at or above every other, argument by argument and in its
-    /// result) with the others as its [`OpInfo::overloads`], and the others are no longer
-    /// visible: equations (elaborated after every operator) and terms read only the one.
-    ///
-    /// Left apart, and so still an ambiguous term where both fit: declarations without a
-    /// widest one, or with different equational attributes (Maude requires them equal).
-    /// The merged operator is a constructor only if every declaration is one, so that a
-    /// term no equation reduces is reported whenever one of them says it should reduce.
-    fn merge_overloads(&mut self, m: ModuleId) {
-        if self.modules[m].kind == ModuleKind::Theory {
-            return;
-        }
-        let sig = &self.program.sig;
-        // Most modules declare no name twice: that is checked first, cheaply.
-        let mut names = FxHashSet::default();
-        let own = &self.modules[m].own_ops;
-        if own.iter().all(|&o| names.insert(sig.op(o).name.as_str())) {
-            return;
-        }
-        // By name and kinds.
-        let mut groups: FxHashMap<(&str, Vec<KindId>), Vec<OpId>> = FxHashMap::default();
-        for &o in &self.modules[m].own_ops {
-            let oi = sig.op(o);
-            let kinds = (oi.args.iter().chain([&oi.result]))
-                .map(|&s| sig.sort(s).kind)
-                .collect();
-            groups.entry((&oi.name, kinds)).or_default().push(o);
-        }
-        let mut groups: Vec<Vec<OpId>> = groups.into_values().filter(|g| g.len() > 1).collect();
-        groups.sort();
-        for group in groups {
-            let sig = &self.program.sig;
-            let covers = |w: OpId, o: OpId| {
-                let (wi, oi) = (sig.op(w), sig.op(o));
-                oi.args.iter().zip(&wi.args).all(|(&a, &b)| sig.leq(a, b))
-                    && sig.leq(oi.result, wi.result)
-            };
-            let Some(widest) = group
-                .iter()
-                .copied()
-                .find(|&w| group.iter().all(|&o| covers(w, o)))
-            else {
-                continue;
-            };
-            let equational = |o: OpId| {
-                let a = &sig.op(o).attrs;
-                (
-                    a.assoc,
-                    a.comm,
-                    a.idem,
-                    a.identity,
-                    a.left_identity,
-                    a.right_identity,
-                    a.builtin,
-                )
-            };
-            if group.iter().any(|&o| equational(o) != equational(widest)) {
-                continue;
-            }
-            let others: Vec<OpId> = group.iter().copied().filter(|&o| o != widest).collect();
-            let ranks: Vec<OpRank> = others
-                .iter()
-                .map(|&o| OpRank {
-                    args: sig.op(o).args.clone(),
-                    result: sig.op(o).result,
-                })
-                .collect();
-            let ctor = group.iter().all(|&o| sig.op(o).attrs.ctor);
-            let info = &mut self.program.sig.ops[widest.0 as usize];
-            info.overloads = ranks;
-            info.attrs.ctor = ctor;
-            // An identity declared twice (`nil` on `List` and on `NeList`) is the merged one.
-            for &o in &self.modules[m].own_ops {
-                let attrs = &mut self.program.sig.ops[o.0 as usize].attrs;
-                for id in [
-                    &mut attrs.identity,
-                    &mut attrs.left_identity,
-                    &mut attrs.right_identity,
-                ] {
-                    if id.is_some_and(|i| others.contains(&i)) {
-                        *id = Some(widest);
-                    }
-                }
-            }
-            let module = &mut self.modules[m];
-            module.own_ops.retain(|o| !others.contains(o));
-            module.ops.retain(|o| !others.contains(o));
-            for o in &others {
-                module.op_set.remove(o);
-            }
-            *module.grammar.borrow_mut() = None;
-        }
     }
 
     pub(super) fn add_visible_op(&mut self, m: ModuleId, op: OpId) {

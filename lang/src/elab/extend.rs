@@ -299,10 +299,10 @@ pub(super) fn ambiguous(
                 .note(format!("give them the same attributes, or keep only `{keep}`, which covers the others"))
         } else {
             d.note(format!(
-                "this is subsort overloading across modules ({}): gamelang takes such declarations as one operator, of the lowest sort that fits its arguments, only when one module declares them all (docs/language.md, Maude compatibility)",
+                "this is subsort overloading across modules ({}): gamelang takes a module's declarations below an imported one as that operator, but not an imported declaration below the module's own, which its own module's equations use (docs/language.md, Maude compatibility)",
                 modules.join(", ")
             ))
-            .note(format!("declare them in one module, or keep only `{keep}`, which covers the others"))
+            .note(format!("declare `{keep}`, which covers the others, in the imported module, or keep only it"))
         };
     }
     d.note("rename one of the declarations, or import only the module whose operator you mean")

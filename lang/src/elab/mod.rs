@@ -27,6 +27,7 @@ pub mod extend;
 mod game;
 mod instance;
 pub mod mixfix;
+mod overload;
 
 pub use declare::op_form;
 pub use game::Game;
