@@ -281,3 +281,77 @@ endfm
         .collect();
     assert_eq!(got, expected);
 }
+
+/// A module typed at the REPL's prompt may add declarations to an operator whose terms
+/// the session has already built: their sorts are computed again (before, the store had
+/// none recorded for them).
+#[test]
+fn overloads_declared_at_the_prompt_apply_to_terms_built_before() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lists.maude");
+    std::fs::write(
+        &file,
+        "fmod INT-LISTS is
+  protecting INT .
+  sorts NeList List .
+  subsorts Int < NeList < List .
+  op nil : -> List [ctor] .
+  op __ : List List -> List [ctor assoc id: nil] .
+endfm
+",
+    )
+    .unwrap();
+    let mut rng = Rng(0x9e11_0001);
+    let lists: Vec<Vec<i64>> = (0..12)
+        .map(|_| (0..2 + rng.below(5)).map(|_| rng.below(9) as i64).collect())
+        .collect();
+    let show = |xs: &[i64]| xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
+    let mut script = String::new();
+    for xs in &lists {
+        script += &format!("red {} .\n", show(xs));
+    }
+    script += "fmod NE is
+  protecting INT-LISTS .
+  op __ : NeList List -> NeList [ctor assoc id: nil] .
+  op __ : List NeList -> NeList [ctor assoc id: nil] .
+  op nonempty : List -> Bool .
+  var NL : NeList .
+  var L : List .
+  eq nonempty(NL) = true .
+  eq nonempty(L) = false [owise] .
+endfm
+";
+    for xs in &lists {
+        script += &format!("red {} .\nred nonempty({}) .\n", show(xs), show(xs));
+    }
+    script += "red nonempty(nil) .\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["repl", file.to_str().unwrap()])
+        .env("GAMELANG_HISTORY", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gamelang repl");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("result "))
+        .collect();
+    let mut expected: Vec<String> = lists
+        .iter()
+        .map(|xs| format!("List: {}", show(xs)))
+        .collect();
+    for xs in &lists {
+        expected.push(format!("NeList: {}", show(xs)));
+        expected.push("Bool: true".to_string());
+    }
+    expected.push("Bool: false".to_string());
+    assert_eq!(got, expected, "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -623,6 +623,19 @@ impl TermStore {
                     .all(|t| !sig.same_kind(s, t) || sig.leq(t, s))
             })
             .collect();
+        // An operator overloaded anew (a module declared at the REPL's prompt may add
+        // declarations to an operator whose terms exist): the sorts recorded for existing
+        // terms are recomputed below.
+        let overloads_changed = sig.ops.iter().zip(&self.ops).any(|(info, m)| {
+            info.overloads.len() != m.overloads.len()
+                || info
+                    .overloads
+                    .iter()
+                    .zip(m.overloads.iter())
+                    .any(|(r, (args, result))| {
+                        r.args.as_slice() != &args[..] || r.result != *result
+                    })
+        });
         self.ops.clear();
         for info in &sig.ops {
             let a = &info.attrs;
@@ -649,6 +662,9 @@ impl TermStore {
             });
         }
         self.any_overloads = sig.ops.iter().any(|o| !o.overloads.is_empty());
+        if overloads_changed {
+            self.recompute_app_sorts();
+        }
         self.discover_map_families(sig);
         self.discover_set_ops(sig);
         for (i, info) in sig.ops.iter().enumerate() {
@@ -805,6 +821,55 @@ impl TermStore {
         best
     }
 
+    /// The sorts of every live application of an overloaded operator, recorded again
+    /// (after [`TermStore::set_signature`] changed an operator's declarations): arguments
+    /// first, by an explicit stack (a term's arguments may have larger ids than the term,
+    /// when it took a freed id, and may nest deeper than the native stack allows).
+    #[cold]
+    fn recompute_app_sorts(&mut self) {
+        let n = self.terms.len();
+        let free = |store: &TermStore, i: usize| {
+            store
+                .free
+                .get(i / 64)
+                .is_some_and(|w| w & (1 << (i % 64)) != 0)
+        };
+        let mut done = vec![false; n];
+        let mut stack: Vec<(u32, bool)> = Vec::new();
+        for root in 0..n {
+            if done[root] || free(self, root) {
+                continue;
+            }
+            stack.push((root as u32, false));
+            while let Some((u, args_done)) = stack.pop() {
+                let u = u as usize;
+                if done[u] {
+                    continue;
+                }
+                let Some(op) = self.op(TermId(u as u32)) else {
+                    done[u] = true;
+                    continue;
+                };
+                if self.ops[op.0 as usize].result != OVERLOADED {
+                    done[u] = true;
+                    continue;
+                }
+                if args_done {
+                    self.note_app_sort(TermId(u as u32));
+                    done[u] = true;
+                } else {
+                    stack.push((u as u32, true));
+                    let args = self.args(TermId(u as u32));
+                    stack.extend(
+                        args.iter()
+                            .filter(|a| !done[a.index()])
+                            .map(|a| (a.0, false)),
+                    );
+                }
+            }
+        }
+    }
+
     /// Record the sort of the new term `t` if it is an application of a subsort-overloaded
     /// operator: for an `assoc` one, the sorts of its flattened arguments folded from the
     /// left (`a b c` is `(a b) c`), otherwise its arguments' sorts together.
@@ -884,7 +949,13 @@ impl TermStore {
     #[cold]
     #[inline(never)]
     fn overloaded_sort_of(&self, t: TermId) -> SortId {
-        self.app_sorts[t.index()]
+        match self.app_sorts.get(t.index()) {
+            Some(&s) if s != NO_SORT => s,
+            // Every application of an overloaded operator is recorded when it is made (or
+            // by `recompute_app_sorts`); should one not be, its declared (widest) sort is
+            // an upper bound, never a panic.
+            _ => self.op(t).map_or(NO_SORT, |op| self.op_result(op)),
+        }
     }
 
     #[cold]
