@@ -287,6 +287,11 @@ pub struct Signature {
     /// The pseudo-sort of the polymorphic built-ins (`_==_`, `if_then_else_fi`): an argument
     /// declared with it accepts a term of any sort.
     pub universal_sort: Option<SortId>,
+    /// Can a term of a running program be an application of a subsort-overloaded operator
+    /// ([`OpInfo::overloads`])? Not when only parameterized modules, which are checked and
+    /// never run (the prelude's `LIST{X}`), have them: the runtime's term store then skips
+    /// recording sorts altogether.
+    pub overloads_in_use: bool,
 }
 
 impl Signature {

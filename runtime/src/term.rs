@@ -661,7 +661,7 @@ impl TermStore {
                     .collect(),
             });
         }
-        self.any_overloads = sig.ops.iter().any(|o| !o.overloads.is_empty());
+        self.any_overloads = sig.overloads_in_use;
         if overloads_changed {
             self.recompute_app_sorts();
         }
@@ -917,7 +917,7 @@ impl TermStore {
 
     /// The (least) sort of a term: `Nat` for literals ≥ 0, `Int` for negative ones, the
     /// declared result sort of the top operator otherwise.
-    #[inline]
+    #[inline(always)]
     pub fn sort_of(&self, t: TermId) -> SortId {
         match &self.terms[t.index()] {
             TermData::App { op, .. } | TermData::Long { op, .. } => {
@@ -1897,11 +1897,12 @@ impl TermStore {
         id
     }
 
-    /// [`TermStore::note_app_sort`] for a new application of `op`: one test for the other
-    /// operators (the Prelude's `LIST{X}` is overloaded, so most programs have some).
+    /// [`TermStore::note_app_sort`] for a new application of `op`: one test of a flag when
+    /// no running module has overloaded operators (the prelude's `LIST{X}` has, but is
+    /// never run itself), one of the operator otherwise.
     #[inline(always)]
     fn note_if_overloaded(&mut self, t: TermId, op: OpId) {
-        if self.ops[op.0 as usize].result == OVERLOADED {
+        if self.any_overloads && self.ops[op.0 as usize].result == OVERLOADED {
             self.note_app_sort(t);
         }
     }

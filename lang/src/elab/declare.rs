@@ -135,7 +135,7 @@ impl Session {
         let mut merged = false;
         for d in order {
             if rank(d) > 2 && !merged {
-                self.merge_overloads(id);
+                self.merge_overloads(id, check_only);
                 merged = true;
             }
             if let Err(e) = self.declaration(id, d, check_only) {
@@ -143,7 +143,7 @@ impl Session {
             }
         }
         if !merged {
-            self.merge_overloads(id);
+            self.merge_overloads(id, check_only);
         }
         if reordered {
             self.errors[first_error..].sort_by_key(|d| d.span().map(|s| (s.file.0, s.start)));

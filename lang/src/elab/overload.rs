@@ -53,11 +53,15 @@ fn key(sig: &Signature, o: OpId) -> (&str, Vec<KindId>) {
 }
 
 impl Session {
-    pub(super) fn merge_overloads(&mut self, m: ModuleId) {
+    /// `check_only`: the module is checked, never run (a parameterized module, as opposed
+    /// to its instances): its operators' applications are never made.
+    pub(super) fn merge_overloads(&mut self, m: ModuleId, check_only: bool) {
         if self.modules[m].kind == ModuleKind::Theory || self.modules[m].own_ops.is_empty() {
             return;
         }
-        self.merge_own_overloads(m);
+        if self.merge_own_overloads(m) && !check_only {
+            self.program.sig.overloads_in_use = true;
+        }
         // The standard library overloads no imported operator: its modules (and their
         // instances) skip the look at every visible operator (1% of a short run).
         if !self.library_files.contains(&self.modules[m].span.file) {
@@ -65,14 +69,15 @@ impl Session {
         }
     }
 
-    /// The module's own declarations of one operator, merged into the widest.
-    fn merge_own_overloads(&mut self, m: ModuleId) {
+    /// The module's own declarations of one operator, merged into the widest: whether
+    /// any were.
+    fn merge_own_overloads(&mut self, m: ModuleId) -> bool {
         let sig = &self.program.sig;
         // Most modules declare no name twice: that is checked first, cheaply.
         let mut names = FxHashSet::default();
         let own = &self.modules[m].own_ops;
         if own.iter().all(|&o| names.insert(sig.op(o).name.as_str())) {
-            return;
+            return false;
         }
         let mut groups: FxHashMap<(&str, Vec<KindId>), Vec<OpId>> = FxHashMap::default();
         for &o in own {
@@ -80,6 +85,7 @@ impl Session {
         }
         let mut groups: Vec<Vec<OpId>> = groups.into_values().filter(|g| g.len() > 1).collect();
         groups.sort();
+        let mut any = false;
         for group in groups {
             let sig = &self.program.sig;
             let Some(widest) = group
@@ -99,7 +105,9 @@ impl Session {
             let ctor = group.iter().all(|&o| sig.op(o).attrs.ctor);
             self.program.sig.ops[widest.0 as usize].attrs.ctor = ctor;
             self.retire_into(m, widest, &others);
+            any = true;
         }
+        any
     }
 
     /// The module's own declarations below an imported one of the same operator (Maude's
@@ -130,6 +138,8 @@ impl Session {
                 }
             }
         }
+        // The imported operator may run, whether this module does or not.
+        self.program.sig.overloads_in_use |= !pairs.is_empty();
         for (o, g) in pairs {
             self.retire_into(m, g, &[o]);
         }
