@@ -5,8 +5,30 @@
 
 mod support;
 
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
 use support::cli::reduce_sorted_results;
 use support::Rng;
+
+/// `gamelang repl FILE` with `script` on its standard input, waited for.
+fn repl(file: &Path, script: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .arg("repl")
+        .arg(file)
+        .env("GAMELANG_HISTORY", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gamelang repl");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(script.as_bytes())
+        .expect("write the script");
+    drop(stdin);
+    child.wait_with_output().expect("wait for gamelang repl")
+}
 
 /// Signed unary integers on a chain of sorts, with `_+_` overloaded three times (as in
 /// `bench/maude-compat/progs/11-subsorts.maude`). `n (P + Q)` is well sorted only if
@@ -287,8 +309,6 @@ endfm
 /// none recorded for them).
 #[test]
 fn overloads_declared_at_the_prompt_apply_to_terms_built_before() {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("lists.maude");
     std::fs::write(
@@ -327,18 +347,7 @@ endfm
         script += &format!("red {} .\nred nonempty({}) .\n", show(xs), show(xs));
     }
     script += "red nonempty(nil) .\n";
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["repl", file.to_str().unwrap()])
-        .env("GAMELANG_HISTORY", "")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run gamelang repl");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(script.as_bytes()).unwrap();
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let out = repl(&file, &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let got: Vec<&str> = stdout
         .lines()
@@ -354,4 +363,41 @@ endfm
     }
     expected.push("Bool: false".to_string());
     assert_eq!(got, expected, "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `show ops` at the REPL lists every declaration of an overloaded operator, the merged
+/// ones marked as the same operator.
+#[test]
+fn show_ops_lists_every_declaration_of_an_overloaded_operator() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("unary.maude");
+    std::fs::write(&file, UNARY).unwrap();
+    let out = repl(&file, "show ops\n");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let plus: Vec<&str> = stdout
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("op _+_ :"))
+        .collect();
+    // Every `_+_` declared in UNARY, and no other.
+    let declared: Vec<String> = UNARY
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("op _+_ :"))
+        .map(|l| l.trim_end_matches(" .").to_string())
+        .collect();
+    assert_eq!(plus.len(), declared.len(), "{stdout}");
+    for d in &declared {
+        assert!(
+            plus.iter().any(|l| l.starts_with(d.as_str())),
+            "{d} missing:\n{stdout}"
+        );
+    }
+    assert_eq!(
+        plus.iter()
+            .filter(|l| l.ends_with("(the same operator: subsort overloading)"))
+            .count(),
+        declared.len() - 1,
+        "{stdout}"
+    );
 }

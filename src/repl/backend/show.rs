@@ -174,10 +174,23 @@ impl Backend {
         let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
         for &op in &module.ops {
             let info = sig.op(op);
-            let line = op_decl(sig, info);
+            let mut decls = vec![op_decl(sig, info)];
+            // Subsort overloading: the narrower declarations merged into this operator.
+            for rank in &info.overloads {
+                let narrower = OpInfo {
+                    args: rank.args.clone(),
+                    result: rank.result,
+                    overloads: Vec::new(),
+                    ..info.clone()
+                };
+                decls.push(format!(
+                    "{}   (the same operator: subsort overloading)",
+                    op_decl(sig, &narrower)
+                ));
+            }
             match groups.iter_mut().find(|(g, _)| *g == info.module.as_str()) {
-                Some((_, lines)) => lines.push(line),
-                None => groups.push((info.module.as_str(), vec![line])),
+                Some((_, lines)) => lines.extend(decls),
+                None => groups.push((info.module.as_str(), decls)),
             }
         }
         // The module's own operators first, then the others by module name.
