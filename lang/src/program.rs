@@ -271,6 +271,32 @@ pub struct OpRank {
     pub result: SortId,
 }
 
+/// The sort of an application of a subsort-overloaded operator to arguments of sorts
+/// `args`: the least result among its declarations (`widest`, the declared result, and
+/// `overloads`) that the arguments fit, both argument orders for a `comm` operator, by the
+/// subsort order `leq`. The one rule for the parser ([`Signature::app_sort`]) and the
+/// runtime's term store, which keeps its own `leq`.
+pub fn least_result(
+    widest: SortId,
+    overloads: &[OpRank],
+    comm: bool,
+    args: &[SortId],
+    leq: impl Fn(SortId, SortId) -> bool,
+) -> SortId {
+    let fits = |decl: &[SortId]| {
+        args.len() == decl.len()
+            && (args.iter().zip(decl).all(|(&a, &d)| leq(a, d))
+                || (comm && args.iter().rev().zip(decl).all(|(&a, &d)| leq(a, d))))
+    };
+    let mut best = widest;
+    for rank in overloads {
+        if fits(&rank.args) && leq(rank.result, best) {
+            best = rank.result;
+        }
+    }
+    best
+}
+
 /// The global order-sorted signature.
 #[derive(Clone, Debug, Default)]
 pub struct Signature {
@@ -357,22 +383,13 @@ impl Signature {
     /// preregularity); otherwise it gives one of them, below the widest declaration's.
     pub fn app_sort(&self, op: OpId, args: &[SortId]) -> SortId {
         let info = self.op(op);
-        let mut best = info.result;
-        for rank in &info.overloads {
-            let forward = args.iter().zip(&rank.args).all(|(&a, &d)| self.leq(a, d));
-            let fit = args.len() == rank.args.len()
-                && (forward
-                    || (info.attrs.comm
-                        && args
-                            .iter()
-                            .rev()
-                            .zip(&rank.args)
-                            .all(|(&a, &d)| self.leq(a, d))));
-            if fit && self.leq(rank.result, best) {
-                best = rank.result;
-            }
-        }
-        best
+        least_result(
+            info.result,
+            &info.overloads,
+            info.attrs.comm,
+            args,
+            |a, b| self.leq(a, b),
+        )
     }
 
     pub fn add_op(&mut self, info: OpInfo) -> OpId {

@@ -48,7 +48,7 @@
 //! The store keeps every term until [`TermStore::sweep`] frees those a mark phase did not
 //! reach (the engine decides the roots: see `Engine::collect_garbage`). Freed ids are reused.
 
-use gamelang_lang::program::{OpId, Signature, SortId};
+use gamelang_lang::program::{least_result, OpId, OpRank, Signature, SortId};
 pub(crate) use map::MapFamily;
 pub use map::MapTerm;
 pub(crate) use set::SetOps;
@@ -197,8 +197,8 @@ pub(crate) struct OpMeta {
     pub args: Box<[SortId]>,
     /// Any of assoc / comm / idem / identity: applications need normalising.
     pub norm: bool,
-    /// The narrower declarations of an overloaded operator: argument and result sorts.
-    pub overloads: Box<[(Box<[SortId]>, SortId)]>,
+    /// The narrower declarations of an overloaded operator (`OpInfo::overloads`).
+    pub overloads: Box<[OpRank]>,
 }
 
 const EMPTY: u64 = u64::MAX;
@@ -626,16 +626,8 @@ impl TermStore {
         // An operator overloaded anew (a module declared at the REPL's prompt may add
         // declarations to an operator whose terms exist): the sorts recorded for existing
         // terms are recomputed below.
-        let overloads_changed = sig.ops.iter().zip(&self.ops).any(|(info, m)| {
-            info.overloads.len() != m.overloads.len()
-                || info
-                    .overloads
-                    .iter()
-                    .zip(m.overloads.iter())
-                    .any(|(r, (args, result))| {
-                        r.args.as_slice() != &args[..] || r.result != *result
-                    })
-        });
+        let overloads_changed =
+            (sig.ops.iter().zip(&self.ops)).any(|(info, m)| info.overloads[..] != m.overloads[..]);
         self.ops.clear();
         for info in &sig.ops {
             let a = &info.attrs;
@@ -654,11 +646,7 @@ impl TermStore {
                 widest: info.result,
                 args: info.args.clone().into_boxed_slice(),
                 norm: a.equational(),
-                overloads: info
-                    .overloads
-                    .iter()
-                    .map(|r| (r.args.clone().into_boxed_slice(), r.result))
-                    .collect(),
+                overloads: info.overloads.clone().into_boxed_slice(),
             });
         }
         self.any_overloads = sig.overloads_in_use;
@@ -795,30 +783,14 @@ impl TermStore {
     /// a subsort-overloaded operator any of its declarations' results?
     pub fn op_may_be_below(&self, op: OpId, sort: SortId) -> bool {
         let m = &self.ops[op.0 as usize];
-        self.leq(m.widest, sort) || m.overloads.iter().any(|&(_, r)| self.leq(r, sort))
+        self.leq(m.widest, sort) || m.overloads.iter().any(|r| self.leq(r.result, sort))
     }
 
-    /// `op` applied to arguments of sorts `args`, for a subsort-overloaded operator: the
-    /// least result among the declarations the arguments fit (both orders for a `comm`
-    /// operator), as `Signature::app_sort` computes it for the parser.
+    /// `op` applied to arguments of sorts `args`, for a subsort-overloaded operator (as
+    /// `Signature::app_sort` computes it for the parser).
     fn overloaded_sort(&self, op: OpId, args: &[SortId]) -> SortId {
         let m = &self.ops[op.0 as usize];
-        let mut best = m.widest;
-        for (decl, result) in m.overloads.iter() {
-            let forward = args.iter().zip(decl.iter()).all(|(&a, &d)| self.leq(a, d));
-            let fit = args.len() == decl.len()
-                && (forward
-                    || (m.comm
-                        && args
-                            .iter()
-                            .rev()
-                            .zip(decl.iter())
-                            .all(|(&a, &d)| self.leq(a, d))));
-            if fit && self.leq(*result, best) {
-                best = *result;
-            }
-        }
-        best
+        least_result(m.widest, &m.overloads, m.comm, args, |a, b| self.leq(a, b))
     }
 
     /// The sorts of every live application of an overloaded operator, recorded again
@@ -879,13 +851,15 @@ impl TermStore {
         let Some((op, args)) = self.app(t) else {
             return;
         };
-        let sorts: Vec<SortId> = args.iter().map(|&a| self.sort_of(a)).collect();
-        let sort = if self.ops[op.0 as usize].assoc && sorts.len() > 2 {
-            sorts[1..]
-                .iter()
-                .fold(sorts[0], |acc, &s| self.overloaded_sort(op, &[acc, s]))
-        } else {
-            self.overloaded_sort(op, &sorts)
+        let sort = match args {
+            [first, rest @ ..] if self.ops[op.0 as usize].assoc && rest.len() > 1 => (rest.iter())
+                .fold(self.sort_of(*first), |acc, &a| {
+                    self.overloaded_sort(op, &[acc, self.sort_of(a)])
+                }),
+            _ => {
+                let sorts: SmallVec<[SortId; 4]> = args.iter().map(|&a| self.sort_of(a)).collect();
+                self.overloaded_sort(op, &sorts)
+            }
         };
         if self.app_sorts.len() <= t.index() {
             self.app_sorts.resize(t.index() + 1, NO_SORT);

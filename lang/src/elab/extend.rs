@@ -274,20 +274,13 @@ pub(super) fn ambiguous(
         return d.note("add parentheses to choose one");
     }
     // Subsort overloading (Maude's `__ : NeList List -> NeList` beside
-    // `__ : List List -> List`) that `declare::merge_overloads` left apart: one
+    // `__ : List List -> List`) that `overload::merge_overloads` left apart: one
     // declaration on sorts at or above every other's, but in two modules, or with other
     // equational attributes. (Not for two instances of a module whose sorts are subsorts
     // of each other, where nothing can be moved or deleted.)
     for (_, ops) in &overloaded {
-        let widest = ops.iter().copied().find(|&w| {
-            let wi = sig.op(w);
-            ops.iter().all(|&o| {
-                let oi = sig.op(o);
-                oi.args.len() == wi.args.len()
-                    && oi.args.iter().zip(&wi.args).all(|(&a, &b)| sig.leq(a, b))
-                    && sig.leq(oi.result, wi.result)
-            })
-        });
+        let widest = (ops.iter().copied())
+            .find(|&w| ops.iter().all(|&o| super::overload::covers(sig, w, o)));
         let mut modules: Vec<&str> = ops.iter().map(|&o| sig.op(o).module.as_str()).collect();
         modules.dedup();
         let (Some(w), false) = (widest, modules.iter().any(|m| m.contains('{'))) else {

@@ -36,7 +36,7 @@ fn equational(sig: &Signature, o: OpId) -> impl PartialEq {
 }
 
 /// Is declaration `o` at or below `w`, argument by argument and in its result?
-fn covers(sig: &Signature, w: OpId, o: OpId) -> bool {
+pub(super) fn covers(sig: &Signature, w: OpId, o: OpId) -> bool {
     let (wi, oi) = (sig.op(w), sig.op(o));
     oi.args.len() == wi.args.len()
         && oi.args.iter().zip(&wi.args).all(|(&a, &b)| sig.leq(a, b))
