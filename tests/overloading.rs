@@ -5,29 +5,25 @@
 
 mod support;
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use support::cli::reduce_sorted_results;
+use std::process::Output;
+use support::cli::{gamelang_with_input, reduce_sorted_results};
 use support::Rng;
 
-/// `gamelang repl FILE` with `script` on its standard input, waited for.
-fn repl(file: &Path, script: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .arg("repl")
-        .arg(file)
-        .env("GAMELANG_HISTORY", "")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run gamelang repl");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(script.as_bytes())
-        .expect("write the script");
-    drop(stdin);
-    child.wait_with_output().expect("wait for gamelang repl")
+/// `gamelang reduce` of `program` (written to a file): the sort and normal form of each
+/// result.
+fn reduce_program(program: &str) -> Vec<(String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("program.maude");
+    std::fs::write(&file, program).unwrap();
+    reduce_sorted_results(&file)
+}
+
+/// `gamelang repl` on `program` (written to a file) with `script` typed at its prompt.
+fn repl(program: &str, script: &str) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("program.maude");
+    std::fs::write(&file, program).unwrap();
+    gamelang_with_input(&["repl", file.to_str().unwrap()], script)
 }
 
 /// Signed unary integers on a chain of sorts, with `_+_` overloaded three times (as in
@@ -102,10 +98,7 @@ fn an_overloaded_ac_operator_computes_as_integers_and_has_the_least_sort() {
             expected.push((least_sort(v).to_string(), unary(v)));
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("unary.maude");
-    std::fs::write(&file, format!("{UNARY}{reds}")).unwrap();
-    assert_eq!(reduce_sorted_results(&file), expected);
+    assert_eq!(reduce_program(&format!("{UNARY}{reds}")), expected);
 }
 
 /// Maude's lists by juxtaposition, `__` overloaded on `NeList` (as in the Maude manual):
@@ -179,10 +172,7 @@ fn an_overloaded_list_operator_matches_and_sorts_as_maude() {
         expected.push(list(&rev));
         expected.push(list(&xs[..xs.len() - 1]));
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("lists.maude");
-    std::fs::write(&file, format!("{LISTS}{reds}")).unwrap();
-    let got = reduce_sorted_results(&file);
+    let got = reduce_program(&format!("{LISTS}{reds}"));
     assert_eq!(got.len(), expected.len());
     for (k, ((sort, nf), (want_sort, want_nf))) in got.iter().zip(&expected).enumerate() {
         assert_eq!(nf, want_nf, "normal form of result {k}");
@@ -232,10 +222,7 @@ endfm
             expected.push(("NeList{Int}".to_string(), shown));
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("prelude-lists.maude");
-    std::fs::write(&file, format!("{module}{reds}")).unwrap();
-    assert_eq!(reduce_sorted_results(&file), expected);
+    assert_eq!(reduce_program(&format!("{module}{reds}")), expected);
 }
 
 /// A module's declarations below an imported one are that operator (Maude's `NeList`
@@ -288,10 +275,7 @@ endfm
             expected.push(format!("NeList {text}"));
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("imported.maude");
-    std::fs::write(&file, format!("{modules}{reds}")).unwrap();
-    let got: Vec<String> = reduce_sorted_results(&file)
+    let got: Vec<String> = reduce_program(&format!("{modules}{reds}"))
         .into_iter()
         .map(|(sort, nf)| {
             if sort == "NeList" {
@@ -309,20 +293,14 @@ endfm
 /// none recorded for them).
 #[test]
 fn overloads_declared_at_the_prompt_apply_to_terms_built_before() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("lists.maude");
-    std::fs::write(
-        &file,
-        "fmod INT-LISTS is
+    let lists_module = "fmod INT-LISTS is
   protecting INT .
   sorts NeList List .
   subsorts Int < NeList < List .
   op nil : -> List [ctor] .
   op __ : List List -> List [ctor assoc id: nil] .
 endfm
-",
-    )
-    .unwrap();
+";
     let mut rng = Rng(0x9e11_0001);
     let lists: Vec<Vec<i64>> = (0..12)
         .map(|_| (0..2 + rng.below(5)).map(|_| rng.below(9) as i64).collect())
@@ -347,7 +325,7 @@ endfm
         script += &format!("red {} .\nred nonempty({}) .\n", show(xs), show(xs));
     }
     script += "red nonempty(nil) .\n";
-    let out = repl(&file, &script);
+    let out = repl(lists_module, &script);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let got: Vec<&str> = stdout
         .lines()
@@ -369,10 +347,7 @@ endfm
 /// ones marked as the same operator.
 #[test]
 fn show_ops_lists_every_declaration_of_an_overloaded_operator() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("unary.maude");
-    std::fs::write(&file, UNARY).unwrap();
-    let out = repl(&file, "show ops\n");
+    let out = repl(UNARY, "show ops\n");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let plus: Vec<&str> = stdout
         .lines()

@@ -38,6 +38,24 @@ pub mod cli {
             .expect("run gamelang")
     }
 
+    /// `gamelang ARGS…` with `input` on its standard input (a REPL script), waited for.
+    pub fn gamelang_with_input(args: &[&str], input: &str) -> Output {
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args(args)
+            .env("GAMELANG_HISTORY", "")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run gamelang");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write the input");
+        drop(stdin);
+        child.wait_with_output().expect("wait for gamelang")
+    }
+
     /// `gamelang ARGS…` with environment variables set, waited for.
     pub fn gamelang_env(args: &[&str], env: &[(&str, &str)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_gamelang"))
