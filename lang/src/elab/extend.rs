@@ -275,28 +275,32 @@ pub(super) fn ambiguous(
     }
     // Subsort overloading (Maude's `__ : NeList List -> NeList` beside
     // `__ : List List -> List`) that `overload::merge_overloads` left apart: one
-    // declaration on sorts at or above every other's, but in two modules, or with other
-    // equational attributes. (Not for two instances of a module whose sorts are subsorts
-    // of each other, where nothing can be moved or deleted.)
+    // declaration on sorts at or above every other's, but with other equational attributes,
+    // or above two imported ones.
     for (_, ops) in &overloaded {
-        let widest = (ops.iter().copied())
-            .find(|&w| ops.iter().all(|&o| super::overload::covers(sig, w, o)));
-        let mut modules: Vec<&str> = ops.iter().map(|&o| sig.op(o).module.as_str()).collect();
-        modules.dedup();
-        let (Some(w), false) = (widest, modules.iter().any(|m| m.contains('{'))) else {
+        let Some(w) = (ops.iter().copied())
+            .find(|&w| ops.iter().all(|&o| super::overload::covers(sig, w, o)))
+        else {
             continue;
         };
+        let mut modules: Vec<&str> = ops.iter().map(|&o| sig.op(o).module.as_str()).collect();
+        modules.dedup();
         let keep = op_signature(sig, sig.op(w));
-        return if modules.len() == 1 {
-            d.note("this is subsort overloading, which gamelang takes as one operator of the lowest sort that fits its arguments (as Maude does) when the declarations have the same equational attributes (`assoc`, `comm`, `idem`, `id:`); these differ")
-                .note(format!("give them the same attributes, or keep only `{keep}`, which covers the others"))
+        let across = if modules.len() == 1 {
+            String::new()
         } else {
-            d.note(format!(
-                "this is subsort overloading across modules ({}): gamelang takes a module's declarations below an imported one as that operator, but not an imported declaration below the module's own, which its own module's equations use (docs/language.md, Maude compatibility)",
-                modules.join(", ")
-            ))
-            .note(format!("declare `{keep}`, which covers the others, in the imported module, or keep only it"))
+            format!(" across modules ({})", modules.join(", "))
         };
+        if ops
+            .iter()
+            .any(|&o| !super::overload::same_attributes(sig, o, w))
+        {
+            return d.note(format!("this is subsort overloading{across}, which gamelang takes as one operator of the lowest sort that fits its arguments (as Maude does) when the declarations have the same equational attributes (`assoc`, `comm`, `idem`, `id:`); these differ"))
+                .note(format!("give them the same attributes, or keep only `{keep}`, which covers the others"));
+        }
+        return d
+            .note(format!("this is subsort overloading{across}: gamelang takes declarations as one operator when a module declares one above or below the single declaration of the operator that it imports, and these are not such (docs/language.md, Maude compatibility)"))
+            .note(format!("declare them in one module, or keep only `{keep}`, which covers the others"));
     }
     d.note("rename one of the declarations, or import only the module whose operator you mean")
 }

@@ -10,16 +10,26 @@
 //! [`OpInfo::overloads`](crate::program::OpInfo::overloads), and the others are no longer
 //! visible, so the module's equations and terms read only the one.
 //!
+//! A module's declarations of an operator it imports join the imported one, which stays
+//! the operator, whether they are below it or above it (two instances of a parameterized
+//! module, `SEQ{IntE}` inside `SEQ{IntSeq}`: the imported declarations on `Seq{IntE}` take
+//! the module's own on `Seq{IntSeq}` as their widest).
+//!
 //! Left apart, and so still an ambiguous term where both fit (the error says why:
 //! `extend.rs`): declarations without a widest one, with different equational attributes
-//! (Maude requires them equal), and an imported declaration narrower than the module's own
-//! (two instances of a parameterized module, `SEQ{IntE}` inside `SEQ{IntSeq}`): the
-//! imported one is used by its own module's equations and cannot be retired.
+//! (Maude requires them equal), and two imported declarations below one of the module's
+//! own (they cannot both stay the operator).
 
 use super::{ModuleId, Session};
 use crate::ast::ModuleKind;
 use crate::program::{KindId, OpId, OpRank, Signature};
 use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Do declarations `a` and `b` have the same equational attributes, as the declarations
+/// of one operator must?
+pub(super) fn same_attributes(sig: &Signature, a: OpId, b: OpId) -> bool {
+    equational(sig, a) == equational(sig, b)
+}
 
 /// The equational attributes, which the declarations of one operator must share.
 fn equational(sig: &Signature, o: OpId) -> impl PartialEq {
@@ -100,65 +110,113 @@ impl Session {
                 continue;
             }
             let others: Vec<OpId> = group.iter().copied().filter(|&o| o != widest).collect();
-            // A constructor only if every declaration is one, so that a term no equation
-            // reduces is reported whenever one of them says it should reduce.
-            let ctor = group.iter().all(|&o| sig.op(o).attrs.ctor);
-            self.program.sig.ops[widest.0 as usize].attrs.ctor = ctor;
             self.retire_into(m, widest, &others);
             any = true;
         }
         any
     }
 
-    /// The module's own declarations below an imported one of the same operator (Maude's
-    /// `__ : NeList List -> NeList` in a module importing `__ : List List -> List`), added
-    /// to it. The imported operator is changed for every module that sees it, which only
-    /// lowers the sorts of its applications to arguments of the new declarations' sorts.
+    /// The module's declarations of an operator it imports, merged with the imported one,
+    /// which stays the operator (its module's equations use it):
+    ///
+    /// - an own declaration below it (Maude's `__ : NeList List -> NeList` in a module
+    ///   importing `__ : List List -> List`) is added to its overloads;
+    /// - an own declaration above it (`_;_` on `Seq{IntSeq}` in `SEQ{IntSeq}`, which
+    ///   imports `SEQ{IntE}`'s `_;_` on `Seq{IntE}`, a subsort of `Seq{IntSeq}`) becomes its
+    ///   widest declaration, the imported one an overload; only where one imported
+    ///   declaration is below it (two could not both stay the operator).
+    ///
+    /// The imported operator is changed for every module that sees it, which only adds
+    /// the sorts of the new declarations to it. Constants are merged first, so that an
+    /// `id:` naming a merged constant (`id: eps` in both instances) names the same one.
     fn merge_into_imported(&mut self, m: ModuleId) {
+        for constants in [true, false] {
+            let pairs = self.imported_pairs(m, constants);
+            // The imported operator may run, whether this module does or not.
+            self.program.sig.overloads_in_use |= !pairs.is_empty();
+            for (o, g) in pairs {
+                if !covers(&self.program.sig, g, o) {
+                    self.widen(g, o);
+                }
+                self.retire_into(m, g, &[o]);
+            }
+        }
+    }
+
+    /// The own declarations of module `m` (constants, or the others) to merge into an
+    /// imported one, each with it (see [`Session::merge_into_imported`]).
+    fn imported_pairs(&self, m: ModuleId, constants: bool) -> Vec<(OpId, OpId)> {
         let sig = &self.program.sig;
         let module = &self.modules[m];
         let own: FxHashSet<OpId> = module.own_ops.iter().copied().collect();
         let names: FxHashSet<&str> = own.iter().map(|&o| sig.op(o).name.as_str()).collect();
-        let mut pairs: Vec<(OpId, OpId)> = Vec::new();
-        for &g in module.ops.iter().filter(|g| !own.contains(g)) {
-            if !names.contains(sig.op(g).name.as_str()) {
+        let imported: Vec<OpId> = (module.ops.iter().copied())
+            .filter(|g| !own.contains(g) && names.contains(sig.op(*g).name.as_str()))
+            .filter(|&g| sig.op(g).args.is_empty() == constants)
+            .collect();
+        let mut pairs = Vec::new();
+        for &o in &module.own_ops {
+            let (oi, okey, oattrs) = (sig.op(o), key(sig, o), equational(sig, o));
+            let same = |g: OpId| {
+                let gi = sig.op(g);
+                !(gi.args == oi.args && gi.result == oi.result)
+                    && key(sig, g) == okey
+                    && equational(sig, g) == oattrs
+            };
+            if let Some(&g) = imported.iter().find(|&&g| same(g) && covers(sig, g, o)) {
+                pairs.push((o, g));
                 continue;
             }
-            let (gkey, gattrs) = (key(sig, g), equational(sig, g));
-            for &o in &module.own_ops {
-                let same_rank =
-                    sig.op(o).args == sig.op(g).args && sig.op(o).result == sig.op(g).result;
-                if !same_rank
-                    && key(sig, o) == gkey
-                    && covers(sig, g, o)
-                    && equational(sig, o) == gattrs
-                    && !pairs.iter().any(|&(p, _)| p == o)
-                {
-                    pairs.push((o, g));
-                }
+            let below: Vec<OpId> = (imported.iter().copied())
+                .filter(|&g| same(g) && covers(sig, o, g))
+                .collect();
+            if let [g] = below[..] {
+                pairs.push((o, g));
             }
         }
-        // The imported operator may run, whether this module does or not.
-        self.program.sig.overloads_in_use |= !pairs.is_empty();
-        for (o, g) in pairs {
-            self.retire_into(m, g, &[o]);
-        }
+        pairs
+    }
+
+    /// The imported declaration `g` takes the rank of the module's own `o`, which is
+    /// above it: `g`'s own rank becomes one of its overloads.
+    fn widen(&mut self, g: OpId, o: OpId) {
+        let sig = &mut self.program.sig;
+        let (args, result) = (sig.op(o).args.clone(), sig.op(o).result);
+        let info = &mut sig.ops[g.0 as usize];
+        let old = OpRank {
+            args: std::mem::replace(&mut info.args, args),
+            result: std::mem::replace(&mut info.result, result),
+        };
+        info.overloads.push(old);
     }
 
     /// Declarations `others` of module `m` become overloads of `widest`: their ranks (and
     /// theirs, if merged before) added to it, and no longer visible in `m`.
     fn retire_into(&mut self, m: ModuleId, widest: OpId, others: &[OpId]) {
         let sig = &mut self.program.sig;
+        let w = sig.op(widest);
+        let top = OpRank {
+            args: w.args.clone(),
+            result: w.result,
+        };
+        // A constructor only if every declaration is one, so that a term no equation
+        // reduces is reported whenever one of them says it should reduce.
+        let mut ctor = w.attrs.ctor;
         let mut ranks: Vec<OpRank> = Vec::new();
         for &o in others {
             let oi = sig.op(o);
+            ctor &= oi.attrs.ctor;
             ranks.push(OpRank {
                 args: oi.args.clone(),
                 result: oi.result,
             });
             ranks.extend(oi.overloads.iter().cloned());
         }
-        sig.ops[widest.0 as usize].overloads.extend(ranks);
+        // (A declaration that became the widest, `widen`, is not an overload too.)
+        ranks.retain(|r| *r != top);
+        let w = &mut sig.ops[widest.0 as usize];
+        w.attrs.ctor = ctor;
+        w.overloads.extend(ranks);
         // An identity declared twice (`nil` on `List` and on `NeList`) is the merged one.
         for &o in &self.modules[m].own_ops {
             let attrs = &mut sig.ops[o.0 as usize].attrs;
