@@ -1017,8 +1017,8 @@ lookup(c, a |-> 1)
     assert_eq!(
         results,
         [
-            "result Nat: 7",
-            "result Nat: 4",
+            "result NzNat: 7",
+            "result NzNat: 4",
             "result Entry{Player,Nat}: b |-> 7",
             "result Bool: false",
             "result Bool: true",

@@ -26,6 +26,16 @@ fn repl(program: &str, script: &str) -> Output {
     gamelang_with_input(&["repl", file.to_str().unwrap()], script)
 }
 
+/// The least sort of the integer `v` in the prelude's `INT`, as in Maude's.
+fn int_sort(v: i64) -> String {
+    match v.signum() {
+        0 => "Zero",
+        1 => "NzNat",
+        _ => "NzInt",
+    }
+    .to_string()
+}
+
 /// Signed unary integers on a chain of sorts, with `_+_` overloaded three times (as in
 /// `bench/maude-compat/progs/11-subsorts.maude`). `n (P + Q)` is well sorted only if
 /// `P + Q` has sort `NzNat`, which only the overloading gives it.
@@ -215,7 +225,7 @@ endfm
         expected.push(("Bool".to_string(), (!xs.is_empty()).to_string()));
         // `NL N` needs two elements or more (`NL` is not `nil`).
         let init = if k >= 2 { k - 1 } else { 0 };
-        expected.push(("Nat".to_string(), init.to_string()));
+        expected.push((int_sort(init as i64), init.to_string()));
         if k >= 2 {
             reds += &format!("red {text} .\n");
             let shown = xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
@@ -420,24 +430,17 @@ endfm
             .collect::<Vec<_>>()
             .join(" ");
         reds += &format!("red head({text}) .\nred length(nil {text}) .\nred sum({text}) .\n");
-        expected.push(("Int".to_string(), xs[0].to_string()));
-        expected.push(("Int".to_string(), k.to_string()));
-        expected.push(("Int".to_string(), xs.iter().sum::<i64>().to_string()));
+        let sum = xs.iter().sum::<i64>();
+        expected.push((int_sort(xs[0]), xs[0].to_string()));
+        expected.push((int_sort(k as i64), k.to_string()));
+        expected.push((int_sort(sum), sum.to_string()));
         reds += &format!("red nil {text} nil .\n");
         let shown = xs.iter().map(i64::to_string).collect::<Vec<_>>().join(" ");
         expected.push(("NeList".to_string(), shown));
     }
     reds += "red nil nil .\n";
     expected.push(("List".to_string(), "nil".to_string()));
-    let got: Vec<(String, String)> = reduce_program(&format!("{modules}{reds}"))
-        .into_iter()
-        // A number's sort is the prelude's least one (`NzNat`, `Zero`…): `Int` here.
-        .map(|(sort, nf)| match nf.parse::<i64>() {
-            Ok(_) => ("Int".to_string(), nf),
-            Err(_) => (sort, nf),
-        })
-        .collect();
-    assert_eq!(got, expected);
+    assert_eq!(reduce_program(&format!("{modules}{reds}")), expected);
 }
 
 /// Two instances of one parameterized module, one inside the other (`SEQ{IntSeq}`
@@ -502,15 +505,76 @@ endfm
         reds += &format!("red rev({text}) .\nred len(eps ; {text}) .\nred member({y}, {text}) .\n");
         let rev: Vec<i64> = xs.iter().rev().copied().collect();
         expected.push(("Seq{IntE}".to_string(), show(&rev)));
-        expected.push(("Nat".to_string(), k.to_string()));
+        expected.push((int_sort(k as i64), k.to_string()));
         expected.push(("Bool".to_string(), xs.contains(&y).to_string()));
     }
-    let got: Vec<(String, String)> = reduce_program(&format!("{modules}{reds}"))
-        .into_iter()
-        .map(|(sort, nf)| match sort.as_str() {
-            "NzNat" => ("Nat".to_string(), nf),
-            _ => (sort, nf),
-        })
-        .collect();
-    assert_eq!(got, expected);
+    assert_eq!(reduce_program(&format!("{modules}{reds}")), expected);
+}
+
+/// The prelude's integers have Maude's sorts: a number's least sort is `Zero`, `NzNat` or
+/// `NzInt`, so variables of those sorts take exactly the numbers Maude's do (a divisor
+/// `D : NzNat` never 0), results print with them, and a module declaring one of them
+/// again (`sorts Zero Num .` beside `protecting INT .`) means the prelude's. Random
+/// numbers against their signs computed here.
+#[test]
+fn numbers_have_maudes_least_sorts() {
+    let module = "fmod SIGNS is
+  protecting INT .
+  sorts Zero Num .
+  subsort Zero < Num .
+  op positive : Int -> Bool .
+  op natural : Int -> Bool .
+  op nonzero : Int -> Bool .
+  op is-zero : Int -> Bool .
+  op checked-quo : Int Int -> Int .
+  op zeroes : Num -> Bool .
+  var D : NzNat .
+  var N : Nat .
+  var Z : NzInt .
+  var Y : Zero .
+  vars I J : Int .
+  eq positive(D) = true .
+  eq positive(I) = false [owise] .
+  eq natural(N) = true .
+  eq natural(I) = false [owise] .
+  eq nonzero(Z) = true .
+  eq nonzero(I) = false [owise] .
+  eq is-zero(Y) = true .
+  eq is-zero(I) = false [owise] .
+  eq checked-quo(I, D) = I quo D .
+  eq checked-quo(I, J) = 0 [owise] .
+  eq zeroes(Y) = true .
+endfm
+";
+    let mut rng = Rng(0x0005_0125);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    let num = |v: i64| {
+        if v < 0 {
+            format!("({v})")
+        } else {
+            v.to_string()
+        }
+    };
+    for _ in 0..50 {
+        let v = rng.below(21) as i64 - 10;
+        let w = rng.below(41) as i64 - 20;
+        for f in ["positive", "natural", "nonzero", "is-zero"] {
+            reds += &format!("red {f}({}) .\n", num(v));
+        }
+        reds += &format!(
+            "red checked-quo({}, {}) .\nred {} .\n",
+            num(w),
+            num(v),
+            num(v)
+        );
+        let b = |x: bool| ("Bool".to_string(), x.to_string());
+        expected.extend([b(v > 0), b(v >= 0), b(v != 0), b(v == 0)]);
+        let q = if v > 0 { w / v } else { 0 };
+        expected.push((int_sort(q), q.to_string()));
+        expected.push((int_sort(v), v.to_string()));
+    }
+    reds += "red zeroes(0) .\n";
+    expected.push(("Bool".to_string(), "true".to_string()));
+    assert_eq!(reduce_program(&format!("{module}{reds}")), expected);
 }

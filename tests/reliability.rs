@@ -33,7 +33,7 @@ fn fails_with(args: &[&str], what: &str) -> String {
 fn a_parameter_is_checked_against_its_declared_sort() {
     let err = fails_with(
         &["solve", "examples/colouring.game", "--set", "n=-1"],
-        "`-1` is of sort Int, but parameter `n` is a Nat",
+        "`-1` is of sort NzInt, but parameter `n` is a Nat",
     );
     assert!(err.contains("--set:1:3"), "{err}");
     fails_with(
@@ -308,7 +308,7 @@ fn repl(input: &str) -> Output {
 #[test]
 fn the_remainder_of_the_least_integer_by_minus_one_is_zero() {
     let o = repl("-9223372036854775808 rem -1\n-9223372036854775808 quo -1\n");
-    assert!(stdout(&o).contains("result Nat: 0"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("result Zero: 0"), "{}", stdout(&o));
     // The quotient does overflow, and says so.
     assert!(stderr(&o).contains("integer overflow"), "{}", stderr(&o));
 }

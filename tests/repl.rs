@@ -65,7 +65,7 @@ fn reduce_prints_normal_form_sort_rewrites_and_time() {
     // A bare term is reduced too, and a final ` .` is allowed.
     assert_eq!(lines[2], "result Bool: true");
     // A term over three lines: the parser asked for more after `1 +` and `2 *`.
-    assert_eq!(lines[4], "result Nat: 7");
+    assert_eq!(lines[4], "result NzNat: 7");
     assert_eq!(lines.len(), 6, "{out}");
     // No prompts, no banner, no colour when standard input is not a terminal.
     assert!(!out.contains("> "), "{out}");
@@ -208,8 +208,8 @@ half(double(21))
         out.contains("added to WINS{HeapsGame}: 1 operator (memo tables dropped)"),
         "{out}"
     );
-    assert!(out.contains("result Nat: 42"), "{out}");
-    assert!(out.contains("result Nat: 21"), "{out}");
+    assert!(out.contains("result NzNat: 42"), "{out}");
+    assert!(out.contains("result NzNat: 21"), "{out}");
 }
 
 #[test]
@@ -231,7 +231,7 @@ f(4)
         out.contains("declared: module COUNT (current module: COUNT)"),
         "{out}"
     );
-    assert!(out.contains("result Nat: 12"), "{out}");
+    assert!(out.contains("result NzNat: 12"), "{out}");
     assert!(out.contains("current module: HEAPS-GAME"), "{out}");
     assert!(out.contains("result Set{TwoHeaps}: (0 1), (1 0)"), "{out}");
     // `f` belongs to COUNT, not HEAPS-GAME.
@@ -407,8 +407,8 @@ fn a_broken_file_can_be_fixed_and_reloaded() {
     std::fs::write(&path, good.replace("op won :", "op won ")).unwrap();
     let (mut repl, stderr) = Live::start(&[path.to_str().unwrap()]);
     // Once the REPL answers, it has tried (and failed) to load the file.
-    repl.ask("red 1 + 1", "result Nat: 2");
-    repl.ask("solve\nred 2 + 2", "result Nat: 4");
+    repl.ask("red 1 + 1", "result NzNat: 2");
+    repl.ask("solve\nred 2 + 2", "result NzNat: 4");
     std::fs::write(&path, &good).unwrap();
     repl.ask("reload", "reloaded");
     let out = repl.ask("solve", "positions:");
@@ -454,7 +454,7 @@ fn without_a_file_the_prelude_is_there_and_files_can_be_loaded() {
         "red 6 * 7\nsolve\nload examples/heaps.game\nshow modules\nshow sorts\nsolve\n",
     );
     let out = stdout(&o);
-    assert!(out.contains("result Nat: 42"), "{out}");
+    assert!(out.contains("result NzNat: 42"), "{out}");
     assert!(stderr(&o).contains("no game is loaded"), "{}", stderr(&o));
     assert!(
         out.contains("loaded examples/heaps.game: modules TWO-HEAPS, HEAPS-GAME; game heaps (current module: WINS{HeapsGame})"),
@@ -566,7 +566,7 @@ fn inline_variable_reused_bare_is_not_a_library_variable() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
-    assert_eq!(results, ["result Nat: 42", "result Nat: 7"], "{out}");
+    assert_eq!(results, ["result NzNat: 42", "result NzNat: 7"], "{out}");
     // The library's own equations still use its variables: w still works.
     let o = repl(&["examples/heaps.game"], "w(R, (2 5))\n");
     assert!(
@@ -621,13 +621,13 @@ fn load_runs_the_files_reduce_commands() {
         )
     );
     assert_eq!(lines[1], "reduce in FACT : fact(10) .");
-    assert_eq!(lines[2], format!("result Nat: {}", fact(10)));
+    assert_eq!(lines[2], format!("result NzNat: {}", fact(10)));
     assert_eq!(lines[3], "reduce in FACT : fact(fact(3)) .");
-    assert_eq!(lines[4], format!("result Nat: {}", fact(fact(3))));
+    assert_eq!(lines[4], format!("result NzNat: {}", fact(fact(3))));
     assert_eq!(lines[5], "reduce in FACT : fact(-1) .");
     // The failing command stopped the rest: `fact(2)` was not reduced, and the session
     // went on with the module loaded.
-    assert_eq!(lines[6], format!("result Nat: {}", fact(5)), "{out}");
+    assert_eq!(lines[6], format!("result NzNat: {}", fact(5)), "{out}");
     assert_eq!(lines.len(), 7, "{out}");
     let err = stderr(&o);
     assert!(

@@ -100,7 +100,7 @@ fn completion_interrupt_and_history_in_a_terminal() {
     p.exp_string(PROMPT).unwrap();
     p.send("red 20 + 22\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("result Nat: 42").unwrap();
+    p.exp_string("result NzNat: 42").unwrap();
     p.exp_string(PROMPT).unwrap();
 
     // Ctrl-D leaves.
@@ -125,7 +125,7 @@ fn history_is_recalled_in_a_new_session() {
     p.exp_string(PROMPT).unwrap();
     p.send("red 6 * 7\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("result Nat: 42").unwrap();
+    p.exp_string("result NzNat: 42").unwrap();
     p.exp_string(PROMPT).unwrap();
     p.send_control('d').unwrap();
     p.exp_eof().unwrap();
@@ -135,7 +135,7 @@ fn history_is_recalled_in_a_new_session() {
     // Up arrow, then Enter: the previous session's command runs again.
     p.send("\x1b[A\r").unwrap();
     p.flush().unwrap();
-    p.exp_string("result Nat: 42").unwrap();
+    p.exp_string("result NzNat: 42").unwrap();
     p.exp_string(PROMPT).unwrap();
     p.send("quit\r").unwrap();
     p.flush().unwrap();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Maude-style functional modules with Maude 3 and with gamelang and compares their
-# normal forms (sort names, which differ on purpose, and the spacing after commas left
-# out). Not a test: Maude need not be installed (`apt-get install maude`).
+# normal forms (the spacing after commas left out), then their sorts: a program whose
+# normal forms agree but not its results' sorts is listed as such. Not a test: Maude need
+# not be installed (`apt-get install maude`).
 #
 #   bench/maude-compat/run.sh                      every program
 #   bench/maude-compat/run.sh progs/07-*.maude     some
@@ -27,7 +28,7 @@ extract() {
     inres {sub(/^ +/," "); r=r $0; next}
     END {if (r!="") print r}' "$1" | sed -E "s/  +/ /g; s/, /,/g"
 }
-same=0; differ=0
+same=0; differ=0; sorts=0
 for f in "${files[@]}"; do
   b=$(basename "$f" .maude)
   { cat "$f"; echo; echo q; } > "$out/$b-m.maude"
@@ -37,12 +38,18 @@ for f in "${files[@]}"; do
   timeout 60 "$GL" reduce "$f" > "$out/$b.gl.out" 2> "$out/$b.gl.err"; echo "exit $?" >> "$out/$b.gl.err"
   extract "$out/$b.maude.out" | sed -E 's/^result [^:]+: //' > "$out/$b.maude.nf"
   extract "$out/$b.gl.out" | sed -E 's/^result [^:]+: //' > "$out/$b.gl.nf"
+  extract "$out/$b.maude.out" | sed -E 's/^result ([^:]+): .*/\1/' > "$out/$b.maude.sorts"
+  extract "$out/$b.gl.out" | sed -E 's/^result ([^:]+): .*/\1/' > "$out/$b.gl.sorts"
   if diff -q "$out/$b.maude.nf" "$out/$b.gl.nf" >/dev/null; then
     same=$((same + 1)); echo "same   $b ($(wc -l < "$out/$b.maude.nf") results)"
+    if ! diff -q "$out/$b.maude.sorts" "$out/$b.gl.sorts" >/dev/null; then
+      sorts=$((sorts + 1)); echo "  but the sorts differ:"
+      diff "$out/$b.maude.sorts" "$out/$b.gl.sorts" | head -4 | sed 's/^/    /'
+    fi
   else
     differ=$((differ + 1)); echo "DIFFER $b: gamelang $(tail -1 "$out/$b.gl.err")"
     diff "$out/$b.maude.nf" "$out/$b.gl.nf" | head -6 | sed 's/^/    /'
     grep -m1 '^error' "$out/$b.gl.err" | sed 's/^/    /'
   fi
 done
-echo "$same the same, $differ different; outputs in $out"
+echo "$same the same ($sorts of them with other sorts), $differ different; outputs in $out"

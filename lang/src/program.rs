@@ -308,6 +308,11 @@ pub struct Signature {
     pub bool_sort: Option<SortId>,
     pub nat_sort: Option<SortId>,
     pub int_sort: Option<SortId>,
+    /// Maude's finer sorts of the integers: the least sorts of `0`, of the positive and of
+    /// the negative literals ([`Signature::literal_sort`]).
+    pub zero_sort: Option<SortId>,
+    pub nz_nat_sort: Option<SortId>,
+    pub nz_int_sort: Option<SortId>,
     pub true_op: Option<OpId>,
     pub false_op: Option<OpId>,
     /// The pseudo-sort of the polymorphic built-ins (`_==_`, `if_then_else_fi`): an argument
@@ -327,6 +332,17 @@ impl Signature {
 
     pub fn op(&self, o: OpId) -> &OpInfo {
         &self.ops[o.0 as usize]
+    }
+
+    /// The least sort of the integer `n`, as in Maude: `Zero` for 0, `NzNat` above, `NzInt`
+    /// below (`Nat` and `Int` where a prelude without the finer sorts is loaded).
+    pub fn literal_sort(&self, n: i64) -> Option<SortId> {
+        let (fine, coarse) = match n.signum() {
+            0 => (self.zero_sort, self.nat_sort),
+            1 => (self.nz_nat_sort, self.nat_sort),
+            _ => (self.nz_int_sort, self.int_sort),
+        };
+        fine.or(coarse).or(self.int_sort)
     }
 
     /// Is `a` a subsort of (or equal to) `b`?

@@ -470,7 +470,7 @@ fn an_operator_groups_to_the_right_where_only_that_reading_is_well_sorted() {
     // The left grouping written out is still wrong, with the argument pointed at.
     let e = try_term(&mut s, "L", "(1 ; 2) ; nil").unwrap_err();
     assert!(
-        e.contains("argument 2 of `_;_` has the wrong sort: expected `Rows`, found `Nat`"),
+        e.contains("argument 2 of `_;_` has the wrong sort: expected `Rows`, found `NzNat`"),
         "{e}"
     );
 }

@@ -411,8 +411,9 @@ pub struct TermStore {
     /// The ids of the literals `SMALL_LO..SMALL_HI` (`NO_TERM` until built): no hashing.
     small_ints: Vec<TermId>,
     ops: Vec<OpMeta>,
-    nat_sort: SortId,
-    int_sort: SortId,
+    /// The least sorts of the negative integers, of 0 and of the positive ones
+    /// ([`Signature::literal_sort`]), by `signum + 1`.
+    literal_sorts: [SortId; 3],
     nsorts: usize,
     /// `leq` as a flat bit matrix: bit `a * nsorts + b`.
     leq: Vec<u64>,
@@ -587,8 +588,7 @@ impl TermStore {
             small_ints: Vec::new(),
             constants: Vec::new(),
             ops: Vec::new(),
-            nat_sort: NO_SORT,
-            int_sort: NO_SORT,
+            literal_sorts: [NO_SORT; 3],
             nsorts: 0,
             leq: Vec::new(),
             kind_top: Vec::new(),
@@ -602,8 +602,7 @@ impl TermStore {
     /// Adopt a new (usually extended) signature. Existing terms are kept: an id stays valid
     /// as long as the operators it mentions keep their meaning.
     pub fn set_signature(&mut self, sig: &Signature) {
-        self.nat_sort = sig.nat_sort.or(sig.int_sort).unwrap_or(NO_SORT);
-        self.int_sort = sig.int_sort.or(sig.nat_sort).unwrap_or(NO_SORT);
+        self.literal_sorts = [-1, 0, 1].map(|n| sig.literal_sort(n).unwrap_or(NO_SORT));
         let n = sig.sorts.len();
         self.nsorts = n;
         self.leq = vec![0; (n * n).div_ceil(64)];
@@ -901,13 +900,7 @@ impl TermStore {
                 }
                 r
             }
-            TermData::Int(v) => {
-                if *v >= 0 {
-                    self.nat_sort
-                } else {
-                    self.int_sort
-                }
-            }
+            TermData::Int(v) => self.literal_sorts[(v.signum() + 1) as usize],
             TermData::Tree(tree) => {
                 let r = self.ops[tree.op.0 as usize].result;
                 if r == OVERLOADED {

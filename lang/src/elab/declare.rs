@@ -174,6 +174,9 @@ impl Session {
         if decl.name.name == "INT" && self.program.sig.int_sort.is_none() {
             self.program.sig.nat_sort = self.modules[id].sorts.get("Nat").copied();
             self.program.sig.int_sort = self.modules[id].sorts.get("Int").copied();
+            self.program.sig.zero_sort = self.modules[id].sorts.get("Zero").copied();
+            self.program.sig.nz_nat_sort = self.modules[id].sorts.get("NzNat").copied();
+            self.program.sig.nz_int_sort = self.modules[id].sorts.get("NzInt").copied();
         }
         Ok(id)
     }
@@ -267,12 +270,9 @@ impl Session {
                                 "declared again here",
                             ));
                         }
-                        return Err(Diag::at(
-                            s.span,
-                            format!("sort `{name}` is already imported"),
-                            "a sort of this name is visible here already",
-                        )
-                        .note("sorts are shared through imports; declare it once"));
+                        // An imported sort declared again is that sort, as in Maude
+                        // (which warns): `sorts Zero Num .` beside `protecting INT .`.
+                        continue;
                     }
                     let id = self.program.sig.add_sort(name.clone(), Some(s.span));
                     let module = &mut self.modules[m];

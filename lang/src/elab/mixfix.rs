@@ -683,12 +683,7 @@ impl TermParser<'_> {
             match v {
                 Ok(_) if declared && !self.grammar.numbers => {}
                 Ok(n) => {
-                    let sort = if n >= 0 {
-                        self.sig.nat_sort
-                    } else {
-                        self.sig.int_sort
-                    };
-                    if let Some(sort) = sort {
+                    if let Some(sort) = self.sig.literal_sort(n) {
                         push(
                             out,
                             Reading {

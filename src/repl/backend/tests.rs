@@ -84,7 +84,7 @@ fn declarations_survive_a_reload() {
     let r = b.execute("reload");
     assert!(r.stdout().contains("reloaded"), "{:?}", r.parts);
     let r = b.execute("triple(14)");
-    assert_eq!(r.stdout().lines().next(), Some("result Nat: 42"));
+    assert_eq!(r.stdout().lines().next(), Some("result NzNat: 42"));
 }
 
 #[test]
