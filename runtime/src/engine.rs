@@ -855,8 +855,7 @@ impl Engine {
             && !rt.norm
             && decl.len() == args.len()
             && args.iter().zip(decl).all(|(&a, &d)| {
-                (bit(&self.normal, a) || self.store.op(a).is_none())
-                    && self.store.leq(self.store.sort_of(a), d)
+                (bit(&self.normal, a) || self.store.op(a).is_none()) && self.store.has_sort(a, d)
             });
         if normal {
             self.set_normal(t);

@@ -275,7 +275,7 @@ fn simple_step(s: &Step, store: &TermStore, regs: &mut [TermId], subst: &mut [Te
         Step::Bind { reg, var, sort } => {
             let t = regs[reg as usize];
             subst[var as usize] = t;
-            store.leq(store.sort_of(t), sort)
+            store.has_sort(t, sort)
         }
         Step::Check { reg, var } => subst[var as usize] == regs[reg as usize],
         Step::Alias { reg, var } | Step::Take { reg, var } => {
@@ -617,9 +617,7 @@ impl<'p> Compiler<'_, 'p> {
         let store = &*self.store;
         store.leq(store.op_result(op), sort)
             && store.op_args(op).iter().all(|&a| store.leq(a, sort))
-            && store
-                .identity(op)
-                .is_none_or(|id| store.leq(store.sort_of(id), sort))
+            && store.identity(op).is_none_or(|id| store.has_sort(id, sort))
     }
 
     fn list(&mut self, op: OpId, children: &[&'p Pat], reg: u32) {
@@ -949,7 +947,7 @@ impl Pattern {
                             match rest {
                                 Some(t) if v.first => {
                                     subst[v.var as usize] = t;
-                                    store.leq(store.sort_of(t), v.sort)
+                                    store.has_sort(t, v.sort)
                                 }
                                 Some(t) => subst[v.var as usize] == t,
                                 None => false,
@@ -1258,7 +1256,7 @@ impl Matcher {
             Step::Ground { reg, term } => self.regs[*reg as usize] == *term,
             Step::Bind { reg, var, sort } => {
                 let t = self.regs[*reg as usize];
-                if !store.leq(store.sort_of(t), *sort) {
+                if !store.has_sort(t, *sort) {
                     return false;
                 }
                 self.subst[*var as usize] = Some(t);
@@ -1587,7 +1585,7 @@ impl Matcher {
 
     fn bind_rest(&mut self, store: &TermStore, v: &RestVar, t: TermId) -> bool {
         if v.first {
-            if !store.leq(store.sort_of(t), v.sort) {
+            if !store.has_sort(t, v.sort) {
                 return false;
             }
             self.subst[v.var as usize] = Some(t);

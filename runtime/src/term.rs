@@ -414,6 +414,9 @@ pub struct TermStore {
     /// The least sorts of the negative integers, of 0 and of the positive ones
     /// ([`Signature::literal_sort`]), by `signum + 1`.
     literal_sorts: [SortId; 3],
+    /// Per sort, which of those three its numbers fit (bit 0: negative, 1: zero, 2:
+    /// positive), for [`TermStore::has_sort`].
+    int_fits: Vec<u8>,
     nsorts: usize,
     /// `leq` as a flat bit matrix: bit `a * nsorts + b`.
     leq: Vec<u64>,
@@ -589,6 +592,7 @@ impl TermStore {
             constants: Vec::new(),
             ops: Vec::new(),
             literal_sorts: [NO_SORT; 3],
+            int_fits: Vec::new(),
             nsorts: 0,
             leq: Vec::new(),
             kind_top: Vec::new(),
@@ -620,6 +624,12 @@ impl TermStore {
                 (0..n)
                     .map(|t| SortId(t as u32))
                     .all(|t| !sig.same_kind(s, t) || sig.leq(t, s))
+            })
+            .collect();
+        self.int_fits = (0..n as u32)
+            .map(|s| {
+                let fits = |i: usize| self.leq(self.literal_sorts[i], SortId(s));
+                (0..3).filter(|&i| fits(i)).fold(0, |m, i| m | 1 << i)
             })
             .collect();
         // An operator overloaded anew (a module declared at the REPL's prompt may add
@@ -876,6 +886,20 @@ impl TermStore {
         self.kind_top.get(s.0 as usize).copied().unwrap_or(false)
     }
 
+    /// Does term `t` have sort `s` (its least sort at or below `s`)? A number is checked
+    /// against its sign's bit in `int_fits`: its least sort (`NzNat`) is seldom the sort
+    /// asked (`Nat`), which `leq` would look up in its matrix (1% of a heaps sweep).
+    #[inline(always)]
+    pub fn has_sort(&self, t: TermId, s: SortId) -> bool {
+        match &self.terms[t.index()] {
+            TermData::Int(v) => {
+                let sign = (*v > 0) as u32 + (*v >= 0) as u32;
+                (self.int_fits.get(s.0 as usize)).is_some_and(|&m| m >> sign & 1 != 0)
+            }
+            _ => self.leq(self.sort_of(t), s),
+        }
+    }
+
     pub fn leq(&self, a: SortId, b: SortId) -> bool {
         if a == b {
             return a != NO_SORT;
@@ -900,7 +924,9 @@ impl TermStore {
                 }
                 r
             }
-            TermData::Int(v) => self.literal_sorts[(v.signum() + 1) as usize],
+            // Without branches (a hot path: the sort checks of variables): 0 for a
+            // negative number, 1 for 0, 2 for a positive one.
+            TermData::Int(v) => self.literal_sorts[(*v > 0) as usize + (*v >= 0) as usize],
             TermData::Tree(tree) => {
                 let r = self.ops[tree.op.0 as usize].result;
                 if r == OVERLOADED {

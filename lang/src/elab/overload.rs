@@ -130,8 +130,19 @@ impl Session {
     /// the sorts of the new declarations to it. Constants are merged first, so that an
     /// `id:` naming a merged constant (`id: eps` in both instances) names the same one.
     fn merge_into_imported(&mut self, m: ModuleId) {
+        let sig = &self.program.sig;
+        let module = &self.modules[m];
+        let own: FxHashSet<OpId> = module.own_ops.iter().copied().collect();
+        let names: FxHashSet<&str> = own.iter().map(|&o| sig.op(o).name.as_str()).collect();
+        let imported: Vec<OpId> = (module.ops.iter().copied())
+            .filter(|g| !own.contains(g) && names.contains(sig.op(*g).name.as_str()))
+            .collect();
+        // Most modules declare no name they import: nothing more to look at.
+        if imported.is_empty() {
+            return;
+        }
         for constants in [true, false] {
-            let pairs = self.imported_pairs(m, constants);
+            let pairs = self.imported_pairs(m, &imported, constants);
             // The imported operator may run, whether this module does or not.
             self.program.sig.overloads_in_use |= !pairs.is_empty();
             for (o, g) in pairs {
@@ -143,20 +154,21 @@ impl Session {
         }
     }
 
-    /// The own declarations of module `m` (constants, or the others) to merge into an
-    /// imported one, each with it (see [`Session::merge_into_imported`]).
-    fn imported_pairs(&self, m: ModuleId, constants: bool) -> Vec<(OpId, OpId)> {
+    /// The own declarations of module `m` (constants, or the others) to merge into one of
+    /// the `imported` declarations of their names, each with it (see
+    /// [`Session::merge_into_imported`]).
+    fn imported_pairs(&self, m: ModuleId, imported: &[OpId], constants: bool) -> Vec<(OpId, OpId)> {
         let sig = &self.program.sig;
-        let module = &self.modules[m];
-        let own: FxHashSet<OpId> = module.own_ops.iter().copied().collect();
-        let names: FxHashSet<&str> = own.iter().map(|&o| sig.op(o).name.as_str()).collect();
-        let imported: Vec<OpId> = (module.ops.iter().copied())
-            .filter(|g| !own.contains(g) && names.contains(sig.op(*g).name.as_str()))
+        let imported: Vec<OpId> = (imported.iter().copied())
             .filter(|&g| sig.op(g).args.is_empty() == constants)
             .collect();
         let mut pairs = Vec::new();
-        for &o in &module.own_ops {
-            let (oi, okey, oattrs) = (sig.op(o), key(sig, o), equational(sig, o));
+        for &o in &self.modules[m].own_ops {
+            let oi = sig.op(o);
+            if !imported.iter().any(|&g| sig.op(g).name == oi.name) {
+                continue;
+            }
+            let (okey, oattrs) = (key(sig, o), equational(sig, o));
             let same = |g: OpId| {
                 let gi = sig.op(g);
                 !(gi.args == oi.args && gi.result == oi.result)

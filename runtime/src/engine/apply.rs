@@ -485,8 +485,7 @@ impl Engine {
                         if mask != compile::UNCHECKED && mask != 0 {
                             let decl = self.store.op_args(op);
                             for (i, (&x, &d)) in a[..n].iter().zip(decl).enumerate() {
-                                if mask & (1 << i) != 0 && !self.store.leq(self.store.sort_of(x), d)
-                                {
+                                if mask & (1 << i) != 0 && !self.store.has_sort(x, d) {
                                     return None;
                                 }
                             }
@@ -584,7 +583,7 @@ impl Engine {
             }
         } else if decl.len() == args.len() {
             for (i, (&a, d)) in args.iter().zip(decl).enumerate() {
-                if !self.store.leq(self.store.sort_of(a), *d) {
+                if !self.store.has_sort(a, *d) {
                     return Err(RuntimeError::IllSorted { term: t, arg: i });
                 }
             }

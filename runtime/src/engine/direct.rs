@@ -861,7 +861,7 @@ fn load_args(l: &ArgLoads, args: &[TermId], store: &TermStore, envs: &mut Vec<Te
     }
     l.sorts
         .iter()
-        .all(|&(v, sort)| store.leq(store.sort_of(envs[env + v as usize]), sort))
+        .all(|&(v, sort)| store.has_sort(envs[env + v as usize], sort))
 }
 
 /// The address of a local: where the native stack is now (it grows downwards).

@@ -442,7 +442,7 @@ impl Engine {
             let decl = self.store.op_args(op);
             let args = &self.vals[b..];
             for (i, (&a, &d)) in args.iter().zip(decl).enumerate() {
-                if checks & (1 << i) != 0 && !self.store.leq(self.store.sort_of(a), d) {
+                if checks & (1 << i) != 0 && !self.store.has_sort(a, d) {
                     return None;
                 }
             }
@@ -520,7 +520,7 @@ impl Engine {
         let bad = if decl.len() == args.len() {
             args.iter()
                 .zip(decl)
-                .position(|(&a, d)| !self.store.leq(self.store.sort_of(a), *d))
+                .position(|(&a, d)| !self.store.has_sort(a, *d))
         } else {
             None
         };

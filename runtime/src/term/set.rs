@@ -102,7 +102,7 @@ impl TermStore {
         a1: TermId,
     ) -> Option<StoreValue> {
         let s = (*self.set_ops.get(op.0 as usize)?)?;
-        let is = |store: &TermStore, t: TermId, sort: SortId| store.leq(store.sort_of(t), sort);
+        let is = |store: &TermStore, t: TermId, sort: SortId| store.has_sort(t, sort);
         match b {
             Builtin::SetSize => {
                 if n != 1 || !is(self, a0, s.set) {
