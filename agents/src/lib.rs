@@ -9,6 +9,7 @@
 
 pub mod agent;
 pub mod alphabeta;
+pub mod answers;
 pub mod arena;
 pub mod chance;
 pub mod mcts;

@@ -433,7 +433,7 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
             ]
         });
         if let Some(v) = key.and_then(|k| self.answers.get(&k)) {
-            return Ok(*v);
+            return Ok(v);
         }
         let mut args: smallvec::SmallVec<[TermId; 3]> =
             smallvec::smallvec![self.driver.player(s), config];
@@ -443,7 +443,7 @@ impl<E: BorrowMut<Engine>> EngineRules<'_, E> {
             .reduce_app(op, &args)
             .map_err(|e| SolveError::Runtime(engine.failure(e)))?;
         if let Some(k) = key {
-            self.answers.insert(k, v);
+            self.answers.put(k, v);
         }
         Ok(v)
     }

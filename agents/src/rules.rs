@@ -223,12 +223,10 @@ pub struct EngineRules<'g, E: BorrowMut<Engine> = Engine> {
     collections: u64,
     /// How random playouts are played, found at the first one.
     playouts: Option<Playouts>,
-    /// The answers of the candidate questions asked in this decision
-    /// ([`crate::playouts`]: `live-candidates`, `candidates`, `try-candidate` by operator,
-    /// player, configuration and candidate), so that a position met again is not asked
-    /// again; emptied by [`Rules::tidy`], between decisions and where the engine collects
-    /// garbage (which may reuse the terms' ids).
-    pub(crate) answers: rustc_hash::FxHashMap<[u32; 4], TermId>,
+    /// The answers of the candidate questions asked in this decision (see
+    /// [`crate::answers`]); emptied by [`Rules::tidy`], between decisions and where the
+    /// engine collects garbage (which may reuse the terms' ids).
+    pub(crate) answers: crate::answers::Answers,
 }
 
 impl<'g, E: BorrowMut<Engine>> EngineRules<'g, E> {
