@@ -12,6 +12,7 @@
 //! know them: the same values, a few more rewrites.
 
 use gamelang_runtime::TermId;
+use std::hash::{Hash, Hasher};
 
 /// Slots of the table (24 bytes each: 3 MiB). Against the hash map, simulations per CPU
 /// second of `gamelang playout examples/quoridor.game --set n=5 --mcts 3000` (median of 12
@@ -37,13 +38,10 @@ pub struct Answers {
 
 impl Answers {
     fn slot(key: &[u32; 4]) -> usize {
-        // FxHash's mixing step over the four words.
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut h = 0u64;
-        for &a in key {
-            h = (h.rotate_left(5) ^ a as u64).wrapping_mul(K);
-        }
-        (h >> 32) as usize & (SLOTS - 1)
+        let mut h = rustc_hash::FxHasher::default();
+        key.hash(&mut h);
+        // The high bits: FxHash mixes the last word into them most.
+        (h.finish() >> 32) as usize & (SLOTS - 1)
     }
 
     /// The answer put for `key` in this generation, if it is still there.

@@ -412,10 +412,10 @@ pub struct TermStore {
     small_ints: Vec<TermId>,
     ops: Vec<OpMeta>,
     /// The least sorts of the negative integers, of 0 and of the positive ones
-    /// ([`Signature::literal_sort`]), by `signum + 1`.
+    /// ([`Signature::literal_sort`]), by [`sign_index`].
     literal_sorts: [SortId; 3],
-    /// Per sort, which of those three its numbers fit (bit 0: negative, 1: zero, 2:
-    /// positive), for [`TermStore::has_sort`].
+    /// Per sort, which of those three its numbers fit (bit [`sign_index`]), for
+    /// [`TermStore::has_sort`].
     int_fits: Vec<u8>,
     nsorts: usize,
     /// `leq` as a flat bit matrix: bit `a * nsorts + b`.
@@ -893,8 +893,7 @@ impl TermStore {
     pub fn has_sort(&self, t: TermId, s: SortId) -> bool {
         match &self.terms[t.index()] {
             TermData::Int(v) => {
-                let sign = (*v > 0) as u32 + (*v >= 0) as u32;
-                (self.int_fits.get(s.0 as usize)).is_some_and(|&m| m >> sign & 1 != 0)
+                (self.int_fits.get(s.0 as usize)).is_some_and(|&m| m >> sign_index(*v) & 1 != 0)
             }
             _ => self.leq(self.sort_of(t), s),
         }
@@ -924,9 +923,7 @@ impl TermStore {
                 }
                 r
             }
-            // Without branches (a hot path: the sort checks of variables): 0 for a
-            // negative number, 1 for 0, 2 for a positive one.
-            TermData::Int(v) => self.literal_sorts[(*v > 0) as usize + (*v >= 0) as usize],
+            TermData::Int(v) => self.literal_sorts[sign_index(*v)],
             TermData::Tree(tree) => {
                 let r = self.ops[tree.op.0 as usize].result;
                 if r == OVERLOADED {
@@ -2233,6 +2230,14 @@ fn merge_sorted(store: &TermStore, a: &[TermId], b: &[TermId], idem: bool, out: 
     }
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
+}
+
+/// 0 for a negative number, 1 for 0, 2 for a positive one: the index of its least sort in
+/// `TermStore::literal_sorts` and its bit in `int_fits`. Without branches (a hot path: the
+/// sort checks of variables), and provably below 3 (no bounds check).
+#[inline(always)]
+fn sign_index(v: i64) -> usize {
+    (v > 0) as usize + (v >= 0) as usize
 }
 
 #[cfg(test)]
