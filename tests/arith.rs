@@ -2,7 +2,7 @@
 //! which the engine computes unboxed where it can (runtime/src/engine/arith.rs), against
 //! an evaluator written here: random expressions over three integer variables and one
 //! Boolean, at values chosen to reach every edge (zero, ±1, the word's ends, shifts past
-//! 63), each asked as a constructor's argument (`k(E)`, which the engine evaluates as a
+//! 63), over the prelude's own names and Maude's (`gcd`, `_^_`, `_&_`, `_<<_`, …), each asked as a constructor's argument (`k(E)`, which the engine evaluates as a
 //! child) and as a condition (`ceq g(…) = 1 if E`). The normal form, the error (overflow,
 //! division by zero, an argument out of range) and the rewrites taken — one for the
 //! equation and one per built-in applied — must all be the evaluator's.
@@ -42,11 +42,15 @@ enum Expr {
     Bin(&'static str, Box<Expr>, Box<Expr>),
 }
 
-const INT2: [&str; 17] = [
-    "+", "-", "*", "quo", "rem", "min", "max", "band", "bor", "bxor", "shl", "shr", "<", "<=", ">",
-    ">=", "divides",
+/// The two-argument built-ins giving integers (`xor` is also `Bool`'s: its operands say
+/// which, see `is_bool`).
+const INT2: [&str; 21] = [
+    "+", "-", "*", "quo", "rem", "min", "max", "band", "bor", "bxor", "shl", "shr", "gcd", "lcm",
+    "sd", "^", "&", "|", "xor", "<<", ">>",
 ];
-const INT1: [&str; 5] = ["-", "abs", "popcount", "lowbit", "lowbit-index"];
+/// The comparisons.
+const CMP: [&str; 5] = ["<", "<=", ">", ">=", "divides"];
+const INT1: [&str; 6] = ["-", "abs", "popcount", "lowbit", "lowbit-index", "~"];
 const BOOL2: [&str; 4] = ["and", "or", "xor", "implies"];
 const VARS: [&str; 4] = ["X", "Y", "Z", "P"];
 
@@ -102,7 +106,7 @@ fn gen_app(rng: &mut Rng, depth: u32, boolean: bool) -> Expr {
         if rng.below(4) == 0 {
             return Expr::Un(pick(rng, &INT1), sub(rng, false));
         }
-        let op = pick(rng, &INT2[..12]);
+        let op = pick(rng, &INT2);
         return Expr::Bin(op, sub(rng, false), sub(rng, false));
     }
     match rng.below(5) {
@@ -113,7 +117,7 @@ fn gen_app(rng: &mut Rng, depth: u32, boolean: bool) -> Expr {
             let b = rng.below(3) == 0;
             Expr::Bin(op, sub(rng, b), sub(rng, b))
         }
-        _ => Expr::Bin(pick(rng, &INT2[12..]), sub(rng, false), sub(rng, false)),
+        _ => Expr::Bin(pick(rng, &CMP), sub(rng, false), sub(rng, false)),
     }
 }
 
@@ -128,7 +132,11 @@ fn text(e: &Expr, out: &mut String) {
         Expr::Int(v) => write!(out, "{v}").unwrap(),
         Expr::Bool(b) => write!(out, "{b}").unwrap(),
         Expr::Un(op, a) => {
-            let prefix = if *op == "-" || *op == "not" { " " } else { "(" };
+            let prefix = if ["-", "not", "~"].contains(op) {
+                " "
+            } else {
+                "("
+            };
             out.push_str(op);
             out.push_str(prefix);
             out.push('(');
@@ -204,6 +212,7 @@ fn eval(e: &Expr, env: &[Val; 4]) -> Result<Val, Fail> {
                 ("lowbit", Int(x)) => Int(x & x.wrapping_neg()),
                 ("lowbit-index", Int(0)) => return Err(Fail::OutOfRange),
                 ("lowbit-index", Int(x)) => Int(i64::from(x.trailing_zeros())),
+                ("~", Int(x)) => Int(-1 - x),
                 other => panic!("ill-typed {other:?}"),
             })
         }
@@ -224,13 +233,10 @@ fn eval(e: &Expr, env: &[Val; 4]) -> Result<Val, Fail> {
             let (Int(x), Int(y)) = (a, b) else {
                 panic!("ill-typed {op}")
             };
-            let shift = || {
-                u32::try_from(y)
-                    .ok()
-                    .filter(|&k| k < 64)
-                    .ok_or(Fail::OutOfRange)
-            };
+            // Shifts are exact for any amount not negative: computed on 128 bits here.
+            let shift = || if y < 0 { Err(Fail::OutOfRange) } else { Ok(y) };
             let int = |r: Option<i64>| r.map(Int).ok_or(Fail::Overflow);
+            let wide = |r: i128| i64::try_from(r).map(Int).map_err(|_| Fail::Overflow);
             match *op {
                 "+" => int(x.checked_add(y)),
                 "-" => int(x.checked_sub(y)),
@@ -241,19 +247,26 @@ fn eval(e: &Expr, env: &[Val; 4]) -> Result<Val, Fail> {
                 "rem" => Ok(Int(if y == -1 { 0 } else { x % y })),
                 "min" => Ok(Int(x.min(y))),
                 "max" => Ok(Int(x.max(y))),
-                "band" => Ok(Int(x & y)),
-                "bor" => Ok(Int(x | y)),
-                "bxor" => Ok(Int(x ^ y)),
-                "shl" => {
-                    let k = shift()?;
-                    let r = x << k;
-                    if r >> k == x {
-                        Ok(Int(r))
+                "band" | "&" => Ok(Int(x & y)),
+                "bor" | "|" => Ok(Int(x | y)),
+                "bxor" | "xor" => Ok(Int(x ^ y)),
+                "shl" | "<<" => match shift()? {
+                    _ if x == 0 => Ok(Int(0)),
+                    k if k >= 64 => Err(Fail::Overflow),
+                    k => wide(i128::from(x) << k),
+                },
+                "shr" | ">>" => Ok(Int(x >> shift()?.min(63))),
+                "gcd" => wide(stein(x.unsigned_abs().into(), y.unsigned_abs().into()) as i128),
+                "lcm" => {
+                    let (a, b) = (u128::from(x.unsigned_abs()), u128::from(y.unsigned_abs()));
+                    if a == 0 || b == 0 {
+                        Ok(Int(0))
                     } else {
-                        Err(Fail::Overflow)
+                        wide((a / stein(a, b) * b) as i128)
                     }
                 }
-                "shr" => Ok(Int(x >> shift()?)),
+                "sd" => wide((i128::from(x) - i128::from(y)).abs()),
+                "^" => power(x, y),
                 "<" => Ok(Bool(x < y)),
                 "<=" => Ok(Bool(x <= y)),
                 ">" => Ok(Bool(x > y)),
@@ -267,6 +280,44 @@ fn eval(e: &Expr, env: &[Val; 4]) -> Result<Val, Fail> {
             }
         }
     }
+}
+
+/// The greatest common divisor by Stein's binary algorithm (the engine uses Euclid's).
+fn stein(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let twos = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << twos;
+        }
+    }
+}
+
+/// `x ^ y` by repeated multiplication on 128 bits (a negative exponent is out of range;
+/// past 63 factors only 0, 1 and -1 still fit).
+fn power(x: i64, y: i64) -> Result<Val, Fail> {
+    if y < 0 {
+        return Err(Fail::OutOfRange);
+    }
+    let mut r: i128 = 1;
+    for _ in 0..y.min(64) {
+        r *= i128::from(x);
+        if r.abs() > 1 << 64 {
+            return Err(Fail::Overflow);
+        }
+    }
+    if y > 64 && x.abs() == 1 {
+        r = if x == -1 && y % 2 == 1 { -1 } else { 1 };
+    }
+    i64::try_from(r).map(Val::Int).map_err(|_| Fail::Overflow)
 }
 
 const INTERESTING: [i64; 14] = [
@@ -354,6 +405,8 @@ fn is_bool(e: &Expr) -> bool {
         Expr::Var(v) => *v == 3,
         Expr::Int(_) => false,
         Expr::Bool(_) => true,
+        // `xor` is `Bool`'s or `Int`'s, as its operands are.
+        Expr::Bin("xor", a, _) => is_bool(a),
         Expr::Un(op, _) | Expr::Bin(op, _, _) => gives_bool(op),
     }
 }

@@ -578,3 +578,79 @@ endfm
     expected.push(("Bool".to_string(), "true".to_string()));
     assert_eq!(reduce_program(&format!("{module}{reds}")), expected);
 }
+
+/// The prelude's Maude spellings (`gcd`, `_^_`, `_&_`, `_<<_`, …) are `weak`: a module
+/// that declares its own operator of one of those names, or imports one, reads its terms
+/// as it did before they were added — its own `gcd` by its own equations (Euclid by
+/// subtraction: many rewrites, where the built-in takes one), its `_^_` and `_&_` on a
+/// sort above `Int` as its constructors — while a module beside it sees the built-ins.
+#[test]
+fn a_modules_own_operator_hides_the_preludes_weak_one() {
+    let program = "fmod OWN is
+  protecting INT .
+  sort Exp .
+  subsort Int < Exp .
+  op gcd : Nat Nat -> Nat .
+  op _^_ : Exp Exp -> Exp [ctor] .
+  op _&_ : Exp Exp -> Exp [ctor] .
+  op steps : Nat Nat -> Nat .
+  vars A B : Nat .
+  eq gcd(A, 0) = A .
+  eq gcd(0, B) = B .
+  ceq gcd(A, B) = gcd(A - B, B) if A >= B and B > 0 .
+  ceq gcd(A, B) = gcd(A, B - A) if B > A and A > 0 .
+endfm
+fmod USES-OWN is
+  protecting OWN .
+endfm
+fmod BUILT-IN is
+  protecting INT .
+endfm
+";
+    fn euclid(a: i64, b: i64) -> i64 {
+        if b == 0 {
+            a
+        } else {
+            euclid(b, a % b)
+        }
+    }
+    let mut rng = Rng(0x6cd0_2026);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    for _ in 0..30 {
+        let (a, b) = (rng.below(60) as i64 + 1, rng.below(60) as i64 + 1);
+        let (x, k) = (rng.below(9) as i64 - 4, rng.below(5) as i64);
+        // In OWN and in a module importing it: the module's operators.
+        for m in ["OWN", "USES-OWN"] {
+            reds += &format!("red in {m} : gcd({a}, {b}) .\n");
+            expected.push((int_sort(euclid(a, b)), euclid(a, b).to_string()));
+            reds += &format!("red in {m} : {a} ^ {b} & {k} .\n");
+            expected.push(("Exp".to_string(), format!("{a} ^ {b} & {k}")));
+        }
+        // Beside them: the built-ins.
+        reds += &format!("red in BUILT-IN : gcd({a}, {b}) & ({x}) ^ {k} .\n");
+        let v = euclid(a, b) & x.pow(k as u32);
+        expected.push((int_sort(v), v.to_string()));
+    }
+    assert_eq!(reduce_program(&format!("{program}{reds}")), expected);
+    // The module's own `gcd` is rewritten by its equations, the built-in in one step.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("program.maude");
+    std::fs::write(&file, program).unwrap();
+    let rewrites = |module: &str| -> u64 {
+        let out = support::cli::gamelang(&[
+            "reduce",
+            file.to_str().unwrap(),
+            "gcd(35, 1)",
+            "--module",
+            module,
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(stdout.contains("result NzNat: 1"), "{stdout}");
+        let line = stdout.lines().find(|l| l.starts_with("rewrites: "));
+        line.and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+            .unwrap_or_else(|| panic!("{stdout}"))
+    };
+    assert!(rewrites("OWN") > 35, "{}", rewrites("OWN"));
+    assert_eq!(rewrites("BUILT-IN"), 1);
+}

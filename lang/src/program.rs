@@ -69,12 +69,22 @@ pub enum Builtin {
     Gt,
     Ge,
     Divides,
+    /// The greatest common divisor of the absolute values (`gcd(0, 0)` is 0).
+    Gcd,
+    /// The least common multiple of the absolute values (0 if either is 0).
+    Lcm,
+    /// The symmetric difference `|x - y|` (Maude's `sd`).
+    Sd,
+    /// `x ^ y`, `y` not negative (`0 ^ 0` is 1, as in Maude).
+    Pow,
     // Bit operations on integers as 64-bit two's complement words (boards as bit masks).
-    // Shifts are checked: an amount outside 0..=63 is an error, and so is a left shift
-    // that loses bits or changes the sign (as for `*`).
+    // Shifts are exact: a negative amount is an error, and so is a left shift that loses
+    // bits or changes the sign (as for `*`); a right shift rounds down.
     BitAnd,
     BitOr,
     BitXor,
+    /// `~ x`: every bit flipped (`-x - 1`).
+    BitNot,
     Shl,
     Shr,
     /// The number of 1 bits.
@@ -219,6 +229,11 @@ pub struct OpAttrs {
     /// default (see `lang/src/elab/mixfix.rs`).
     pub gather: Option<Vec<Gather>>,
     pub builtin: Option<Builtin>,
+    /// `weak`: the declaration gives way to any other operator of its name. It is not
+    /// seen (parsed) in a module where another operator of that name is visible, so the
+    /// prelude's Maude spellings (`gcd`, `_^_`, `_&_`, `_<<_`, …) change nothing in a
+    /// module that declares, or imports, an operator of one of those names for itself.
+    pub weak: bool,
 }
 
 impl OpAttrs {

@@ -509,10 +509,13 @@ impl Printer<'_> {
             {
                 return false;
             }
+            // A `weak` operator is not seen where another of its name is, so it cannot
+            // stand around one that is not weak.
             let same_name: Vec<&OpInfo> = sig
                 .ops
                 .iter()
                 .filter(|o| o.name == info.name && binary_open(o))
+                .filter(|o| info.attrs.weak || !o.attrs.weak)
                 .collect();
             same_name
                 .iter()

@@ -526,6 +526,7 @@ impl Session {
                 "comm" => a.comm = true,
                 "idem" => a.idem = true,
                 "memo" => a.memo = true,
+                "weak" => a.weak = true,
                 "id:" => {
                     a.identity = Some(self.identity_attr(m, attrs, i, res)?);
                     i += 1;

@@ -291,6 +291,13 @@ pub(super) fn ambiguous(
         } else {
             format!(" across modules ({})", modules.join(", "))
         };
+        if let Some(&b) = ops.iter().find(|&&o| sig.op(o).attrs.builtin.is_some()) {
+            // A built-in (the prelude's `gcd`, `_&_`) declared again on its own sorts.
+            let b = sig.op(b);
+            return d
+                .note(format!("`{}` of {} is a built-in: a module cannot declare it again on sorts of its kind (Maude rejects such a module too: the attributes differ from the built-in's)", b.name, b.module))
+                .note(format!("use the built-in `{}`, or give yours another name", op_signature(sig, b)));
+        }
         if ops
             .iter()
             .any(|&o| !super::overload::same_attributes(sig, o, w))

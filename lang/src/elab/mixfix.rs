@@ -1191,7 +1191,7 @@ pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
 fn maude_builtin_note(name: &str) -> Option<String> {
     let what = match name {
         "s" => "Maude's successor `s_` on the built-in naturals is not built in: write `N + 1`, and match a positive number with a variable and a condition (`ceq f(N) = … if N > 0`)",
-        "gcd" | "lcm" | "sd" | "^" | "modExp" => {
+        "modExp" => {
             "this operator of Maude's `NAT`/`INT` is not in gamelang's prelude (docs/language.md, Maude compatibility): declare it with equations"
         }
         _ => return None,

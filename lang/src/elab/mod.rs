@@ -499,11 +499,18 @@ impl Session {
         let sig = &self.program.sig;
         let hidden = |op: &OpId| {
             let i = sig.op(*op);
-            !module.own_ops.contains(op)
+            let hidden_by_own = !module.own_ops.contains(op)
                 && (module.own_ops.iter()).any(|&o| {
                     let own = sig.op(o);
                     own.name == i.name && own.args == i.args && own.result == i.result
-                })
+                });
+            // A `weak` operator gives way to any other of its name (see `OpAttrs::weak`).
+            let gives_way = i.attrs.weak
+                && (module.ops.iter()).any(|&o| {
+                    let other = sig.op(o);
+                    other.name == i.name && !other.attrs.weak && !shadowed(&o)
+                });
+            hidden_by_own || gives_way
         };
         let mut syms: Vec<Sym> = module
             .ops

@@ -115,15 +115,15 @@ impl Engine {
                 let eq = args[0] == args[1];
                 Ok(self.mk_bool(if b == Equal { eq } else { !eq }))
             }
-            Neg | Abs | Popcount | Lowbit | LowbitIndex => {
+            Neg | Abs | Popcount | Lowbit | LowbitIndex | BitNot => {
                 let (1, Some(x)) = (n, self.store.int(a0)) else {
                     return Ok(None);
                 };
                 let v = int_builtin(b, x, 0)?;
                 Ok(self.num_term(v))
             }
-            Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides | BitAnd
-            | BitOr | BitXor | Shl | Shr => {
+            Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides | Gcd | Lcm
+            | Sd | Pow | BitAnd | BitOr | BitXor | Shl | Shr => {
                 let (2, Some(x), Some(y)) = (n, self.store.int(a0), self.store.int(a1)) else {
                     return Ok(None);
                 };
@@ -142,7 +142,7 @@ pub(super) enum Num {
 }
 
 /// The built-in `b` on integers, computed on the integers `x` and `y` (`y` unused by the
-/// one-argument ones: `-_`, `abs`, `popcount`, `lowbit`, `lowbit-index`). `b` must be
+/// one-argument ones: `-_`, `abs`, `popcount`, `lowbit`, `lowbit-index`, `~_`). `b` must be
 /// one of those, the arithmetic, the comparisons or the bit operations. Shared by
 /// [`Engine::builtin`], which reads the integers out of terms, and the unboxed
 /// expressions of `arith.rs`, which keep them in registers.
@@ -179,6 +179,39 @@ pub(super) fn int_builtin(b: Builtin, x: i64, y: i64) -> Result<Num, BuiltinErro
         }
         Min => Some(x.min(y)),
         Max => Some(x.max(y)),
+        // On the absolute values, as in Maude: `gcd(-4, 6)` is 2, `lcm(-4, 6)` 12. Only
+        // `i64::MIN`'s absolute value does not fit.
+        Gcd => gcd(x.unsigned_abs(), y.unsigned_abs()).try_into().ok(),
+        Lcm => {
+            let (a, b) = (x.unsigned_abs(), y.unsigned_abs());
+            if a == 0 || b == 0 {
+                Some(0)
+            } else {
+                (a / gcd(a, b))
+                    .checked_mul(b)
+                    .and_then(|l| i64::try_from(l).ok())
+            }
+        }
+        Sd => x.abs_diff(y).try_into().ok(),
+        Pow => {
+            let Ok(k) = u32::try_from(y) else {
+                return if y < 0 {
+                    Err(BuiltinError::OutOfRange(
+                        "the exponent must not be negative",
+                    ))
+                } else {
+                    // 0, 1 and -1 to any power fit; nothing else does past 2^32.
+                    match x {
+                        0 | 1 => Some(x),
+                        -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+                        _ => None,
+                    }
+                    .map(Num::Int)
+                    .ok_or(BuiltinError::Overflow)
+                };
+            };
+            x.checked_pow(k)
+        }
         Neg => x.checked_neg(),
         Abs => x.checked_abs(),
         _ => return bits(b, x, y).map(Num::Int),
@@ -212,22 +245,28 @@ pub(super) enum BuiltinError {
 /// ones); only the bit operations come here.
 fn bits(b: Builtin, x: i64, y: i64) -> Result<i64, BuiltinError> {
     use Builtin::*;
-    const SHIFT: &str = "the shift amount must be between 0 and 63";
+    // Exact for any amount, as Maude's `_<<_` and `_>>_` on its unbounded integers: past
+    // 63 a right shift leaves the sign (0 or -1), and a left shift of anything but 0
+    // overflows.
     let shift = || {
-        u32::try_from(y)
-            .ok()
-            .filter(|&k| k < 64)
-            .ok_or(BuiltinError::OutOfRange(SHIFT))
+        if y < 0 {
+            return Err(BuiltinError::OutOfRange(
+                "the shift amount must not be negative",
+            ));
+        }
+        Ok(y.min(63) as u32)
     };
     Ok(match b {
         BitAnd => x & y,
         BitOr => x | y,
         BitXor => x ^ y,
+        BitNot => !x,
         Shl => {
             let k = shift()?;
             let r = x << k;
-            // Checked like `*`: shifting back must give x again.
-            if r >> k != x {
+            // Checked like `*`: shifting back must give x again (at 63 and beyond, only
+            // 0 does).
+            if r >> k != x || (y > 63 && x != 0) {
                 return Err(BuiltinError::Overflow);
             }
             r
@@ -243,4 +282,12 @@ fn bits(b: Builtin, x: i64, y: i64) -> Result<i64, BuiltinError> {
         }
         _ => unreachable!("not a bit operation: {b:?}"),
     })
+}
+
+/// The greatest common divisor (Euclid's algorithm; `gcd(0, 0)` is 0).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
