@@ -50,7 +50,7 @@ const INT2: [&str; 21] = [
 ];
 /// The comparisons.
 const CMP: [&str; 5] = ["<", "<=", ">", ">=", "divides"];
-const INT1: [&str; 6] = ["-", "abs", "popcount", "lowbit", "lowbit-index", "~"];
+const INT1: [&str; 7] = ["-", "abs", "popcount", "lowbit", "lowbit-index", "~", "s"];
 const BOOL2: [&str; 4] = ["and", "or", "xor", "implies"];
 const VARS: [&str; 4] = ["X", "Y", "Z", "P"];
 
@@ -132,7 +132,7 @@ fn text(e: &Expr, out: &mut String) {
         Expr::Int(v) => write!(out, "{v}").unwrap(),
         Expr::Bool(b) => write!(out, "{b}").unwrap(),
         Expr::Un(op, a) => {
-            let prefix = if ["-", "not", "~"].contains(op) {
+            let prefix = if ["-", "not", "~", "s"].contains(op) {
                 " "
             } else {
                 "("
@@ -213,6 +213,7 @@ fn eval(e: &Expr, env: &[Val; 4]) -> Result<Val, Fail> {
                 ("lowbit-index", Int(0)) => return Err(Fail::OutOfRange),
                 ("lowbit-index", Int(x)) => Int(i64::from(x.trailing_zeros())),
                 ("~", Int(x)) => Int(-1 - x),
+                ("s", Int(x)) => Int(x.checked_add(1).ok_or(Fail::Overflow)?),
                 other => panic!("ill-typed {other:?}"),
             })
         }

@@ -654,3 +654,74 @@ endfm
     assert!(rewrites("OWN") > 35, "{}", rewrites("OWN"));
     assert_eq!(rewrites("BUILT-IN"), 1);
 }
+
+/// Maude's successor on the built-in naturals: `s N` in a right-hand side is N + 1, and in
+/// a left-hand side it matches a positive number with N one less (`s s N`: at least two,
+/// N two less; `s P` with `P : NzNat`: at least two; `s s 0`: the number 2), before the
+/// equation's own condition, as Maude's towers of `s_` do. Checked on random numbers
+/// against the same functions computed here.
+#[test]
+fn successor_patterns_match_positive_numbers() {
+    let program = "fmod SUCC is
+  protecting NAT .
+  op fact : Nat -> Nat .
+  op fib : Nat -> Nat .
+  op half : Nat -> Nat .
+  op even : Nat -> Bool .
+  op pred : Nat -> Nat .
+  op two : Nat -> Bool .
+  op steps : Nat Nat -> Nat .
+  vars N M : Nat .
+  var P : NzNat .
+  eq fact(0) = 1 .
+  eq fact(s N) = s N * fact(N) .
+  eq fib(0) = 0 .
+  eq fib(s 0) = 1 .
+  eq fib(s s N) = fib(s N) + fib(N) .
+  eq half(s s N) = s half(N) .
+  eq half(N) = 0 [owise] .
+  ceq even(s N) = true if not even(N) .
+  eq even(N) = N == 0 [owise] .
+  eq pred(s P) = P .
+  eq pred(N) = 0 [owise] .
+  eq two(s s 0) = true .
+  eq two(N) = false [owise] .
+  ceq steps(s N, M) = steps(N, s M) if N >= M .
+  eq steps(N, M) = M [owise] .
+endfm
+";
+    fn fib(n: u64) -> u64 {
+        (0..n).fold((0, 1), |(a, b), _| (b, a + b)).0
+    }
+    fn steps(mut n: u64, mut m: u64) -> u64 {
+        // steps(s N, M) = steps(N, s M) if N >= M: n > 0 and n - 1 >= m, that is n > m.
+        while n > m {
+            n -= 1;
+            m += 1;
+        }
+        m
+    }
+    let mut rng = Rng(0x5_5ccc);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    let nat = |v: u64| (int_sort(v as i64), v.to_string());
+    let boolean = |b: bool| ("Bool".to_string(), b.to_string());
+    for i in 0..40u64 {
+        let n = if i < 4 { i } else { rng.below(20) };
+        let m = rng.below(20);
+        reds += &format!(
+            "red fact({n}) .\nred fib({n}) .\nred half({n}) .\nred even({n}) .\nred pred({n}) .\nred two({n}) .\nred steps({n}, {m}) .\nred s s {n} .\n"
+        );
+        expected.extend([
+            nat((1..=n).product()),
+            nat(fib(n)),
+            nat(n / 2),
+            boolean(n % 2 == 0),
+            nat(if n >= 2 { n - 1 } else { 0 }),
+            boolean(n == 2),
+            nat(steps(n, m)),
+            nat(n + 2),
+        ]);
+    }
+    assert_eq!(reduce_program(&format!("{program}{reds}")), expected);
+}

@@ -69,6 +69,9 @@ pub enum Builtin {
     Gt,
     Ge,
     Divides,
+    /// Maude's successor `s_` on the built-in naturals: `x + 1` (in left-hand sides,
+    /// `s N` is read as a positive number, see `lang/src/elab/successor.rs`).
+    Succ,
     /// The greatest common divisor of the absolute values (`gcd(0, 0)` is 0).
     Gcd,
     /// The least common multiple of the absolute values (0 if either is 0).

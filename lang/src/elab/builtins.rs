@@ -129,6 +129,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "gt" => Gt,
         "ge" => Ge,
         "divides" => Divides,
+        "succ" => Succ,
         "gcd" => Gcd,
         "lcm" => Lcm,
         "sd" => Sd,

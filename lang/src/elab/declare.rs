@@ -5,7 +5,9 @@ use super::builtins::builtin;
 use super::{binding, mixfix, quote_list, Module, ModuleId, ParamBinding, Session};
 use crate::ast::{self, Decl, ModuleDecl, ModuleKind, Token, TokenRun};
 use crate::diag::{suggest, Diag};
-use crate::program::{Equation, Gather, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo};
+use crate::program::{
+    Builtin, Equation, Gather, OpAttrs, OpId, OpInfo, Pat, PatPiece, SortId, VarInfo,
+};
 use crate::span::{FileId, Span};
 use mixfix::{Grammar, Sym, SymTarget, VarScope};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -177,6 +179,23 @@ impl Session {
             self.program.sig.zero_sort = self.modules[id].sorts.get("Zero").copied();
             self.program.sig.nz_nat_sort = self.modules[id].sorts.get("NzNat").copied();
             self.program.sig.nz_int_sort = self.modules[id].sorts.get("NzInt").copied();
+            let sig = &self.program.sig;
+            let builtin = |b: Builtin| {
+                (self.modules[id].ops.iter().copied()).find(|&o| sig.op(o).attrs.builtin == Some(b))
+            };
+            if let (Some(succ), Some(sub), Some(ge), Some(and_then)) = (
+                builtin(Builtin::Succ),
+                builtin(Builtin::Sub),
+                builtin(Builtin::Ge),
+                self.and_then_op,
+            ) {
+                self.successor_ops = Some(super::successor::SuccessorOps {
+                    succ,
+                    sub,
+                    ge,
+                    and_then,
+                });
+            }
         }
         Ok(id)
     }
@@ -392,7 +411,12 @@ impl Session {
                 attrs,
                 span,
             } => {
-                let eqs = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
+                let mut eqs = self.equation(m, lhs, rhs, cond.as_ref(), attrs, *span)?;
+                if let Some(ops) = self.successor_ops {
+                    for eq in &mut eqs {
+                        super::successor::read_successors(eq, ops, &self.program.sig)?;
+                    }
+                }
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 for eq in eqs.into_iter().filter(|_| executable) {
                     let extended = ac_extension(&self.program.sig, &eq);

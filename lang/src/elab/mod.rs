@@ -28,6 +28,7 @@ mod game;
 mod instance;
 pub mod mixfix;
 mod overload;
+mod successor;
 
 pub use declare::op_form;
 pub use game::Game;
@@ -144,6 +145,9 @@ pub struct Session {
     /// `_==_` and `_and-then_`, used to elaborate conditions `t = u /\ C`.
     equal_op: Option<OpId>,
     and_then_op: Option<OpId>,
+    /// The operators that read Maude's `s N` in left-hand sides (`successor.rs`), once the
+    /// prelude's `INT` is loaded.
+    successor_ops: Option<successor::SuccessorOps>,
     /// The files of the standard library (loaded by [`Session::new`]).
     library_files: FxHashSet<FileId>,
 }
@@ -186,6 +190,7 @@ impl Session {
             bool_module: None,
             equal_op: None,
             and_then_op: None,
+            successor_ops: None,
             library_files: FxHashSet::default(),
         };
         let universal = s.program.sig.add_sort("Universal".into(), None);

@@ -71,7 +71,7 @@ enum Ty {
 fn signature(b: Builtin) -> Option<(u32, Ty)> {
     use Builtin::*;
     Some(match b {
-        Neg | Abs | Popcount | Lowbit | LowbitIndex | BitNot => (1, Ty::Int),
+        Neg | Abs | Popcount | Lowbit | LowbitIndex | BitNot | Succ => (1, Ty::Int),
         Add | Sub | Mul | Quo | Rem | Min | Max | Lt | Le | Gt | Ge | Divides | Gcd | Lcm | Sd
         | Pow | BitAnd | BitOr | BitXor | Shl | Shr => (2, Ty::Int),
         Not => (1, Ty::Bool),

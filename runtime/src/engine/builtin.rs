@@ -115,7 +115,7 @@ impl Engine {
                 let eq = args[0] == args[1];
                 Ok(self.mk_bool(if b == Equal { eq } else { !eq }))
             }
-            Neg | Abs | Popcount | Lowbit | LowbitIndex | BitNot => {
+            Neg | Abs | Popcount | Lowbit | LowbitIndex | BitNot | Succ => {
                 let (1, Some(x)) = (n, self.store.int(a0)) else {
                     return Ok(None);
                 };
@@ -142,7 +142,7 @@ pub(super) enum Num {
 }
 
 /// The built-in `b` on integers, computed on the integers `x` and `y` (`y` unused by the
-/// one-argument ones: `-_`, `abs`, `popcount`, `lowbit`, `lowbit-index`, `~_`). `b` must be
+/// one-argument ones: `-_`, `abs`, `popcount`, `lowbit`, `lowbit-index`, `~_`, `s_`). `b` must be
 /// one of those, the arithmetic, the comparisons or the bit operations. Shared by
 /// [`Engine::builtin`], which reads the integers out of terms, and the unboxed
 /// expressions of `arith.rs`, which keep them in registers.
@@ -213,6 +213,7 @@ pub(super) fn int_builtin(b: Builtin, x: i64, y: i64) -> Result<Num, BuiltinErro
             x.checked_pow(k)
         }
         Neg => x.checked_neg(),
+        Succ => x.checked_add(1),
         Abs => x.checked_abs(),
         _ => return bits(b, x, y).map(Num::Int),
     };
