@@ -71,6 +71,10 @@ pub struct Grammar {
     /// even where the module declares a constant of that name (`op 0 : -> Nat`, Peano
     /// style), which without `INT` is the numeral's only reading, as in Maude.
     pub numbers: bool,
+    /// The `weak` operators the module does not see, each with the operator of its name
+    /// that it sees instead (`Session::grammar`), for a term using them that does not
+    /// parse.
+    pub hidden_weak: Vec<(OpId, OpId)>,
 }
 
 /// The symbols the chain parser (`chain.rs`) asks about, in increasing order.
@@ -189,6 +193,7 @@ impl Grammar {
             hole_first,
             chains: std::cell::OnceCell::new(),
             numbers: true,
+            hidden_weak: Vec::new(),
         }
     }
 
@@ -409,7 +414,11 @@ pub fn parse_term(
         if let Some(d) = p.too_long.take() {
             return Err(d);
         }
-        return Err(p.explain_failure(whole));
+        let mut d = p.explain_failure(whole);
+        for note in hidden_weak_notes(sig, grammar, &p.toks) {
+            d = d.note(note);
+        }
+        return Err(d);
     }
     let best = readings.iter().map(Reading::rank).min().unwrap_or((0, 0));
     readings.retain(|r| r.rank() == best);
@@ -1185,6 +1194,40 @@ pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
     if out.len() < MAX_READINGS {
         out.push(r);
     }
+}
+
+/// For a term that does not parse: the `weak` operators whose tokens it uses and that the
+/// module does not see, because it sees another of their name (INT's `_&_` where a map's
+/// `_&_` is visible), with the built-in's other name where the module sees one (`band`).
+fn hidden_weak_notes(sig: &Signature, grammar: &Grammar, toks: &[Token]) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(weak, instead) in &grammar.hidden_weak {
+        let (w, i) = (sig.op(weak), sig.op(instead));
+        let used = w.form.iter().all(|p| match p {
+            PatPiece::Lit(l) => toks.iter().any(|t| &t.text == l),
+            PatPiece::Hole => true,
+        });
+        if !used {
+            continue;
+        }
+        let mut note = format!(
+            "{}'s `{}` is `weak`: this module sees the `{}` of {} instead (docs/language.md, Operator attributes)",
+            w.module, w.name, i.name, i.module
+        );
+        let alias = (grammar.syms.iter()).find_map(|s| match s.target {
+            SymTarget::Op(o)
+                if w.attrs.builtin.is_some() && sig.op(o).attrs.builtin == w.attrs.builtin =>
+            {
+                Some(sig.op(o).name.clone())
+            }
+            _ => None,
+        });
+        if let Some(a) = alias {
+            note.push_str(&format!("; its other name `{a}` is seen here"));
+        }
+        out.push(note);
+    }
+    out
 }
 
 /// A note for a name Maude's `NAT`/`INT` have and gamelang's prelude does not.

@@ -502,30 +502,42 @@ impl Session {
         // prelude's): without this every use of the name would be ambiguous. The imported
         // operator keeps its equations, and its own module still sees it.
         let sig = &self.program.sig;
-        let hidden = |op: &OpId| {
+        let hidden_by_own = |op: &OpId| {
             let i = sig.op(*op);
-            let hidden_by_own = !module.own_ops.contains(op)
+            !module.own_ops.contains(op)
                 && (module.own_ops.iter()).any(|&o| {
                     let own = sig.op(o);
                     own.name == i.name && own.args == i.args && own.result == i.result
-                });
-            // A `weak` operator gives way to any other of its name (see `OpAttrs::weak`).
-            let gives_way = i.attrs.weak
-                && (module.ops.iter()).any(|&o| {
-                    let other = sig.op(o);
-                    other.name == i.name && !other.attrs.weak && !shadowed(&o)
-                });
-            hidden_by_own || gives_way
+                })
         };
-        let mut syms: Vec<Sym> = module
-            .ops
-            .iter()
-            .filter(|op| !shadowed(op) && !hidden(op))
-            .map(|&op| self.sym_of(op))
-            .collect();
+        // A `weak` operator gives way to any other of its name (see `OpAttrs::weak`): the
+        // pairs of the one not seen and the one seen instead, for the parser's errors.
+        let gives_way = |op: &OpId| {
+            let i = sig.op(*op);
+            if !i.attrs.weak {
+                return None;
+            }
+            (module.ops.iter().copied()).find(|o| {
+                let other = sig.op(*o);
+                other.name == i.name && !other.attrs.weak && !shadowed(o)
+            })
+        };
+        let mut hidden_weak = Vec::new();
+        let mut syms: Vec<Sym> = Vec::with_capacity(module.ops.len());
+        for op in &module.ops {
+            if shadowed(op) || hidden_by_own(op) {
+                continue;
+            }
+            if let Some(instead) = gives_way(op) {
+                hidden_weak.push((*op, instead));
+                continue;
+            }
+            syms.push(self.sym_of(*op));
+        }
         syms.extend(module.macros.iter().cloned());
         let mut g = Grammar::new(syms);
         let sig = &self.program.sig;
+        g.hidden_weak = hidden_weak;
         g.numbers =
             (module.sorts.values()).any(|&s| Some(s) == sig.int_sort || Some(s) == sig.nat_sort);
         let g = Rc::new(g);
