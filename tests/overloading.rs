@@ -725,3 +725,48 @@ endfm
     }
     assert_eq!(reduce_program(&format!("{program}{reds}")), expected);
 }
+
+/// Maude's quoted identifiers: in a module importing `QID`, `'name` is a constant of sort
+/// `Qid`, equal only to itself, usable in patterns; in a module that does not, it is an
+/// unknown name (or the module's own constant, if it declares one).
+#[test]
+fn quoted_identifiers_are_constants_of_sort_qid() {
+    let program = "fmod GRAPH is
+  protecting QID .
+  protecting INT .
+  sort Edge .
+  op _->_ : Qid Qid -> Edge [ctor] .
+  op src : Edge -> Qid .
+  op is-a : Qid -> Nat .
+  vars A B : Qid .
+  eq src(A -> B) = A .
+  eq is-a('a) = 1 .
+  eq is-a(A) = 0 [owise] .
+endfm
+";
+    let mut rng = Rng(0x0071_d0d0);
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    let names = ["'a", "'b", "'node-7", "'x1", "'Y"];
+    for _ in 0..30 {
+        let p = names[rng.below(names.len() as u64) as usize];
+        let q = names[rng.below(names.len() as u64) as usize];
+        reds += &format!("red {p} == {q} .\nred src({p} -> {q}) .\nred is-a({p}) .\n");
+        expected.push(("Bool".to_string(), (p == q).to_string()));
+        expected.push(("Qid".to_string(), p.to_string()));
+        let a = i64::from(p == "'a");
+        expected.push((int_sort(a), a.to_string()));
+    }
+    assert_eq!(reduce_program(&format!("{program}{reds}")), expected);
+    // Without QID, a quoted identifier is not declared.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("noqid.maude");
+    std::fs::write(&file, "fmod NO is\n  protecting INT .\nendfm\n").unwrap();
+    let out = support::cli::gamelang(&["reduce", file.to_str().unwrap(), "'a"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("unknown operator or variable `'a`"),
+        "{stderr}"
+    );
+}

@@ -56,8 +56,11 @@ impl Session {
     }
 
     /// String literals (`"X"`) among `toks` become constants of sort String, visible from
-    /// BOOL (and so from every module elaborated later) and from `module`.
+    /// BOOL (and so from every module elaborated later) and from `module`; quoted
+    /// identifiers (`'hello`), constants of sort Qid, visible from QID (and so from every
+    /// module elaborated later that imports it) and from `module` if it imports QID.
     pub(super) fn intern_strings(&mut self, toks: &[Token], module: Option<ModuleId>) {
+        self.intern_qids(toks, module);
         let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) else {
             return;
         };
@@ -94,6 +97,54 @@ impl Session {
                 }
             };
             if let Some(m) = module {
+                self.add_visible_op(m, op);
+            }
+        }
+    }
+}
+
+impl Session {
+    /// The quoted identifiers among `toks` (see `intern_strings`).
+    fn intern_qids(&mut self, toks: &[Token], module: Option<ModuleId>) {
+        let Some(q) = self.qid_module else {
+            return;
+        };
+        let Some(&qid) = self.modules[q].sorts.get("Qid") else {
+            return;
+        };
+        for t in toks {
+            let text = &t.text;
+            let quoted = text.len() >= 2
+                && text.starts_with('\'')
+                && !text[1..].starts_with(|c: char| c == '\'' || c.is_whitespace());
+            if !quoted {
+                continue;
+            }
+            let sig = &self.program.sig;
+            let existing = (self.modules[q].ops.iter().copied())
+                .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
+            let op = match existing {
+                Some(op) => op,
+                None => {
+                    let info = OpInfo {
+                        name: text.clone(),
+                        form: vec![PatPiece::Lit(text.clone())],
+                        args: Vec::new(),
+                        result: qid,
+                        attrs: OpAttrs {
+                            ctor: true,
+                            ..OpAttrs::default()
+                        },
+                        span: Some(t.span),
+                        module: "QID".into(),
+                        overloads: Vec::new(),
+                    };
+                    let op = self.program.sig.add_op(info);
+                    self.add_visible_op(q, op);
+                    op
+                }
+            };
+            if let Some(m) = module.filter(|&m| self.modules[m].sorts.get("Qid") == Some(&qid)) {
                 self.add_visible_op(m, op);
             }
         }

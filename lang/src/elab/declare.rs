@@ -150,6 +150,13 @@ impl Session {
         if reordered {
             self.errors[first_error..].sort_by_key(|d| d.span().map(|s| (s.file.0, s.start)));
         }
+        // The prelude's (declared before its INT; a program's own QID is another module).
+        if decl.name.name == "QID"
+            && self.qid_module.is_none()
+            && self.program.sig.int_sort.is_none()
+        {
+            self.qid_module = Some(id);
+        }
         if is_prelude_bool {
             self.bool_module = Some(id);
             let sig = &self.program.sig;

@@ -142,6 +142,8 @@ pub struct Session {
     in_progress: Vec<String>,
     errors: Vec<Diag>,
     bool_module: Option<ModuleId>,
+    /// The prelude's `QID`, whose constants are the quoted identifiers (`builtins.rs`).
+    qid_module: Option<ModuleId>,
     /// `_==_` and `_and-then_`, used to elaborate conditions `t = u /\ C`.
     equal_op: Option<OpId>,
     and_then_op: Option<OpId>,
@@ -188,6 +190,7 @@ impl Session {
             in_progress: Vec::new(),
             errors: Vec::new(),
             bool_module: None,
+            qid_module: None,
             equal_op: None,
             and_then_op: None,
             successor_ops: None,
