@@ -60,93 +60,68 @@ impl Session {
     /// identifiers (`'hello`), constants of sort Qid, visible from QID (and so from every
     /// module elaborated later that imports it) and from `module` if it imports QID.
     pub(super) fn intern_strings(&mut self, toks: &[Token], module: Option<ModuleId>) {
-        self.intern_qids(toks, module);
-        let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) else {
-            return;
-        };
-        for t in toks {
-            let text = &t.text;
-            if !(text.len() >= 2 && text.starts_with('"') && text.ends_with('"')) {
-                continue;
-            }
-            let sig = &self.program.sig;
-            let existing = self.modules[b]
-                .ops
-                .iter()
-                .copied()
-                .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
-            let op = match existing {
-                Some(op) => op,
-                None => {
-                    let info = OpInfo {
-                        name: text.clone(),
-                        form: vec![PatPiece::Lit(text.clone())],
-                        args: Vec::new(),
-                        result: string,
-                        attrs: OpAttrs {
-                            ctor: true,
-                            ..OpAttrs::default()
-                        },
-                        span: Some(t.span),
-                        module: "BOOL".into(),
-                        overloads: Vec::new(),
-                    };
-                    let op = self.program.sig.add_op(info);
-                    self.add_visible_op(b, op);
-                    op
+        if let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) {
+            for t in toks {
+                let text = &t.text;
+                if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
+                    self.literal_constant(t, b, string, module);
                 }
-            };
-            if let Some(m) = module {
-                self.add_visible_op(m, op);
             }
         }
-    }
-}
-
-impl Session {
-    /// The quoted identifiers among `toks` (see `intern_strings`).
-    fn intern_qids(&mut self, toks: &[Token], module: Option<ModuleId>) {
         let Some(q) = self.qid_module else {
             return;
         };
         let Some(&qid) = self.modules[q].sorts.get("Qid") else {
             return;
         };
+        let module = module.filter(|&m| self.modules[m].sorts.get("Qid") == Some(&qid));
         for t in toks {
             let text = &t.text;
             let quoted = text.len() >= 2
                 && text.starts_with('\'')
                 && !text[1..].starts_with(|c: char| c == '\'' || c.is_whitespace());
-            if !quoted {
-                continue;
+            if quoted {
+                self.literal_constant(t, q, qid, module);
             }
-            let sig = &self.program.sig;
-            let existing = (self.modules[q].ops.iter().copied())
-                .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
-            let op = match existing {
-                Some(op) => op,
-                None => {
-                    let info = OpInfo {
-                        name: text.clone(),
-                        form: vec![PatPiece::Lit(text.clone())],
-                        args: Vec::new(),
-                        result: qid,
-                        attrs: OpAttrs {
-                            ctor: true,
-                            ..OpAttrs::default()
-                        },
-                        span: Some(t.span),
-                        module: "QID".into(),
-                        overloads: Vec::new(),
-                    };
-                    let op = self.program.sig.add_op(info);
-                    self.add_visible_op(q, op);
-                    op
-                }
-            };
-            if let Some(m) = module.filter(|&m| self.modules[m].sorts.get("Qid") == Some(&qid)) {
-                self.add_visible_op(m, op);
+        }
+    }
+
+    /// The constant named by the literal token `t`, of sort `sort`, declared (once) in the
+    /// prelude's module `home` and made visible from `module` too.
+    fn literal_constant(
+        &mut self,
+        t: &Token,
+        home: ModuleId,
+        sort: SortId,
+        module: Option<ModuleId>,
+    ) {
+        let text = &t.text;
+        let sig = &self.program.sig;
+        let existing = (self.modules[home].ops.iter().copied())
+            .find(|&o| sig.op(o).name == *text && sig.op(o).args.is_empty());
+        let op = match existing {
+            Some(op) => op,
+            None => {
+                let info = OpInfo {
+                    name: text.clone(),
+                    form: vec![PatPiece::Lit(text.clone())],
+                    args: Vec::new(),
+                    result: sort,
+                    attrs: OpAttrs {
+                        ctor: true,
+                        ..OpAttrs::default()
+                    },
+                    span: Some(t.span),
+                    module: self.modules[home].name.clone(),
+                    overloads: Vec::new(),
+                };
+                let op = self.program.sig.add_op(info);
+                self.add_visible_op(home, op);
+                op
             }
+        };
+        if let Some(m) = module {
+            self.add_visible_op(m, op);
         }
     }
 }
