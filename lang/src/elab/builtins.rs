@@ -23,9 +23,10 @@ impl Session {
             .find(|&o| sig.op(o).name == "_++_")
     }
 
-    /// Make every string literal of a file a constant before its modules are elaborated,
-    /// so that each module sees them through its (implicit) import of BOOL.
-    pub(super) fn intern_file_strings(&mut self, ast: &ast::SourceFile) {
+    /// Make every string literal (and quoted identifier) of a file a constant before its
+    /// modules are elaborated, so that each module sees them through its (implicit) import
+    /// of BOOL (its import of QID).
+    pub(super) fn intern_file_literals(&mut self, ast: &ast::SourceFile) {
         let mut runs: Vec<&TokenRun> = Vec::new();
         for item in &ast.items {
             match item {
@@ -52,14 +53,14 @@ impl Session {
             }
         }
         let toks: Vec<Token> = runs.into_iter().flatten().cloned().collect();
-        self.intern_strings(&toks, None);
+        self.intern_literals(&toks, None);
     }
 
     /// String literals (`"X"`) among `toks` become constants of sort String, visible from
     /// BOOL (and so from every module elaborated later) and from `module`; quoted
     /// identifiers (`'hello`), constants of sort Qid, visible from QID (and so from every
     /// module elaborated later that imports it) and from `module` if it imports QID.
-    pub(super) fn intern_strings(&mut self, toks: &[Token], module: Option<ModuleId>) {
+    pub(super) fn intern_literals(&mut self, toks: &[Token], module: Option<ModuleId>) {
         if let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) {
             for t in toks {
                 let text = &t.text;

@@ -89,7 +89,7 @@ impl Session {
         }
         // String literals name constants, created on first use (`board("x../...")`):
         // the signature may grow, and a caller holding an engine must then update it.
-        self.intern_strings(&toks, Some(m));
+        self.intern_literals(&toks, Some(m));
         let grammar = self.grammar(m);
         let mut vars = mixfix::NoVars;
         let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &toks, &mut vars, expected)?;

@@ -222,7 +222,7 @@ impl Session {
     pub fn load_source(&mut self, name: &str, text: &str) -> Result<Loaded, Vec<Diag>> {
         let file = self.sources.add(name, text);
         let ast = parser::parse_file(file, text).map_err(|e| vec![parse_diag(&e)])?;
-        self.intern_file_strings(&ast);
+        self.intern_file_literals(&ast);
         self.errors.clear();
         let mut loaded = Loaded::default();
         let mut plain = Vec::new();
@@ -369,7 +369,7 @@ impl Session {
 
     /// The term of a file's `reduce` command, parsed in its module.
     pub fn reduction_term(&mut self, r: &Reduction) -> Result<Pat, Diag> {
-        self.intern_strings(&r.term, Some(r.module));
+        self.intern_literals(&r.term, Some(r.module));
         let grammar = self.grammar(r.module);
         let mut vars = mixfix::NoVars;
         let (pat, _) = mixfix::parse_term(&self.program.sig, &grammar, &r.term, &mut vars, None)?;
@@ -379,7 +379,7 @@ impl Session {
     /// The term of a file's `reduce` command for `gamelang reduce`, in which variables
     /// stand for constants (see [`Session::symbolic_term`]).
     pub fn symbolic_reduction_term(&mut self, r: &Reduction) -> Result<Pat, Diag> {
-        self.intern_strings(&r.term, Some(r.module));
+        self.intern_literals(&r.term, Some(r.module));
         self.symbolic_term(r.module, &r.term.clone())
     }
 
@@ -400,7 +400,7 @@ impl Session {
                 "empty",
             ));
         }
-        self.intern_strings(&toks, Some(m));
+        self.intern_literals(&toks, Some(m));
         self.symbolic_term(m, &toks)
     }
 
@@ -581,7 +581,7 @@ impl Session {
                 "empty",
             ));
         }
-        self.intern_strings(&toks, Some(m));
+        self.intern_literals(&toks, Some(m));
         let grammar = self.grammar(m);
         let mut vars = mixfix::NoVars;
         // A term of the expected kind but not (yet) of the expected sort is accepted: it may

@@ -29,7 +29,7 @@ pub(super) struct SuccessorOps {
     pub and_then: OpId,
 }
 
-/// A variable `N` under `k` successors, replaced by the fresh variable `m`.
+/// A variable `var` (N) under `k` successors, replaced by the variable `fresh` (M).
 struct Replaced {
     var: u32,
     fresh: u32,

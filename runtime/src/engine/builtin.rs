@@ -209,25 +209,20 @@ fn maude_nat(b: Builtin, x: i64, y: i64) -> Result<Num, BuiltinError> {
             }
         }
         Sd => x.abs_diff(y).try_into().ok(),
-        Pow => {
-            let Ok(k) = u32::try_from(y) else {
-                return if y < 0 {
-                    Err(BuiltinError::OutOfRange(
-                        "the exponent must not be negative",
-                    ))
-                } else {
-                    // 0, 1 and -1 to any power fit; nothing else does past 2^32.
-                    match x {
-                        0 | 1 => Some(x),
-                        -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
-                        _ => None,
-                    }
-                    .map(Num::Int)
-                    .ok_or(BuiltinError::Overflow)
-                };
-            };
-            x.checked_pow(k)
+        Pow if y < 0 => {
+            return Err(BuiltinError::OutOfRange(
+                "the exponent must not be negative",
+            ))
         }
+        Pow => match u32::try_from(y) {
+            Ok(k) => x.checked_pow(k),
+            // Past 2^32 only 0, 1 and -1 to the power fit.
+            Err(_) => match x {
+                0 | 1 => Some(x),
+                -1 => Some(if y % 2 == 0 { 1 } else { -1 }),
+                _ => None,
+            },
+        },
         _ => unreachable!("not one of Maude's NAT operations: {b:?}"),
     };
     r.map(Num::Int).ok_or(BuiltinError::Overflow)
