@@ -9,6 +9,11 @@
 //! more than 0.1 s. A run past the time limit is stopped and reported as a timeout. It
 //! prints figures; it is not a test (tests/rewriting.rs checks the programs' answers).
 //!
+//! The machines this runs on are shared and noisy (one run of a program may take 30% longer
+//! than the next): `--runs N` runs each program N times, gamelang and Maude in turn so that
+//! both see the same load, and reports the median CPU time of each side with the range
+//! of its runs.
+//!
 //! gamelang runs twice: as users run it, and with its call cache off
 //! (`GAMELANG_NO_CALL_CACHE=1`), which rewrites every call as Maude does. The first says
 //! what a user gets; the second compares the engines' speed alone, without the calls the
@@ -17,6 +22,7 @@
 //! ```text
 //! cargo run --release -p gamelang-bench --bin rewriting
 //! cargo run --release -p gamelang-bench --bin rewriting -- --only dag-eval --size dag-eval=6 --timeout 10
+//! cargo run --release -p gamelang-bench --bin rewriting -- --only binary-add,binary-mul --runs 5
 //! ```
 
 #[path = "../child.rs"]
@@ -28,10 +34,11 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
 
-const USAGE: &str = "usage: rewriting [--only NAME[,NAME…]]… [--size NAME=N]… [--timeout S] \
-[--no-maude] [--gamelang PATH]\n\
+const USAGE: &str = "usage: rewriting [--only NAME[,NAME…]]… [--size NAME=N]… [--runs N] \
+[--timeout S] [--no-maude] [--gamelang PATH]\n\
   --only NAME     run only these programs (repeatable, or a comma-separated list)\n\
   --size NAME=N   the size of a program's input (default: programs.txt's benchmark size)\n\
+  --runs N        run each program N times, the engines in turn: the median CPU time (default 1)\n\
   --timeout S     stop a run after S seconds of wall time and report a timeout (default 60)\n\
   --no-maude      run gamelang only (also what happens when `maude` is not installed)\n\
   --gamelang PATH the gamelang binary (default: target/release/gamelang)";
@@ -73,7 +80,15 @@ fn programs() -> Result<Vec<Program>, String> {
 
 /// The outcome of one side: a normal form with its figures, a timeout, or an error.
 enum Outcome {
-    Done { run: Run, normal_form: String },
+    Done {
+        /// CPU time (user + system), the median of the runs.
+        cpu: f64,
+        /// The least and the most CPU time of the runs (equal for one run).
+        range: (f64, f64),
+        /// Peak memory, the most of the runs.
+        mib: f64,
+        normal_form: String,
+    },
     Timeout(f64),
     Failed(String),
 }
@@ -81,16 +96,69 @@ enum Outcome {
 impl Outcome {
     fn cpu(&self) -> Option<f64> {
         match self {
-            Outcome::Done { run, .. } => Some(run.cpu),
+            Outcome::Done { cpu, .. } => Some(*cpu),
             _ => None,
         }
     }
     fn cell(&self) -> String {
         match self {
-            Outcome::Done { run, .. } => format!("{:.2} s, {:.0} MiB", run.cpu, run.mib),
+            Outcome::Done {
+                cpu,
+                range: (lo, hi),
+                mib,
+                ..
+            } if lo < hi => format!("{cpu:.2} s ({lo:.2}–{hi:.2}), {mib:.0} MiB"),
+            Outcome::Done { cpu, mib, .. } => format!("{cpu:.2} s, {mib:.0} MiB"),
             Outcome::Timeout(s) => format!("timeout (> {s:.0} s)"),
             Outcome::Failed(_) => "error".into(),
         }
+    }
+}
+
+/// The runs of one side combined: the median CPU time, its range and the most memory; the
+/// first timeout or error if a run had one, and an error if the runs' normal forms differ.
+fn combine(runs: Vec<Outcome>) -> Outcome {
+    let mut cpus = Vec::with_capacity(runs.len());
+    let mut mib: f64 = 0.0;
+    let mut first: Option<String> = None;
+    for o in runs {
+        match o {
+            Outcome::Done {
+                cpu,
+                mib: m,
+                normal_form,
+                ..
+            } => {
+                match &first {
+                    Some(f) if *f != normal_form => {
+                        return Outcome::Failed(format!(
+                            "two runs gave different normal forms: {f} and {normal_form}"
+                        ))
+                    }
+                    Some(_) => {}
+                    None => first = Some(normal_form),
+                }
+                cpus.push(cpu);
+                mib = mib.max(m);
+            }
+            other => return other,
+        }
+    }
+    let Some(normal_form) = first else {
+        return Outcome::Failed("no run".into());
+    };
+    cpus.sort_by(f64::total_cmp);
+    let n = cpus.len();
+    let cpu = if n % 2 == 1 {
+        cpus[n / 2]
+    } else {
+        (cpus[n / 2 - 1] + cpus[n / 2]) / 2.0
+    };
+    Outcome::Done {
+        cpu,
+        range: (cpus[0], cpus[n - 1]),
+        mib,
+        normal_form,
     }
 }
 
@@ -114,7 +182,12 @@ fn outcome(run: Result<Run, String>, limit: Duration) -> Outcome {
         Err(e) => Outcome::Failed(e),
         Ok(run) if run.stopped => Outcome::Timeout(limit.as_secs_f64()),
         Ok(run) => match normal_form(&run.stdout) {
-            Some(normal_form) => Outcome::Done { run, normal_form },
+            Some(normal_form) => Outcome::Done {
+                cpu: run.cpu,
+                range: (run.cpu, run.cpu),
+                mib: run.mib,
+                normal_form,
+            },
             None => Outcome::Failed(format!("no result in the output: {}", run.stdout.trim())),
         },
     }
@@ -194,6 +267,7 @@ fn main() -> ExitCode {
     let mut only: Vec<String> = Vec::new();
     let mut sizes: Vec<(String, String)> = Vec::new();
     let mut limit = Duration::from_secs(60);
+    let mut runs = 1usize;
     let mut use_maude = true;
     let mut bin = child::root().join("target/release/gamelang");
     let mut args = std::env::args().skip(1);
@@ -218,6 +292,13 @@ fn main() -> ExitCode {
                 Ok(s) if s > 0.0 => limit = Duration::from_secs_f64(s),
                 _ => {
                     eprintln!("--timeout takes a positive number of seconds");
+                    return ExitCode::from(2);
+                }
+            },
+            "--runs" => match value("a number").parse::<usize>() {
+                Ok(n) if n > 0 => runs = n,
+                _ => {
+                    eprintln!("--runs takes a positive whole number");
                     return ExitCode::from(2);
                 }
             },
@@ -267,8 +348,16 @@ fn main() -> ExitCode {
         use_maude = false;
     }
     println!(
-        "{} programs; CPU time (user + system) and peak memory of each child process; time limit {:.0} s",
+        "{} programs; CPU time (user + system) and peak memory of each child process{}; time limit {:.0} s",
         programs.len(),
+        if runs > 1 {
+            format!(
+                ", the median of {runs} runs (the engines in turn) with the range of the runs, \
+                 and the most memory"
+            )
+        } else {
+            String::new()
+        },
         limit.as_secs_f64()
     );
     println!(
@@ -284,13 +373,25 @@ fn main() -> ExitCode {
             .join("bench/rewriting")
             .join(format!("{}.maude", p.name));
         let term = p.term();
-        let g = run_gamelang(&bin, &file, &term, limit, true);
-        let u = run_gamelang(&bin, &file, &term, limit, false);
-        let m = if use_maude {
-            Some(run_maude(&file, &term, limit))
-        } else {
-            None
-        };
+        // The runs in turn (gamelang, without the call cache, Maude, and again), so that
+        // the load of a shared machine falls on all three alike; a side that times out or
+        // fails is not run again.
+        let (mut gs, mut us, mut ms) = (Vec::new(), Vec::new(), Vec::new());
+        let done =
+            |v: &Vec<Outcome>| matches!(v.last(), Some(Outcome::Timeout(_) | Outcome::Failed(_)));
+        for _ in 0..runs {
+            if !done(&gs) {
+                gs.push(run_gamelang(&bin, &file, &term, limit, true));
+            }
+            if !done(&us) {
+                us.push(run_gamelang(&bin, &file, &term, limit, false));
+            }
+            if use_maude && !done(&ms) {
+                ms.push(run_maude(&file, &term, limit));
+            }
+        }
+        let (g, u) = (combine(gs), combine(us));
+        let m = use_maude.then(|| combine(ms));
         let cache_agrees = match (&g, &u) {
             (Outcome::Done { normal_form: a, .. }, Outcome::Done { normal_form: b, .. }) => a == b,
             _ => true,
