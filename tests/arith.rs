@@ -598,3 +598,71 @@ endfm
         }
     }
 }
+
+/// Maude's `modExp(x, y, m)`, the one built-in on numbers of three arguments: against
+/// repeated multiplication written here for exponents up to a few hundred, and against
+/// Fermat's little theorem (`a ^ (p - 1) rem p` is 1 for a prime p not dividing a) for
+/// exponents far past any power that fits a word, on the primes 10^9 + 7 and 2^61 - 1.
+/// Called with variables (`f(X, Y, Z) = k(modExp(X, Y, Z))`, asked as a constructor's
+/// argument) and with literals; a negative base or a modulus that is not positive is an
+/// error that says which.
+#[test]
+fn mod_exp_agrees_with_repeated_multiplication_and_fermat() {
+    let src = "fmod M is
+  protecting INT .
+  sort Res .
+  op k : Int -> Res [ctor] .
+  op f : Int Int Int -> Res .
+  vars X Y Z : Int .
+  eq f(X, Y, Z) = k(modExp(X, Y, Z)) .
+endfm
+";
+    let mut session = Session::new().expect("stdlib");
+    session.load_source("m.game", src).expect("loads");
+    let m = session.module_by_name("M").expect("module");
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut ask = |term: &str| {
+        let pat = session.parse_term(m, "test", term, None).expect("parses");
+        let t = engine.build(&pat, &[]);
+        match engine.reduce(t) {
+            Ok(v) => Ok(engine.show(v)),
+            Err(e) => Err(engine.describe(&e)),
+        }
+    };
+    let naive = |x: u128, y: u32, m: u128| (0..y).fold(1 % m, |r, _| r * (x % m) % m);
+    let mut rng = Rng(17);
+    for _ in 0..300 {
+        let x = value(&mut rng).unsigned_abs() as u128 % (1 << 62);
+        let y = rng.below(300) as u32;
+        let m = match rng.below(3) {
+            0 => 1 + rng.below(10),
+            1 => 1 + rng.below(1_000_000_000),
+            _ => 1 + rng.below(1 << 62),
+        } as u128;
+        let want = naive(x, y, m);
+        assert_eq!(
+            ask(&format!("f({x}, {y}, {m})")),
+            Ok(format!("k({want})")),
+            "modExp({x}, {y}, {m})"
+        );
+    }
+    for p in [1_000_000_007u64, (1 << 61) - 1] {
+        for a in [2u64, 3, 10, 123_456_789, p - 1] {
+            assert_eq!(ask(&format!("f({a}, {}, {p})", p - 1)), Ok("k(1)".into()));
+            // a ^ p = a (mod p), and literals computed in place.
+            assert_eq!(
+                ask(&format!("k(modExp({a}, {p}, {p}))")),
+                Ok(format!("k({a})"))
+            );
+        }
+    }
+    assert_eq!(
+        ask("k(modExp(5, 0, 1))"),
+        Ok("k(0)".into()),
+        "anything rem 1 is 0"
+    );
+    let negative = ask("f(-2, 3, 5)").expect_err("a negative base");
+    assert!(negative.contains("must not be negative"), "{negative}");
+    let zero = ask("f(2, 3, 0)").expect_err("a modulus of 0");
+    assert!(zero.contains("modulus must be positive"), "{zero}");
+}

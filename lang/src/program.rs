@@ -80,6 +80,10 @@ pub enum Builtin {
     Sd,
     /// `x ^ y`, `y` not negative (`0 ^ 0` is 1, as in Maude).
     Pow,
+    /// Maude's `modExp(x, y, m)`: `x ^ y rem m` for `x, y >= 0` and `m > 0`, by repeated
+    /// squaring (the power itself need not fit). The one built-in on numbers of three
+    /// arguments.
+    ModExp,
     // Bit operations on integers as 64-bit two's complement words (boards as bit masks).
     // Shifts are exact: a negative amount is an error, and so is a left shift that loses
     // bits or changes the sign (as for `*`); a right shift rounds down.

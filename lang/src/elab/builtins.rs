@@ -161,6 +161,7 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "lcm" => Lcm,
         "sd" => Sd,
         "pow" => Pow,
+        "modexp" => ModExp,
         "band" => BitAnd,
         "bor" => BitOr,
         "bxor" => BitXor,

@@ -184,8 +184,14 @@ impl Engine {
             self.set_normal(t);
             return Ok(Some(Task::Return(t)));
         }
-        let (n, a0, a1) = self.subj_args2(subj);
-        match self.builtin_of(b, subj.op, n, a0, a1) {
+        let value = if b == Builtin::ModExp {
+            // The one built-in on numbers of three arguments reads them itself.
+            self.mod_exp_of(subj)
+        } else {
+            let (n, a0, a1) = self.subj_args2(subj);
+            self.builtin_of(b, subj.op, n, a0, a1)
+        };
+        match value {
             Ok(None) => Ok(None),
             Ok(Some(v)) => {
                 self.count_step(subj)?;

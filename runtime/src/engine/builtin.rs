@@ -69,6 +69,28 @@ impl Engine {
         }
     }
 
+    /// `modExp(x, y, m)` on the subject's arguments: `Ok(None)` unless they are three
+    /// integers (see [`mod_exp`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn mod_exp_of(&mut self, subj: Subj) -> Result<Option<TermId>, BuiltinError> {
+        let args = if subj.is_open() {
+            let b = subj.base as usize;
+            &self.vals[b..b + subj.n as usize]
+        } else {
+            self.store.args(subj.term)
+        };
+        let &[x, y, m] = args else {
+            return Ok(None);
+        };
+        let int = |t| self.store.int(t);
+        let (Some(x), Some(y), Some(m)) = (int(x), int(y), int(m)) else {
+            return Ok(None);
+        };
+        let v = mod_exp(x, y, m)?;
+        Ok(self.num_term(Num::Int(v)))
+    }
+
     /// Evaluate a strict built-in other than a set built-in on its `n` normal arguments
     /// (the first two are `a0`, `a1`): `Ok(None)` if they are not values of the right kind.
     #[inline]
@@ -95,6 +117,8 @@ impl Engine {
             // Finite sets: computed by `builtin_of`.
             SetIn | SetSize | SetDelete | SetIntersection | SetDifference | SetSubset
             | SetProperSubset => Ok(None),
+            // Three arguments: see `mod_exp_of`.
+            ModExp => Ok(None),
             Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(bool_builtin(b, x, false)),
                 _ => None,
@@ -226,6 +250,32 @@ fn maude_nat(b: Builtin, x: i64, y: i64) -> Result<Num, BuiltinError> {
         _ => unreachable!("not one of Maude's NAT operations: {b:?}"),
     };
     r.map(Num::Int).ok_or(BuiltinError::Overflow)
+}
+
+/// Maude's `modExp(x, y, m)`: `x ^ y rem m`, by repeated squaring on 128-bit products (so
+/// the power itself, which rarely fits, is never formed). Maude declares it on `Nat Nat
+/// NzNat`; the prelude on integers, as `gcd` and `_^_`, so that a negative base or
+/// exponent, or a modulus that is not positive, is an error saying so.
+pub(super) fn mod_exp(x: i64, y: i64, m: i64) -> Result<i64, BuiltinError> {
+    if x < 0 || y < 0 {
+        return Err(BuiltinError::OutOfRange(
+            "the base and the exponent must not be negative",
+        ));
+    }
+    if m <= 0 {
+        return Err(BuiltinError::OutOfRange("the modulus must be positive"));
+    }
+    let m = m as u128;
+    let (mut base, mut k, mut r) = (x as u128 % m, y as u64, 1 % m);
+    while k > 0 {
+        if k & 1 == 1 {
+            r = r * base % m;
+        }
+        base = base * base % m;
+        k >>= 1;
+    }
+    // Below m, which fits.
+    Ok(r as i64)
 }
 
 /// The built-in `b` on truth values (`y` unused by `not`): `b` must be `not`, `and`,
