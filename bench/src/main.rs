@@ -152,12 +152,15 @@ fn count_b(csv: &Path) -> Result<usize, String> {
 struct Options {
     sizes: Vec<u32>,
     maude: bool,
+    /// Runs of each measurement (the median is reported).
+    runs: usize,
 }
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
         sizes: vec![100, 200, 400, 1000],
         maude: true,
+        runs: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -174,6 +177,13 @@ fn options() -> Result<Options, String> {
                     .collect::<Result<_, _>>()?;
             }
             "--no-maude" => o.maude = false,
+            "--runs" => {
+                let v = args.next().ok_or("--runs needs a number")?;
+                o.runs = match v.parse::<usize>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err(format!("--runs takes a positive whole number, not `{v}`")),
+                };
+            }
             "--native" => {
                 // Child mode: run the native solver once and print the count of B wins.
                 let n: u32 = args
@@ -185,9 +195,11 @@ fn options() -> Result<Options, String> {
             }
             "-h" | "--help" => {
                 println!(
-                    "gamelang-bench [--sizes 100,200,400,1000] [--no-maude]\n\n\
+                    "gamelang-bench [--sizes 100,200,400,1000] [--no-maude] [--runs N]\n\n\
                      Times gamelang sweep, a hand-written Rust solver and Maude on the heaps game \
-                     (see docs/benchmarks.md)."
+                     (see docs/benchmarks.md). With --runs N, every measurement runs N times, \
+                     all of them in turn, and the median time is reported (the machines are \
+                     shared and noisy: one run decides nothing about a ratio)."
                 );
                 std::process::exit(0);
             }
@@ -290,75 +302,114 @@ fn run() -> Result<(), String> {
             timed(&mut c)
         };
 
-        eprintln!("N = {n}: gamelang sweep ({cores} threads) ...");
-        let csv = work.join(format!("heaps-{n}.csv"));
-        row.gl = Some(sweep(None, &csv, &heaps, false)?);
-        let b_gl = count_b(&csv)?;
-        eprintln!("N = {n}: gamelang sweep (1 thread) ...");
-        let csv1 = work.join(format!("heaps-{n}-1.csv"));
-        row.gl1 = Some(sweep(Some(1), &csv1, &heaps, false)?);
-        if count_b(&csv1)? != b_gl {
-            return Err(format!("N = {n}: --threads 1 counts differently"));
-        }
-        eprintln!("N = {n}: native solver ...");
-        let out = work.join(format!("native-{n}.txt"));
-        let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
-        row.native = Some(timed(
-            Command::new(&me)
-                .args(["--native", &n.to_string()])
-                .stdout(file),
-        )?);
-        let b_native: usize = std::fs::read_to_string(&out)
-            .map_err(|e| e.to_string())?
-            .trim()
-            .parse()
-            .map_err(|_| "the native solver printed no count")?;
-        if b_native != b_gl {
-            return Err(format!(
-                "N = {n}: gamelang counts {b_gl} wins for B, the native solver {b_native}"
-            ));
-        }
-        eprintln!("N = {n}: gamelang sweep of the seed's program, k <= n ...");
-        let csv_seed = work.join(format!("seed-{n}.csv"));
-        row.seed_gl = Some(sweep(None, &csv_seed, &seed, true)?);
-        let b_half = count_b(&csv_seed)?;
-        if let Some(maude) = &maude {
-            eprintln!("N = {n}: Maude, the seed's program with memo, k <= n ...");
-            let script = work.join(format!("maude-{n}.maude"));
-            let mut text = String::new();
-            for m in 1..=n {
-                let _ = writeln!(text, "red row(1, {m}, 0) .");
+        // Every measurement `opts.runs` times, all of them in turn (so that the load of a
+        // shared machine falls on each alike); each row cell is the median.
+        let (mut gl, mut gl1, mut native, mut seed_gl, mut maude_runs) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for round in 1..=opts.runs {
+            let of = if opts.runs > 1 {
+                format!(" (run {round} of {})", opts.runs)
+            } else {
+                String::new()
+            };
+            eprintln!("N = {n}: gamelang sweep ({cores} threads){of} ...");
+            let csv = work.join(format!("heaps-{n}.csv"));
+            gl.push(sweep(None, &csv, &heaps, false)?);
+            let b_gl = count_b(&csv)?;
+            eprintln!("N = {n}: gamelang sweep (1 thread){of} ...");
+            let csv1 = work.join(format!("heaps-{n}-1.csv"));
+            gl1.push(sweep(Some(1), &csv1, &heaps, false)?);
+            if count_b(&csv1)? != b_gl {
+                return Err(format!("N = {n}: --threads 1 counts differently"));
             }
-            text.push_str("quit\n");
-            std::fs::write(&script, text).map_err(|e| e.to_string())?;
-            let out = work.join(format!("maude-{n}.txt"));
+            eprintln!("N = {n}: native solver{of} ...");
+            let out = work.join(format!("native-{n}.txt"));
             let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
-            row.maude = Some(timed(
-                Command::new(maude)
-                    .args(["-no-banner", "-batch"])
-                    .arg(&maude_prog)
-                    .arg(&script)
-                    .stdout(file)
-                    .stderr(Stdio::null()),
+            native.push(timed(
+                Command::new(&me)
+                    .args(["--native", &n.to_string()])
+                    .stdout(file),
             )?);
-            let text = std::fs::read_to_string(&out).map_err(|e| e.to_string())?;
-            let b_maude: usize = text
-                .lines()
-                .filter(|l| l.starts_with("result"))
-                .filter_map(|l| l.rsplit(' ').next()?.parse::<usize>().ok())
-                .sum();
-            if b_maude != b_half {
+            let b_native: usize = std::fs::read_to_string(&out)
+                .map_err(|e| e.to_string())?
+                .trim()
+                .parse()
+                .map_err(|_| "the native solver printed no count")?;
+            if b_native != b_gl {
                 return Err(format!(
-                    "N = {n}: on k <= n Maude counts {b_maude} wins for B, gamelang {b_half}"
+                    "N = {n}: gamelang counts {b_gl} wins for B, the native solver {b_native}"
                 ));
             }
+            eprintln!("N = {n}: gamelang sweep of the seed's program, k <= n{of} ...");
+            let csv_seed = work.join(format!("seed-{n}.csv"));
+            seed_gl.push(sweep(None, &csv_seed, &seed, true)?);
+            let b_half = count_b(&csv_seed)?;
+            if let Some(maude) = &maude {
+                eprintln!("N = {n}: Maude, the seed's program with memo, k <= n{of} ...");
+                let script = work.join(format!("maude-{n}.maude"));
+                let mut text = String::new();
+                for m in 1..=n {
+                    let _ = writeln!(text, "red row(1, {m}, 0) .");
+                }
+                text.push_str("quit\n");
+                std::fs::write(&script, text).map_err(|e| e.to_string())?;
+                let out = work.join(format!("maude-{n}.txt"));
+                let file = std::fs::File::create(&out).map_err(|e| e.to_string())?;
+                maude_runs.push(timed(
+                    Command::new(maude)
+                        .args(["-no-banner", "-batch"])
+                        .arg(&maude_prog)
+                        .arg(&script)
+                        .stdout(file)
+                        .stderr(Stdio::null()),
+                )?);
+                let text = std::fs::read_to_string(&out).map_err(|e| e.to_string())?;
+                let b_maude: usize = text
+                    .lines()
+                    .filter(|l| l.starts_with("result"))
+                    .filter_map(|l| l.rsplit(' ').next()?.parse::<usize>().ok())
+                    .sum();
+                if b_maude != b_half {
+                    return Err(format!(
+                        "N = {n}: on k <= n Maude counts {b_maude} wins for B, gamelang {b_half}"
+                    ));
+                }
+            }
         }
+        row.gl = median(&gl);
+        row.gl1 = median(&gl1);
+        row.native = median(&native);
+        row.seed_gl = median(&seed_gl);
+        row.maude = median(&maude_runs);
         print_row(&row, cores);
         rows.push(row);
     }
     println!();
+    if opts.runs > 1 {
+        println!(
+            "Each time is the median of {} runs taken in turn, each memory the most of them.\n",
+            opts.runs
+        );
+    }
     print_table(&rows, cores);
     Ok(())
+}
+
+/// The run of median time (the mean of the middle two for an even number), with the most
+/// memory of the runs; `None` for no run.
+fn median(runs: &[Run]) -> Option<Run> {
+    let mut secs: Vec<f64> = runs.iter().map(|r| r.secs).collect();
+    secs.sort_by(f64::total_cmp);
+    let n = secs.len();
+    let mid = match n {
+        0 => return None,
+        n if n % 2 == 1 => secs[n / 2],
+        n => (secs[n / 2 - 1] + secs[n / 2]) / 2.0,
+    };
+    Some(Run {
+        secs: mid,
+        mib: runs.iter().map(|r| r.mib).fold(0.0, f64::max),
+    })
 }
 
 fn fmt_run(r: Option<Run>) -> String {
