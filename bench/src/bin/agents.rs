@@ -7,11 +7,14 @@
 //! Quoridor 5x5 and 9x9 (uncapped, and capped at OpenSpiel's game length). One decision
 //! of N simulations each; the figure is N over the CPU seconds of the decision (both sides
 //! time the decision alone, not loading). Without `pyspiel` the OpenSpiel column is
-//! skipped with a message. It prints figures; it is not a test.
+//! skipped with a message. It prints figures; it is not a test. `--runs N` runs the whole
+//! comparison N times in turn and reports each side's median rate (the machines are
+//! shared and noisy).
 //!
 //! ```text
 //! cargo build --release && cargo run --release -p gamelang-bench --bin agents
 //! cargo run --release -p gamelang-bench --bin agents -- --scale 0.5 --only connect4,othello
+//! cargo run --release -p gamelang-bench --bin agents -- --only quoridor5,quoridor9 --runs 5
 //! ```
 
 use std::process::{Command, ExitCode};
@@ -135,6 +138,8 @@ struct Options {
     scale: f64,
     only: Option<Vec<String>>,
     seed: u64,
+    /// Rounds of the whole comparison (each side's median rate is reported).
+    runs: usize,
 }
 
 fn options() -> Result<Options, String> {
@@ -142,6 +147,7 @@ fn options() -> Result<Options, String> {
         scale: 1.0,
         only: None,
         seed: 1,
+        runs: 1,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -158,6 +164,12 @@ fn options() -> Result<Options, String> {
                     .parse()
                     .map_err(|_| "--seed takes a whole number".to_string())?
             }
+            "--runs" => {
+                o.runs = match value()?.parse::<usize>() {
+                    Ok(n) if n > 0 => n,
+                    _ => return Err("--runs takes a positive whole number".to_string()),
+                }
+            }
             _ => return Err(format!("unknown argument `{a}`")),
         }
     }
@@ -172,7 +184,7 @@ fn main() -> ExitCode {
     let opts = match options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9,quoridor5-capped,quoridor9-capped] [--seed S]");
+            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9,quoridor5-capped,quoridor9-capped] [--seed S] [--runs N]");
             return ExitCode::from(2);
         }
     };
@@ -197,17 +209,79 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
 
-    // OpenSpiel first, in one Python process.
+    // Whole rounds in turn: OpenSpiel's decisions (one Python process), then gamelang's.
+    let mut ours: Vec<Vec<f64>> = vec![Vec::new(); games.len()];
+    let mut theirs: Vec<Vec<f64>> = vec![Vec::new(); games.len()];
+    for round in 1..=opts.runs {
+        if opts.runs > 1 {
+            eprintln!("run {round} of {} ...", opts.runs);
+        }
+        for (i, rate) in openspiel_rates(&games, &opts).into_iter().enumerate() {
+            theirs[i].extend(rate);
+        }
+        for (i, g) in games.iter().enumerate() {
+            ours[i].extend(gamelang_rate(g, &opts, &root, &bin));
+        }
+    }
+
+    if opts.runs > 1 {
+        println!(
+            "Each rate is the median of {} runs taken in turn.\n",
+            opts.runs
+        );
+    }
+    println!(
+        "| game | gamelang N | gamelang sims/CPU s | OpenSpiel N | OpenSpiel sims/CPU s | gamelang / OpenSpiel |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for ((g, ours), theirs) in games.iter().zip(&ours).zip(&theirs) {
+        let (ours, theirs) = (median(ours), median(theirs));
+        let show = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
+        let ratio = match (ours, theirs) {
+            (Some(a), Some(b)) if b > 0.0 => format!("{:.4}", a / b),
+            _ => "-".into(),
+        };
+        println!(
+            "| {} | {} | {} | {} | {} | {ratio} |",
+            g.name,
+            scaled(g.sims, opts.scale),
+            show(ours),
+            if theirs.is_some() {
+                scaled(g.openspiel_sims, opts.scale).to_string()
+            } else {
+                "-".into()
+            },
+            show(theirs),
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// The median of `xs` (the mean of the middle two for an even number); `None` if empty.
+fn median(xs: &[f64]) -> Option<f64> {
+    let mut xs = xs.to_vec();
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    match n {
+        0 => None,
+        n if n % 2 == 1 => Some(xs[n / 2]),
+        n => Some((xs[n / 2 - 1] + xs[n / 2]) / 2.0),
+    }
+}
+
+/// OpenSpiel's simulations per CPU second on each game (one Python process for all;
+/// `None` for a game it did not run, with a message when it could not run at all).
+fn openspiel_rates(games: &[&Game], opts: &Options) -> Vec<Option<f64>> {
     let mut os_args = vec![OPENSPIEL.to_string(), opts.seed.to_string()];
-    for g in &games {
+    for g in games {
         os_args.push(g.openspiel.to_string());
         os_args.push(scaled(g.openspiel_sims, opts.scale).to_string());
     }
-    let mut openspiel: Vec<Option<String>> = vec![None; games.len()];
+    let mut lines_out: Vec<Option<String>> = vec![None; games.len()];
     match Command::new("python3")
         .arg("-c")
         .args(&os_args)
-        .current_dir(&root)
+        .current_dir(child::root())
         .output()
     {
         Ok(out) => {
@@ -219,7 +293,7 @@ fn main() -> ExitCode {
                     field(&text, "error")
                 );
             } else {
-                for slot in openspiel.iter_mut() {
+                for slot in lines_out.iter_mut() {
                     *slot = lines.next().map(str::to_string);
                 }
                 if !out.status.success() {
@@ -236,62 +310,51 @@ fn main() -> ExitCode {
         }
         Err(e) => eprintln!("OpenSpiel skipped: cannot run python3: {e}"),
     }
+    lines_out
+        .iter()
+        .map(|l| {
+            l.as_ref()
+                .and_then(|l| field(l, "simulations_per_second").parse::<f64>().ok())
+        })
+        .collect()
+}
 
-    println!(
-        "| game | gamelang N | gamelang sims/CPU s | OpenSpiel N | OpenSpiel sims/CPU s | gamelang / OpenSpiel |"
-    );
-    println!("| --- | --- | --- | --- | --- | --- |");
-    for (g, os) in games.iter().zip(&openspiel) {
-        let n = scaled(g.sims, opts.scale);
-        let mut cmd = Command::new(&bin);
-        cmd.current_dir(&root).args(["playout", g.file]);
-        for s in g.set {
-            cmd.args(["--set", s]);
-        }
-        cmd.args([
-            "--mcts",
-            &n.to_string(),
-            "--seed",
-            &opts.seed.to_string(),
-            "--json",
-        ]);
-        let ours = match cmd.output() {
-            Ok(out) if out.status.success() => {
-                let text = String::from_utf8_lossy(&out.stdout).to_string();
-                field(&text, "simulations_per_second").parse::<f64>().ok()
-            }
-            Ok(out) => {
-                eprintln!(
-                    "{}: gamelang failed: {}",
-                    g.name,
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                None
-            }
-            Err(e) => {
-                eprintln!("{}: cannot run gamelang: {e}", g.name);
-                None
-            }
-        };
-        let theirs = os
-            .as_ref()
-            .and_then(|l| field(l, "simulations_per_second").parse::<f64>().ok());
-        let show = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.1}"));
-        let ratio = match (ours, theirs) {
-            (Some(a), Some(b)) if b > 0.0 => format!("{:.4}", a / b),
-            _ => "-".into(),
-        };
-        println!(
-            "| {} | {n} | {} | {} | {} | {ratio} |",
-            g.name,
-            show(ours),
-            if theirs.is_some() {
-                scaled(g.openspiel_sims, opts.scale).to_string()
-            } else {
-                "-".into()
-            },
-            show(theirs),
-        );
+/// gamelang's simulations per CPU second on `g` (`None`, with a message, if it failed).
+fn gamelang_rate(
+    g: &Game,
+    opts: &Options,
+    root: &std::path::Path,
+    bin: &std::path::Path,
+) -> Option<f64> {
+    let n = scaled(g.sims, opts.scale);
+    let mut cmd = Command::new(bin);
+    cmd.current_dir(root).args(["playout", g.file]);
+    for s in g.set {
+        cmd.args(["--set", s]);
     }
-    ExitCode::SUCCESS
+    cmd.args([
+        "--mcts",
+        &n.to_string(),
+        "--seed",
+        &opts.seed.to_string(),
+        "--json",
+    ]);
+    match cmd.output() {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout).to_string();
+            field(&text, "simulations_per_second").parse::<f64>().ok()
+        }
+        Ok(out) => {
+            eprintln!(
+                "{}: gamelang failed: {}",
+                g.name,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            None
+        }
+        Err(e) => {
+            eprintln!("{}: cannot run gamelang: {e}", g.name);
+            None
+        }
+    }
 }
