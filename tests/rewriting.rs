@@ -436,9 +436,10 @@ fn lists_written_as_in_maude_read_and_print_without_parentheses() {
 
 /// Whatever parentheses the printer leaves out, the parser puts back: random terms over
 /// binary operators of one and of different precedences, lists over a subsort (`a : b :
-/// nil`), left-nested bit strings (`i | o | o`), an `assoc` operator, a prefix operator and
-/// integers print so that the printed text reads back as the same term — checked by
-/// `==` against the term written with every parenthesis.
+/// nil`), left-nested bit strings (`i | o | o`), an `assoc` operator, a prefix operator,
+/// prefix `assoc` and `assoc comm` operators (printed flat, `h(x, y, 1)`, Maude's n-ary
+/// form) and integers print so that the printed text reads back as the same term —
+/// checked by `==` against the term written with every parenthesis.
 #[test]
 fn printed_terms_read_back_as_the_same_term() {
     let module = "fmod PRINTED is\n  protecting INT .\n  sorts Bit Bits Elt List Exp .\n\
@@ -450,6 +451,7 @@ fn printed_terms_read_back_as_the_same_term() {
          \x20 op _**_ : Exp Exp -> Exp [ctor prec 31] .\n  op _^^_ : Exp Int -> Exp [ctor prec 29] .\n\
          \x20 op ~_ : Exp -> Exp [ctor prec 15] .\n  op _&_ : Exp Exp -> Exp [ctor assoc prec 35] .\n\
          \x20 op f : Exp Bits List -> Exp [ctor] .\n\
+         \x20 op h : Exp Exp -> Exp [ctor assoc] .\n  op k : Exp Exp -> Exp [ctor assoc comm] .\n\
          \x20 op _^_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\n\
          \x20 op _\\_ : Exp Exp -> Exp [ctor prec 27 gather (E e)] .\n\
          \x20 op _@_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\nendfm\n";
@@ -486,7 +488,9 @@ fn printed_terms_read_back_as_the_same_term() {
             };
         }
         let (l, r) = (exp(d - 1, next), exp(d - 1, next));
-        match next(11) {
+        match next(13) {
+            11 => format!("h({l}, {r})"),
+            12 => format!("k({l}, {r})"),
             8 => format!("({l} ^ {r})"),
             9 => format!("({l} \\ {r})"),
             10 => format!("({l} @ {r})"),
@@ -528,6 +532,29 @@ fn printed_terms_read_back_as_the_same_term() {
     // The printer did leave parentheses out, of each kind of grouping.
     for left_out in ["i | o | o", "a : b : nil"] {
         assert!(printed.iter().any(|p| p.contains(left_out)), "{left_out}");
+    }
+    // And printed applications of the prefix `assoc` operators flat: three arguments or
+    // more between one pair of parentheses.
+    let flat = |p: &String, op: &str| {
+        p.match_indices(&format!("{op}(")).any(|(at, m)| {
+            let (mut depth, mut commas) = (0, 0);
+            for c in p[at + m.len()..].chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 0 => break,
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => commas += 1,
+                    _ => {}
+                }
+            }
+            commas >= 2
+        })
+    };
+    for op in ["h", "k"] {
+        assert!(
+            printed.iter().any(|p| flat(p, op)),
+            "no flat {op}(…, …, …) printed"
+        );
     }
     // `… ++ y -- …`: an atom between two operators of one precedence.
     let chain = |p: &String| {
@@ -779,6 +806,84 @@ fn maude_labels_prefix_forms_and_declarations_in_any_order() {
     assert!(stderr.contains("red head(f(a)) quo 0 ."), "{stderr}");
     assert!(stderr.contains("in this reduction"), "{stderr}");
     assert!(stderr.contains("1 of the 7 reductions failed"), "{stderr}");
+}
+
+/// Maude's n-ary form of an associative prefix operator, `f(a, b, c)` for `f(a, f(b, c))`,
+/// which is also how such terms print: it reads (for `assoc` and `assoc comm`
+/// constructors and defined functions alike), reads as the nested form, and rewrites; a
+/// piece of the wrong sort is reported at that piece, and an operator that is not `assoc`
+/// still takes its declared number of arguments only.
+#[test]
+fn the_n_ary_form_of_an_associative_prefix_operator_reads_as_the_nested_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nary.maude");
+    let xs = [3, 1, 4, 1, 5, 9, 2, 6];
+    let listed = |f: &dyn Fn(i64) -> String| -> String {
+        xs.iter().map(|&x| f(x)).collect::<Vec<_>>().join(", ")
+    };
+    std::fs::write(
+        &file,
+        format!(
+            "fmod NARY is\n  protecting INT .\n  sort S .\n  op c : Int -> S [ctor] .\n\
+             \x20 op f : S S -> S [ctor assoc comm] .\n  op g : Int Int -> Int [assoc comm] .\n\
+             \x20 op h : S S -> S [ctor assoc] .\n  op first : S -> Int .\n\
+             \x20 vars X Y : Int .\n  vars A B : S .\n  eq g(X, Y) = X + Y .\n\
+             \x20 eq first(c(X)) = X .\n  eq first(h(A, B)) = first(A) .\nendfm\n\
+             red f({cs}) .\nred g({ns}) .\nred first(h({cs})) .\n\
+             red h(c(7), c(8), c(9)) == h(h(c(7), c(8)), c(9)) .\n\
+             red h(c(7), c(8), c(9)) == h(c(7), h(c(8), c(9))) .\n\
+             red h(c(7), c(8), c(9)) == h(c(9), c(8), c(7)) .\n\
+             red f(c(7), c(8), c(9)) == f(c(9), f(c(7), c(8))) .\n",
+            cs = listed(&|x| format!("c({x})")),
+            ns = listed(&|x| x.to_string()),
+        ),
+    )
+    .unwrap();
+    let mut sorted = xs.to_vec();
+    sorted.sort();
+    let flat_f = format!(
+        "f({})",
+        sorted
+            .iter()
+            .map(|x| format!("c({x})"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    assert_eq!(
+        results(&reduce(&["--quiet", file.to_str().unwrap()])),
+        [
+            flat_f,
+            xs.iter().sum::<i64>().to_string(),
+            xs[0].to_string(),
+            "true".into(),
+            "true".into(),
+            "false".into(),
+            "true".into()
+        ]
+    );
+    // A piece of the wrong sort, and three arguments to an operator that is not `assoc`.
+    let bad = dir.path().join("bad.maude");
+    std::fs::write(
+        &bad,
+        "fmod BAD is\n  sort S .\n  op c : -> S [ctor] .\n  op f : S S -> S [ctor assoc] .\n\
+         \x20 op p : S S -> S [ctor] .\nendfm\nred f(c, 2, c) .\nred p(c, c, c) .\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["reduce", "--quiet", bad.to_str().unwrap()])
+        .output()
+        .expect("run gamelang reduce");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("argument 2 of `f` has the wrong sort")
+            && stderr.contains("bad.maude:7:10"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no parse for `p ( c , c , c )`") && stderr.contains("bad.maude:8:"),
+        "{stderr}"
+    );
 }
 
 /// Operators written with brackets (`[_]`, whose terms meet the brackets of attribute

@@ -622,9 +622,104 @@ impl TermParser<'_> {
                 self.apply(s, &holes, i, j, &mut out);
             }
         }
+        if out.is_empty() {
+            self.assoc_prefix(i, j, &mut out);
+        }
         let rc = Rc::new(out);
         self.chart.insert((i, j), rc.clone());
         rc
+    }
+
+    /// Maude's n-ary form of an associative prefix operator: `f(a, b, c)` for
+    /// `f(a, f(b, c))`, which is also how terms of an `assoc` operator are printed. Tried
+    /// only for a span nothing else reads (so a term that parsed before reads as before:
+    /// `f(a, b, c)` with a `_,_` of its own is still `f(a, (b, c))` where that fits), of
+    /// the shape `f ( … , … , … )` with at least two commas outside any parentheses.
+    fn assoc_prefix(&mut self, i: usize, j: usize, out: &mut Vec<Reading>) {
+        if j < i + 8
+            || self.toks[i + 1].text != "("
+            || self.toks[j - 1].text != ")"
+            || self.below[i + 2] != j
+        {
+            return;
+        }
+        let inner = self.depth[i + 2];
+        let mut pieces = Vec::new();
+        let mut from = i + 2;
+        for k in i + 2..j - 1 {
+            if self.toks[k].text == "," && self.depth[k] == inner {
+                pieces.push((from, k));
+                from = k + 1;
+            }
+        }
+        pieces.push((from, j - 1));
+        if pieces.len() < 3 || pieces.iter().any(|&(a, b)| a == b) {
+            return;
+        }
+        let grammar = self.grammar;
+        let binary_prefix = |s: &Sym| {
+            s.assoc
+                && s.args.len() == 2
+                && matches!(s.form.as_slice(),
+                    [PatPiece::Lit(_), PatPiece::Lit(open), PatPiece::Hole, PatPiece::Lit(comma),
+                     PatPiece::Hole, PatPiece::Lit(close)]
+                    if open == "(" && comma == "," && close == ")")
+        };
+        for s in grammar.candidates(&self.toks[i].text, &[]) {
+            let sym = &grammar.syms[s];
+            if !binary_prefix(sym) {
+                continue;
+            }
+            // The readings of each piece that fit its place (the first argument's sort for
+            // the first piece, the second's for the others); none for one piece, no
+            // reading of this operator.
+            let mut choices: Vec<Vec<Reading>> = Vec::with_capacity(pieces.len());
+            for (k, &(a, b)) in pieces.iter().enumerate() {
+                let place = usize::from(k > 0);
+                let readings = self.span(a, b);
+                let fits: Vec<Reading> = (readings.iter())
+                    .filter_map(|r| {
+                        let ill = self.arg_fit(sym, place, r, (a, b), (i, j))?;
+                        Some(Reading { ill, ..r.clone() })
+                    })
+                    .collect();
+                if fits.is_empty() {
+                    break;
+                }
+                choices.push(fits);
+            }
+            if choices.len() < pieces.len() {
+                continue;
+            }
+            let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
+            for c in &choices {
+                let mut next = Vec::new();
+                for prefix in &combos {
+                    for r in c.iter().take(MAX_READINGS) {
+                        let mut p = prefix.clone();
+                        p.push(r.clone());
+                        next.push(p);
+                    }
+                }
+                next.truncate(MAX_READINGS);
+                combos = next;
+            }
+            // Left to right, `f(f(a, b), c)`: `build` flattens, so the pattern is the
+            // flat application whichever way it is nested.
+            for args in combos {
+                let mut args = args.into_iter();
+                let (Some(first), Some(second)) = (args.next(), args.next()) else {
+                    continue;
+                };
+                let mut acc = self.build(sym, vec![first, second], (i, j));
+                for r in args {
+                    acc = acc.and_then(|acc| self.build(sym, vec![acc, r], (i, j)));
+                }
+                if let Some(r) = acc {
+                    push(out, r);
+                }
+            }
+        }
     }
 
     /// `next-heaps (0 0)`: a unary prefix operator whose parentheses are those of its
