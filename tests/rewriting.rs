@@ -810,7 +810,8 @@ fn maude_labels_prefix_forms_and_declarations_in_any_order() {
 
 /// Maude's n-ary form of an associative prefix operator, `f(a, b, c)` for `f(a, f(b, c))`,
 /// which is also how such terms print: it reads (for `assoc` and `assoc comm`
-/// constructors and defined functions alike), reads as the nested form, and rewrites; a
+/// constructors and defined functions alike), reads as the nested form, and rewrites; the
+/// built-ins Maude declares `assoc comm` read it too (`gcd(12, 18, 8)`, `_+_(1, 2, 3)`); a
 /// piece of the wrong sort is reported at that piece, and an operator that is not `assoc`
 /// still takes its declared number of arguments only.
 #[test]
@@ -833,9 +834,13 @@ fn the_n_ary_form_of_an_associative_prefix_operator_reads_as_the_nested_one() {
              red h(c(7), c(8), c(9)) == h(h(c(7), c(8)), c(9)) .\n\
              red h(c(7), c(8), c(9)) == h(c(7), h(c(8), c(9))) .\n\
              red h(c(7), c(8), c(9)) == h(c(9), c(8), c(7)) .\n\
-             red f(c(7), c(8), c(9)) == f(c(9), f(c(7), c(8))) .\n",
+             red f(c(7), c(8), c(9)) == f(c(9), f(c(7), c(8))) .\n\
+             red gcd({gs}) .\nred lcm({ls}) .\nred min({ns}) .\nred max({ns}) .\n\
+             red _+_({ns}) .\nred _*_({ns}) .\nred band(7, 14, 6) .\n",
             cs = listed(&|x| format!("c({x})")),
             ns = listed(&|x| x.to_string()),
+            gs = "84, 126, 210, -294",
+            ls = "4, 6, 10",
         ),
     )
     .unwrap();
@@ -858,7 +863,16 @@ fn the_n_ary_form_of_an_associative_prefix_operator_reads_as_the_nested_one() {
             "true".into(),
             "true".into(),
             "false".into(),
-            "true".into()
+            "true".into(),
+            // gcd(84, 126, 210, -294) and lcm(4, 6, 10), by hand: 84 = 2^2 3 7,
+            // 126 = 2 3^2 7, 210 = 2 3 5 7, 294 = 2 3 7^2; 4 = 2^2, 6 = 2 3, 10 = 2 5.
+            (2 * 3 * 7).to_string(),
+            (4 * 3 * 5).to_string(),
+            xs.iter().min().unwrap().to_string(),
+            xs.iter().max().unwrap().to_string(),
+            xs.iter().sum::<i64>().to_string(),
+            xs.iter().product::<i64>().to_string(),
+            (7 & 14 & 6).to_string(),
         ]
     );
     // A piece of the wrong sort, and three arguments to an operator that is not `assoc`.

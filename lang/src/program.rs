@@ -183,6 +183,17 @@ impl Builtin {
         )
     }
 
+    /// Is this built-in associative and commutative, as Maude declares it (`assoc comm`),
+    /// though gamelang's operator for it is binary? Its prefix form then also reads with
+    /// more arguments, `gcd(12, 18, 8)` for `gcd(12, gcd(18, 8))` (see `mixfix.rs`).
+    pub fn is_associative(self) -> bool {
+        use Builtin::*;
+        matches!(
+            self,
+            Add | Mul | Min | Max | Gcd | Lcm | BitAnd | BitOr | BitXor | And | Or | Xor
+        )
+    }
+
     /// Is this one of the finite-set built-ins?
     pub fn is_set(self) -> bool {
         use Builtin::*;

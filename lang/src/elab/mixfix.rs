@@ -631,10 +631,12 @@ impl TermParser<'_> {
     }
 
     /// Maude's n-ary form of an associative prefix operator: `f(a, b, c)` for
-    /// `f(a, f(b, c))`, which is also how terms of an `assoc` operator are printed. Tried
-    /// only for a span nothing else reads (so a term that parsed before reads as before:
-    /// `f(a, b, c)` with a `_,_` of its own is still `f(a, (b, c))` where that fits), of
-    /// the shape `f ( … , … , … )` with at least two commas outside any parentheses.
+    /// `f(a, f(b, c))`, which is also how terms of an `assoc` operator are printed; and of
+    /// the built-ins Maude declares `assoc comm` and gamelang binary (`gcd(12, 18, 8)`,
+    /// `min(a, b, c)`, `_+_(1, 2, 3)`: [`Builtin::is_associative`]). Tried only for a span
+    /// nothing else reads (so a term that parsed before reads as before: `f(a, b, c)` with
+    /// a `_,_` of its own is still `f(a, (b, c))` where that fits), of the shape
+    /// `f ( … , … , … )` with at least two commas outside any parentheses.
     fn assoc_prefix(&mut self, i: usize, j: usize, out: &mut Vec<Reading>) {
         if j < i + 8
             || self.toks[i + 1].text != "("
@@ -658,7 +660,7 @@ impl TermParser<'_> {
         }
         let grammar = self.grammar;
         let binary_prefix = |s: &Sym| {
-            s.assoc
+            (s.assoc || s.builtin.is_some_and(Builtin::is_associative))
                 && s.args.len() == 2
                 && matches!(s.form.as_slice(),
                     [PatPiece::Lit(_), PatPiece::Lit(open), PatPiece::Hole, PatPiece::Lit(comma),
@@ -670,16 +672,16 @@ impl TermParser<'_> {
             if !binary_prefix(sym) {
                 continue;
             }
-            // The readings of each piece that fit its place (the first argument's sort for
-            // the first piece, the second's for the others); none for one piece, no
-            // reading of this operator.
+            // The readings of each piece that fit its place in `f(a, f(b, c))` (the second
+            // argument's sort for the last piece, the first's for the others); none for
+            // one piece, no reading of this operator.
             let mut choices: Vec<Vec<Reading>> = Vec::with_capacity(pieces.len());
             for (k, &(a, b)) in pieces.iter().enumerate() {
-                let place = usize::from(k > 0);
+                let place = usize::from(k + 1 == pieces.len());
                 let readings = self.span(a, b);
                 let fits: Vec<Reading> = (readings.iter())
                     .filter_map(|r| {
-                        let ill = self.arg_fit(sym, place, r, (a, b), (i, j))?;
+                        let ill = self.fit_as(sym, place, k + 1, r, (a, b), (i, j))?;
                         Some(Reading { ill, ..r.clone() })
                     })
                     .collect();
@@ -704,16 +706,16 @@ impl TermParser<'_> {
                 next.truncate(MAX_READINGS);
                 combos = next;
             }
-            // Left to right, `f(f(a, b), c)`: `build` flattens, so the pattern is the
-            // flat application whichever way it is nested.
-            for args in combos {
-                let mut args = args.into_iter();
-                let (Some(first), Some(second)) = (args.next(), args.next()) else {
+            // Nested to the right, `f(a, f(b, c))`: for an `assoc` operator `build`
+            // flattens it; a built-in stays nested (its operator is binary), which gives
+            // the same value whichever way it is nested.
+            for mut args in combos {
+                let Some(last) = args.pop() else {
                     continue;
                 };
-                let mut acc = self.build(sym, vec![first, second], (i, j));
-                for r in args {
-                    acc = acc.and_then(|acc| self.build(sym, vec![acc, r], (i, j)));
+                let mut acc = Some(last);
+                for r in args.into_iter().rev() {
+                    acc = acc.and_then(|acc| self.build(sym, vec![r, acc], (i, j)));
                 }
                 if let Some(r) = acc {
                     push(out, r);
@@ -1060,13 +1062,28 @@ impl TermParser<'_> {
         arg: (usize, usize),
         whole: (usize, usize),
     ) -> Option<u32> {
+        self.fit_as(sym, a, a + 1, r, arg, whole)
+    }
+
+    /// [`TermParser::arg_fit`] for a reading in argument place `a` that the user wrote as
+    /// argument `number` (they differ in the n-ary form `f(a, b, c)`: see
+    /// [`TermParser::assoc_prefix`]), which a near miss names.
+    fn fit_as(
+        &mut self,
+        sym: &Sym,
+        a: usize,
+        number: usize,
+        r: &Reading,
+        arg: (usize, usize),
+        whole: (usize, usize),
+    ) -> Option<u32> {
         let declared = sym.args[a];
         if Some(declared) == self.sig.universal_sort || self.sig.leq(r.sort, declared) {
             Some(r.ill)
         } else if self.sig.same_kind(r.sort, declared) {
             Some(r.ill + 1)
         } else {
-            self.near_miss(sym, a, r, arg, whole);
+            self.near_miss_as(sym, a, number, r, arg, whole);
             None
         }
     }
@@ -1144,6 +1161,19 @@ impl TermParser<'_> {
         sym: &Sym,
         arg: usize,
         r: &Reading,
+        hole: (usize, usize),
+        whole: (usize, usize),
+    ) {
+        self.near_miss_as(sym, arg, arg + 1, r, hole, whole);
+    }
+
+    /// [`TermParser::near_miss`] for argument place `arg`, written as argument `number`.
+    fn near_miss_as(
+        &mut self,
+        sym: &Sym,
+        arg: usize,
+        number: usize,
+        r: &Reading,
         (hi, hj): (usize, usize),
         (i, j): (usize, usize),
     ) {
@@ -1160,8 +1190,7 @@ impl TermParser<'_> {
         let diag = Diag::at(
             arg_span,
             format!(
-                "argument {} of `{}` has the wrong sort: expected {expected}, found `{}`",
-                arg + 1,
+                "argument {number} of `{}` has the wrong sort: expected {expected}, found `{}`",
                 sym.name,
                 self.sig.sort(r.sort).name
             ),
