@@ -693,19 +693,27 @@ impl TermParser<'_> {
             if choices.len() < pieces.len() {
                 continue;
             }
-            let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
-            for c in &choices {
-                let mut next = Vec::new();
-                for prefix in &combos {
-                    for r in c.iter().take(MAX_READINGS) {
-                        let mut p = prefix.clone();
-                        p.push(r.clone());
-                        next.push(p);
+            // One reading for each piece (the common case): they are the arguments, moved
+            // (a product of copies would copy every piece's pattern once per piece: a
+            // quadratic time for `f(…)` of thousands of arguments).
+            let combos: Vec<Vec<Reading>> = if choices.iter().all(|c| c.len() == 1) {
+                vec![choices.into_iter().filter_map(|mut c| c.pop()).collect()]
+            } else {
+                let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
+                for c in &choices {
+                    let mut next = Vec::new();
+                    for prefix in &combos {
+                        for r in c.iter().take(MAX_READINGS) {
+                            let mut p = prefix.clone();
+                            p.push(r.clone());
+                            next.push(p);
+                        }
                     }
+                    next.truncate(MAX_READINGS);
+                    combos = next;
                 }
-                next.truncate(MAX_READINGS);
-                combos = next;
-            }
+                combos
+            };
             // Nested to the right, `f(a, f(b, c))`: for an `assoc` operator `build`
             // flattens it; a built-in stays nested (its operator is binary), which gives
             // the same value whichever way it is nested.
