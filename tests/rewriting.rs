@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 const P: i64 = 1_000_003;
 
@@ -15,14 +15,19 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `gamelang reduce ARGS…`: its standard output, after checking it succeeded.
-fn reduce(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+/// `gamelang reduce ARGS…` (from the repository's root), waited for.
+fn reduce_output(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelang"))
         .arg("reduce")
         .args(args)
         .current_dir(root())
         .output()
-        .expect("run gamelang reduce");
+        .expect("run gamelang reduce")
+}
+
+/// `gamelang reduce ARGS…`: its standard output, after checking it succeeded.
+fn reduce(args: &[&str]) -> String {
+    let out = reduce_output(args);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -781,10 +786,7 @@ fn maude_labels_prefix_forms_and_declarations_in_any_order() {
         ),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["reduce", "--quiet", file.to_str().unwrap()])
-        .output()
-        .expect("run gamelang reduce");
+    let out = reduce_output(&["--quiet", file.to_str().unwrap()]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     // The division by zero is reported at its `red` command; the reductions after it run,
@@ -883,10 +885,7 @@ fn the_n_ary_form_of_an_associative_prefix_operator_reads_as_the_nested_one() {
          \x20 op p : S S -> S [ctor] .\nendfm\nred f(c, 2, c) .\nred p(c, c, c) .\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["reduce", "--quiet", bad.to_str().unwrap()])
-        .output()
-        .expect("run gamelang reduce");
+    let out = reduce_output(&["--quiet", bad.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(

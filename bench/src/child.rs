@@ -79,6 +79,20 @@ pub fn field(json: &str, key: &str) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
+/// The median of `xs` (the mean of the middle two for an even number); `None` if empty.
+/// The benchmarks' `--runs N` report it (the machines are shared and noisy).
+#[allow(dead_code)] // not every benchmark repeats its runs
+pub fn median(xs: &[f64]) -> Option<f64> {
+    let mut xs = xs.to_vec();
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    match n {
+        0 => None,
+        n if n % 2 == 1 => Some(xs[n / 2]),
+        n => Some((xs[n / 2 - 1] + xs[n / 2]) / 2.0),
+    }
+}
+
 /// The repository's root (the bench crate's parent).
 #[allow(dead_code)] // not every benchmark binary runs files of the repository
 pub fn root() -> PathBuf {

@@ -19,11 +19,11 @@
 
 use std::process::{Command, ExitCode};
 
-// Only `field` is used here.
+// Only `field` and `median` are used here.
 #[allow(dead_code)]
 #[path = "../child.rs"]
 mod child;
-use child::field;
+use child::{field, median};
 
 /// One game: its name here, gamelang's file and parameters, OpenSpiel's game string, and
 /// the simulations of one decision on each side (sized for about a second of CPU each on
@@ -255,18 +255,6 @@ fn main() -> ExitCode {
         );
     }
     ExitCode::SUCCESS
-}
-
-/// The median of `xs` (the mean of the middle two for an even number); `None` if empty.
-fn median(xs: &[f64]) -> Option<f64> {
-    let mut xs = xs.to_vec();
-    xs.sort_by(f64::total_cmp);
-    let n = xs.len();
-    match n {
-        0 => None,
-        n if n % 2 == 1 => Some(xs[n / 2]),
-        n => Some((xs[n / 2 - 1] + xs[n / 2]) / 2.0),
-    }
 }
 
 /// OpenSpiel's simulations per CPU second on each game (one Python process for all;

@@ -144,19 +144,15 @@ fn combine(runs: Vec<Outcome>) -> Outcome {
             other => return other,
         }
     }
-    let Some(normal_form) = first else {
+    let (Some(normal_form), Some(cpu)) = (first, child::median(&cpus)) else {
         return Outcome::Failed("no run".into());
     };
-    cpus.sort_by(f64::total_cmp);
-    let n = cpus.len();
-    let cpu = if n % 2 == 1 {
-        cpus[n / 2]
-    } else {
-        (cpus[n / 2 - 1] + cpus[n / 2]) / 2.0
-    };
+    let range = cpus
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &c| (lo.min(c), hi.max(c)));
     Outcome::Done {
         cpu,
-        range: (cpus[0], cpus[n - 1]),
+        range,
         mib,
         normal_form,
     }

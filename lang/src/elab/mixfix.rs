@@ -693,31 +693,10 @@ impl TermParser<'_> {
             if choices.len() < pieces.len() {
                 continue;
             }
-            // One reading for each piece (the common case): they are the arguments, moved
-            // (a product of copies would copy every piece's pattern once per piece: a
-            // quadratic time for `f(…)` of thousands of arguments).
-            let combos: Vec<Vec<Reading>> = if choices.iter().all(|c| c.len() == 1) {
-                vec![choices.into_iter().filter_map(|mut c| c.pop()).collect()]
-            } else {
-                let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
-                for c in &choices {
-                    let mut next = Vec::new();
-                    for prefix in &combos {
-                        for r in c.iter().take(MAX_READINGS) {
-                            let mut p = prefix.clone();
-                            p.push(r.clone());
-                            next.push(p);
-                        }
-                    }
-                    next.truncate(MAX_READINGS);
-                    combos = next;
-                }
-                combos
-            };
             // Nested to the right, `f(a, f(b, c))`: for an `assoc` operator `build`
             // flattens it; a built-in stays nested (its operator is binary), which gives
             // the same value whichever way it is nested.
-            for mut args in combos {
+            for mut args in combinations(choices) {
                 let Some(last) = args.pop() else {
                     continue;
                 };
@@ -989,32 +968,7 @@ impl TermParser<'_> {
             }
             choices.push(ok);
         }
-        // One reading for each argument (the common case): they are the arguments, moved
-        // rather than copied into a product.
-        if choices.iter().all(|c| c.len() == 1) {
-            let args = choices.into_iter().filter_map(|mut c| c.pop()).collect();
-            if let Some(r) = self.build(sym, args, (i, j)) {
-                push(out, r);
-            }
-            return;
-        }
-        // Cartesian product of the argument readings.
-        let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
-        for c in &choices {
-            let mut next = Vec::new();
-            for prefix in &combos {
-                for r in c {
-                    let mut p = prefix.clone();
-                    p.push(r.clone());
-                    next.push(p);
-                    if next.len() > MAX_READINGS {
-                        break;
-                    }
-                }
-            }
-            combos = next;
-        }
-        for args in combos {
+        for args in combinations(choices) {
             if let Some(r) = self.build(sym, args, (i, j)) {
                 push(out, r);
             }
@@ -1274,9 +1228,9 @@ impl TermParser<'_> {
                 if !hints.is_empty() {
                     d = d.note(format!("did you mean {}?", quote_list(&hints)));
                 }
-                // Maude's built-in naturals have a successor `s_` (`s N`, `s 0`); ours are
-                // machine integers without it.
-                if let Some(note) = maude_builtin_note(&t.text) {
+                // Maude's `s_`, `gcd`, `modExp`… of `NAT`, in a module that does not
+                // import the prelude's `INT`, which has them.
+                if let Some(note) = prelude_int_note(self.sig, &t.text) {
                     d = d.note(note);
                 }
                 if crate::parser::DECLARATION_KEYWORDS.contains(&t.text.as_str())
@@ -1328,6 +1282,32 @@ pub(super) fn push(out: &mut Vec<Reading>, r: Reading) {
     }
 }
 
+/// Every choice of one reading per argument from `choices` (each argument's readings), up
+/// to about [`MAX_READINGS`] of them. When each argument has one reading (the common case)
+/// they are moved into the one choice: a product of copies would copy every argument's
+/// pattern once per argument, a quadratic time for `f(…)` of thousands of arguments.
+fn combinations(choices: Vec<Vec<Reading>>) -> Vec<Vec<Reading>> {
+    if choices.iter().all(|c| c.len() == 1) {
+        return vec![choices.into_iter().filter_map(|mut c| c.pop()).collect()];
+    }
+    let mut combos: Vec<Vec<Reading>> = vec![Vec::new()];
+    for c in &choices {
+        let mut next = Vec::new();
+        for prefix in &combos {
+            for r in c {
+                let mut p = prefix.clone();
+                p.push(r.clone());
+                next.push(p);
+                if next.len() > MAX_READINGS {
+                    break;
+                }
+            }
+        }
+        combos = next;
+    }
+    combos
+}
+
 /// For a term that does not parse: the `weak` operators whose tokens it uses and that the
 /// module does not see, because it sees another of their name (INT's `_&_` where a map's
 /// `_&_` is visible), with the built-in's other name where the module sees one (`band`).
@@ -1362,16 +1342,16 @@ fn hidden_weak_notes(sig: &Signature, grammar: &Grammar, toks: &[Token]) -> Vec<
     out
 }
 
-/// A note for a name Maude's `NAT`/`INT` have and gamelang's prelude does not.
-fn maude_builtin_note(name: &str) -> Option<String> {
-    let what = match name {
-        "s" => "Maude's successor `s_` on the built-in naturals is not built in: write `N + 1`, and match a positive number with a variable and a condition (`ceq f(N) = … if N > 0`)",
-        "modExp" => {
-            "this operator of Maude's `NAT`/`INT` is not in gamelang's prelude (docs/language.md, Maude compatibility): declare it with equations"
-        }
-        _ => return None,
-    };
-    Some(what.to_string())
+/// For an unknown name that begins an operator of the prelude's `INT` (Maude's `s_`,
+/// `gcd`, `modExp`, …, which a Maude program gets from `NAT`): where that operator is.
+fn prelude_int_note(sig: &Signature, name: &str) -> Option<String> {
+    let op = (sig.ops.iter()).find(|o| {
+        o.module == "INT" && matches!(o.form.first(), Some(PatPiece::Lit(l)) if l == name)
+    })?;
+    Some(format!(
+        "`{}` is the prelude's, in `INT` (also named `NAT`), which this module does not import: add `protecting INT .`",
+        op.name
+    ))
 }
 
 /// Replace `Var(i)` in a view's term template by the i-th argument.
