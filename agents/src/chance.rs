@@ -190,12 +190,10 @@ fn string_value(engine: &Engine, t: TermId) -> String {
             .iter()
             .map(|&a| string_value(engine, a))
             .collect(),
-        Some(op)
-            if store.args(t).is_empty() && engine.program().sig.op(op).name.starts_with('"') =>
-        {
-            gamelang_runtime::print::unquote(&engine.program().sig.op(op).name)
-        }
-        _ => engine.show(t),
+        _ => match store.str_text(t) {
+            Some(text) => text.to_string(),
+            None => engine.show(t),
+        },
     }
 }
 

@@ -8,7 +8,6 @@ use crate::side::{Side, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure, TRACE_HEAD, TRACE_TAIL};
-use gamelang_runtime::print::unquote;
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 
@@ -115,7 +114,7 @@ impl<'g> GameDriver<'g> {
         Ok(Some(out))
     }
 
-    /// Append the text of a String value: literals joined by `++`.
+    /// Append the text of a String value: strings joined by `++`.
     fn render(&self, engine: &Engine, t: TermId, out: &mut String) {
         let store = engine.store();
         match store.op(t) {
@@ -124,13 +123,11 @@ impl<'g> GameDriver<'g> {
                     self.render(engine, a, out);
                 }
             }
-            Some(op)
-                if store.args(t).is_empty()
-                    && engine.program().sig.op(op).name.starts_with('"') =>
-            {
-                out.push_str(&unquote(&engine.program().sig.op(op).name));
-            }
-            _ => out.push_str(&engine.show(t)),
+            // A literal, or a string computed by STRING's operations.
+            _ => match store.str_text(t) {
+                Some(text) => out.push_str(text),
+                None => out.push_str(&engine.show(t)),
+            },
         }
     }
 

@@ -161,6 +161,34 @@ pub enum Builtin {
     SetSubset,
     /// `S psubset T`: `S subset T` and `S =/= T`.
     SetProperSubset,
+    // Maude's STRING and CONVERSION (stdlib/prelude.game, runtime/src/engine/strings.rs):
+    // strings are values of the store (`TermData::Str`, or the literal constant of the
+    // same text), positions count bytes as Maude's do.
+    /// `S + T`: the concatenation.
+    StrConcat,
+    /// `length(S)`.
+    StrLength,
+    /// `substr(S, i, n)`: the (at most) `n` characters from position `i` (from 0).
+    StrSubstr,
+    /// `find(S, T, i)`: the first position `>= i` where `T` occurs in `S`, or `notFound`.
+    StrFind,
+    /// `rfind(S, T, i)`: the last position `<= i` where `T` occurs in `S`, or `notFound`.
+    StrRFind,
+    /// `S < T` and the like: the lexicographic order of the bytes.
+    StrLt,
+    StrLe,
+    StrGt,
+    StrGe,
+    StrUpper,
+    StrLower,
+    /// `ascii(C)`: the code of a one-character string.
+    StrAscii,
+    /// `char(N)`: the one-character string of code `N` (0 to 255).
+    StrChar,
+    /// `string(N, B)`: the digits of the integer `N` in base `B` (2 to 36).
+    StrOfInt,
+    /// `rat(S, B)`: the integer written `S` in base `B` (Maude's `rat` on integers).
+    IntOfStr,
 }
 
 impl Builtin {
@@ -191,6 +219,29 @@ impl Builtin {
         matches!(
             self,
             Add | Mul | Min | Max | Gcd | Lcm | BitAnd | BitOr | BitXor | And | Or | Xor
+        )
+    }
+
+    /// Is this one of the string built-ins (Maude's STRING and CONVERSION)?
+    pub fn is_string(self) -> bool {
+        use Builtin::*;
+        matches!(
+            self,
+            StrConcat
+                | StrLength
+                | StrSubstr
+                | StrFind
+                | StrRFind
+                | StrLt
+                | StrLe
+                | StrGt
+                | StrGe
+                | StrUpper
+                | StrLower
+                | StrAscii
+                | StrChar
+                | StrOfInt
+                | IntOfStr
         )
     }
 
@@ -348,6 +399,12 @@ pub struct Signature {
     pub nz_int_sort: Option<SortId>,
     pub true_op: Option<OpId>,
     pub false_op: Option<OpId>,
+    /// The prelude's `String` and `Char` (BOOL: string literals are constants of these
+    /// sorts, a one-character literal a `Char`), and `notFound` (STRING: what `find`
+    /// gives when there is nothing to find).
+    pub string_sort: Option<SortId>,
+    pub char_sort: Option<SortId>,
+    pub not_found_op: Option<OpId>,
     /// The pseudo-sort of the polymorphic built-ins (`_==_`, `if_then_else_fi`): an argument
     /// declared with it accepts a term of any sort.
     pub universal_sort: Option<SortId>,
@@ -517,4 +574,42 @@ impl Program {
     pub fn is_defined(&self, op: OpId) -> bool {
         self.eqs_by_op.get(&op).is_some_and(|v| !v.is_empty())
     }
+}
+
+/// The text of a string literal: quotes removed, `\n`, `\t`, `\"` and `\\` read.
+pub fn unquote(literal: &str) -> String {
+    let inner = &literal[1..literal.len() - 1];
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The literal that reads as the string `text`: in quotes, with `\n`, `\t`, `\"` and `\\`
+/// escaped (the inverse of [`unquote`]).
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }

@@ -97,6 +97,7 @@ mod gc;
 mod grid;
 mod machine;
 mod shared;
+mod strings;
 mod watch;
 
 use builtin::BuiltinError;

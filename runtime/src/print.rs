@@ -191,6 +191,10 @@ impl<'a> Printer<'a> {
             return self.map(t, entries);
         }
         let Some((op, args)) = self.store.app(t) else {
+            if let (true, Some(text)) = (self.store.is_str_value(t), self.store.str_text(t)) {
+                p.items.push(Task::Owned(quote(text)));
+                return p;
+            }
             let v = self.store.int(t).unwrap_or_default();
             p.items.push(Task::Owned(v.to_string()));
             return p;
@@ -529,22 +533,4 @@ impl Printer<'_> {
     }
 }
 
-/// The text of a string literal: quotes removed, `\n`, `\t`, `\"` and `\\` read.
-pub fn unquote(literal: &str) -> String {
-    let inner = &literal[1..literal.len() - 1];
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
-}
+pub use gamelang_lang::program::{quote, unquote};

@@ -57,6 +57,7 @@ use std::cmp::Ordering;
 
 mod map;
 mod set;
+mod string;
 mod tree;
 pub use tree::TreeTerm;
 pub(crate) use tree::{List, TREE_MIN};
@@ -166,6 +167,9 @@ pub enum TermData {
     /// chunks shared with the lists it was made from: a long list that had elements
     /// removed from or added to its middle (see [`tree`](self::tree)).
     Tree(Box<TreeTerm>),
+    /// A string a program computed (Maude's STRING, see [`string`](self::string)) whose
+    /// text no literal constant has: like an integer, a value matched only by variables.
+    Str(Box<str>),
 }
 
 /// The sort returned by [`TermStore::sort_of`] when it has none (an integer literal in a
@@ -431,6 +435,8 @@ pub struct TermStore {
     /// stale until the id is reused: only an overloaded operator's application reads it,
     /// and making one writes it.
     app_sorts: Vec<SortId>,
+    /// The strings' values (see [`string`](self::string)).
+    strings: string::Strings,
 }
 
 /// Integer literals in this range are found by index, not hashed (and never collected).
@@ -598,6 +604,7 @@ impl TermStore {
             kind_top: Vec::new(),
             any_overloads: false,
             app_sorts: Vec::new(),
+            strings: string::Strings::default(),
         };
         store.set_signature(sig);
         store
@@ -659,6 +666,7 @@ impl TermStore {
             });
         }
         self.any_overloads = sig.overloads_in_use;
+        self.strings = string::Strings::new(sig);
         if overloads_changed {
             self.recompute_app_sorts();
         }
@@ -711,10 +719,15 @@ impl TermStore {
     /// The operator at the top of `t` (`None` for an integer).
     #[inline]
     pub fn op(&self, t: TermId) -> Option<OpId> {
+        // The application first, alone: it is nearly every term asked about (the
+        // dispatch on argument heads asks here for every call).
+        if let TermData::App { op, .. } = &self.terms[t.index()] {
+            return Some(*op);
+        }
         match &self.terms[t.index()] {
             TermData::App { op, .. } | TermData::Long { op, .. } => Some(*op),
             TermData::Tree(t) => Some(t.op),
-            TermData::Int(_) | TermData::Map(_) => None,
+            TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => None,
         }
     }
 
@@ -723,7 +736,7 @@ impl TermStore {
     pub fn args(&self, t: TermId) -> &[TermId] {
         match &self.terms[t.index()] {
             TermData::App { args, .. } => args,
-            TermData::Int(_) | TermData::Map(_) => &[],
+            TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => &[],
             TermData::Long { seg, lo, hi, .. } => {
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
             }
@@ -736,7 +749,7 @@ impl TermStore {
     pub fn app(&self, t: TermId) -> Option<(OpId, &[TermId])> {
         match &self.terms[t.index()] {
             TermData::App { op, args } => Some((*op, args)),
-            TermData::Int(_) | TermData::Map(_) => None,
+            TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => None,
             TermData::Long { op, seg, lo, hi } => Some((
                 *op,
                 &self.segs[*seg as usize].elems[*lo as usize..*hi as usize],
@@ -932,7 +945,7 @@ impl TermStore {
                 r
             }
             // Out of line: the arms above stay small enough to be inlined everywhere.
-            TermData::Map(_) => self.sort_of_map(t),
+            TermData::Map(_) | TermData::Str(_) => self.sort_of_value(t),
         }
     }
 
@@ -950,10 +963,11 @@ impl TermStore {
 
     #[cold]
     #[inline(never)]
-    fn sort_of_map(&self, t: TermId) -> SortId {
+    fn sort_of_value(&self, t: TermId) -> SortId {
         match &self.terms[t.index()] {
             TermData::Map(m) => self.map_families[m.family as usize].sort,
-            _ => unreachable!("a map term"),
+            TermData::Str(text) => self.strings.sort_of(text),
+            _ => unreachable!("a map or a string"),
         }
     }
 
@@ -1375,6 +1389,10 @@ impl TermStore {
             (TermData::Int(x), TermData::Int(y)) => x.cmp(y),
             (TermData::Int(_), _) => Ordering::Less,
             (_, TermData::Int(_)) => Ordering::Greater,
+            // Computed strings come after integers, by their bytes.
+            (TermData::Str(x), TermData::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+            (TermData::Str(_), _) => Ordering::Less,
+            (_, TermData::Str(_)) => Ordering::Greater,
             // Maps come after integers and before applications.
             (TermData::Map(x), TermData::Map(y)) => self.compare_maps(x, y),
             (TermData::Map(_), _) => Ordering::Less,

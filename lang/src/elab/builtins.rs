@@ -62,10 +62,16 @@ impl Session {
     /// module elaborated later that imports it) and from `module` if it imports QID.
     pub(super) fn intern_literals(&mut self, toks: &[Token], module: Option<ModuleId>) {
         if let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) {
+            let char_sort = self.modules[b].sorts.get("Char").copied();
             for t in toks {
                 let text = &t.text;
                 if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
-                    self.literal_constant(t, b, string, module);
+                    // As in Maude, a string of one character is a `Char` (below `String`).
+                    let sort = match char_sort {
+                        Some(c) if crate::program::unquote(text).len() == 1 => c,
+                        _ => string,
+                    };
+                    self.literal_constant(t, b, sort, module);
                 }
             }
         }
@@ -200,6 +206,22 @@ pub(super) fn builtin(name: &str) -> Option<Builtin> {
         "set-difference" => SetDifference,
         "set-subset" => SetSubset,
         "set-psubset" => SetProperSubset,
+        // Strings (Maude's STRING and CONVERSION).
+        "str-concat" => StrConcat,
+        "str-length" => StrLength,
+        "str-substr" => StrSubstr,
+        "str-find" => StrFind,
+        "str-rfind" => StrRFind,
+        "str-lt" => StrLt,
+        "str-le" => StrLe,
+        "str-gt" => StrGt,
+        "str-ge" => StrGe,
+        "str-upper" => StrUpper,
+        "str-lower" => StrLower,
+        "str-ascii" => StrAscii,
+        "str-char" => StrChar,
+        "str-of-int" => StrOfInt,
+        "int-of-str" => IntOfStr,
         _ => return None,
     })
 }

@@ -177,8 +177,15 @@ impl Session {
             self.program.sig.true_op = t;
             self.program.sig.false_op = f;
             self.program.sig.bool_sort = bool_sort;
+            self.program.sig.string_sort = self.modules[id].sorts.get("String").copied();
+            self.program.sig.char_sort = self.modules[id].sorts.get("Char").copied();
             self.equal_op = eq;
             self.and_then_op = at;
+        }
+        if decl.name.name == "STRING" && self.program.sig.not_found_op.is_none() {
+            let sig = &self.program.sig;
+            self.program.sig.not_found_op = (self.modules[id].ops.iter().copied())
+                .find(|&o| sig.op(o).name == "notFound" && sig.op(o).args.is_empty());
         }
         if decl.name.name == "INT" && self.program.sig.int_sort.is_none() {
             self.program.sig.nat_sort = self.modules[id].sorts.get("Nat").copied();

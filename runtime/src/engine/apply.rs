@@ -187,6 +187,8 @@ impl Engine {
         let value = if b == Builtin::ModExp {
             // The one built-in on numbers of three arguments reads them itself.
             self.mod_exp_of(subj)
+        } else if b.is_string() {
+            self.string_builtin(subj, b)
         } else {
             let (n, a0, a1) = self.subj_args2(subj);
             self.builtin_of(b, subj.op, n, a0, a1)

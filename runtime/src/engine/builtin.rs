@@ -119,6 +119,9 @@ impl Engine {
             | SetProperSubset => Ok(None),
             // Three arguments: see `mod_exp_of`.
             ModExp => Ok(None),
+            // Strings: see `strings.rs`.
+            StrConcat | StrLength | StrSubstr | StrFind | StrRFind | StrLt | StrLe | StrGt
+            | StrGe | StrUpper | StrLower | StrAscii | StrChar | StrOfInt | IntOfStr => Ok(None),
             Not => Ok(match (n, self.as_bool(a0)) {
                 (1, Some(x)) => self.mk_bool(bool_builtin(b, x, false)),
                 _ => None,

@@ -29,6 +29,10 @@ type Value = SmallVec<[u64; 1]>;
 
 const SHARDS: usize = 64;
 
+/// The low byte of the first word of a computed string in a portable encoding (its length
+/// above it): the tag 2 of a large integer, which is the word 2 exactly, and a 1 above it.
+const STRING_TAG: u64 = 6;
+
 /// What an encoded term being decoded is headed by: an operator, or a map family.
 #[derive(Clone, Copy)]
 enum Head {
@@ -141,6 +145,16 @@ impl Engine {
                         stack.push(k);
                     }
                 }
+                None if self.store.is_str_value(t) => {
+                    // A computed string: its length, then its bytes, eight to a word.
+                    let text = self.store.str_text(t).unwrap_or_default().as_bytes();
+                    out.push((text.len() as u64) << 8 | STRING_TAG);
+                    for chunk in text.chunks(8) {
+                        let mut w = [0u8; 8];
+                        w[..chunk.len()].copy_from_slice(chunk);
+                        out.push(u64::from_le_bytes(w));
+                    }
+                }
                 None => {
                     let v = self.store.int(t).unwrap_or_default();
                     if (-(1i64 << 61)..(1i64 << 61)).contains(&v) {
@@ -165,10 +179,24 @@ impl Engine {
             i += 1;
             let mut v = match w & 3 {
                 1 => self.store.mk_int((w as i64) >> 2),
-                2 => {
+                2 if w == 2 => {
                     let x = code[i] as i64;
                     i += 1;
                     self.store.mk_int(x)
+                }
+                2 => {
+                    let len = (w >> 8) as usize;
+                    let words = len.div_ceil(8);
+                    let mut bytes: Vec<u8> = code[i..i + words]
+                        .iter()
+                        .flat_map(|w| w.to_le_bytes())
+                        .collect();
+                    i += words;
+                    bytes.truncate(len);
+                    let text = String::from_utf8_lossy(&bytes);
+                    self.store
+                        .mk_str(&text)
+                        .expect("a string of a program with strings")
                 }
                 3 => {
                     // A map: its keys and values follow (never none: it has two or more).
