@@ -142,6 +142,8 @@ struct Options {
     runs: usize,
 }
 
+const USAGE: &str = "usage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9,quoridor5-capped,quoridor9-capped] [--seed S] [--runs N]";
+
 fn options() -> Result<Options, String> {
     let mut o = Options {
         scale: 1.0,
@@ -170,6 +172,10 @@ fn options() -> Result<Options, String> {
                     _ => return Err("--runs takes a positive whole number".to_string()),
                 }
             }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
             _ => return Err(format!("unknown argument `{a}`")),
         }
     }
@@ -184,7 +190,7 @@ fn main() -> ExitCode {
     let opts = match options() {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("{e}\nusage: agents [--scale X] [--only connect4,breakthrough,othello,othello-equations,quoridor5,quoridor9,quoridor5-capped,quoridor9-capped] [--seed S] [--runs N]");
+            eprintln!("{e}\n{USAGE}");
             return ExitCode::from(2);
         }
     };
