@@ -56,40 +56,66 @@ fn ask(
     }
 }
 
-/// The literal of `s` as the printer writes it (and the parser reads it).
-fn lit(s: &str) -> String {
+/// The literal of the bytes `s` as Maude prints it (and reads it back): printable ASCII as
+/// it is but `"` and `\`, which are escaped; C's named escapes for the control characters
+/// with one; three octal digits for every other byte (`"\000"`, `"\303\251"` for `é`).
+fn lit(s: &[u8]) -> String {
     let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => out.push(c),
+    for &c in s {
+        let named = [
+            (b'\n', 'n'),
+            (b'\t', 't'),
+            (b'\r', 'r'),
+            (7, 'a'),
+            (8, 'b'),
+            (12, 'f'),
+            (11, 'v'),
+        ];
+        if let Some(&(_, e)) = named.iter().find(|(b, _)| *b == c) {
+            out.push('\\');
+            out.push(e);
+        } else if c == b'"' || c == b'\\' {
+            out.push('\\');
+            out.push(c as char);
+        } else if (32..127).contains(&c) {
+            out.push(c as char);
+        } else {
+            out.push_str(&format!("\\{:o}{:o}{:o}", c >> 6, (c >> 3) & 7, c & 7));
         }
     }
     out.push('"');
     out
 }
 
-/// A random string over a few letters (so that searches find things), of up to 6 bytes.
-fn word(rng: &mut Rng) -> String {
+/// A random string over a few characters (so that searches find things), `é` among them
+/// (two bytes: positions and lengths count bytes), of up to 6 characters.
+fn word(rng: &mut Rng) -> Vec<u8> {
     let n = rng.below(7) as usize;
     (0..n)
-        .map(|_| ['a', 'b', 'c', 'B', ' '][rng.below(5) as usize])
-        .collect()
+        .map(|_| ["a", "b", "c", "B", " ", "é", "\""][rng.below(7) as usize])
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// `find` as Maude defines it: the least position p >= i with `y` at p, by trying each.
-fn find(x: &str, y: &str, i: usize) -> Option<usize> {
+fn find(x: &[u8], y: &[u8], i: usize) -> Option<usize> {
     (i..=x.len()).find(|&p| x[p..].starts_with(y))
 }
 
 /// `rfind`: the greatest position p <= i with `y` at p.
-fn rfind(x: &str, y: &str, i: usize) -> Option<usize> {
+fn rfind(x: &[u8], y: &[u8], i: usize) -> Option<usize> {
     (0..=i.min(x.len())).rev().find(|&p| x[p..].starts_with(y))
 }
 
+/// Maude's order on strings: byte by byte as C's signed `char`s (measured on Maude 3.2:
+/// `char(200) < char(100)`), a proper prefix first.
+fn less(x: &[u8], y: &[u8]) -> bool {
+    let signed = |s: &[u8]| s.iter().map(|&c| c as i8).collect::<Vec<_>>();
+    signed(x) < signed(y)
+}
+
 /// `n` in base `b` by repeated division (digits 0-9 then a-z).
-fn in_base(n: i64, b: i64) -> String {
+fn in_base(n: i64, b: i64) -> Vec<u8> {
     let digits = b"0123456789abcdefghijklmnopqrstuvwxyz";
     let mut m = n.unsigned_abs();
     let mut out = Vec::new();
@@ -104,7 +130,7 @@ fn in_base(n: i64, b: i64) -> String {
         out.push(b'-');
     }
     out.reverse();
-    String::from_utf8(out).expect("ascii")
+    out
 }
 
 #[test]
@@ -118,7 +144,7 @@ fn string_operations_agree_with_rust_strings() {
         let i = rng.below(8) as usize;
         let n = rng.below(8) as usize;
         let mut ask = |t: &str| ask(&mut session, m, &mut engine, t).expect(t);
-        let xy = format!("{x}{y}");
+        let xy = [&x[..], &y[..]].concat();
         assert_eq!(ask(&format!("{lx} + {ly}")), lit(&xy));
         // A computed string is the literal of its text.
         assert_eq!(ask(&format!("({lx} + {ly}) == {}", lit(&xy))), "true");
@@ -130,30 +156,36 @@ fn string_operations_agree_with_rust_strings() {
         assert_eq!(
             ask(&format!("find({lx}, {ly}, {i})")),
             show(find(&x, &y, i)),
-            "find({x:?}, {y:?}, {i})"
+            "find({lx}, {ly}, {i})"
         );
         assert_eq!(
             ask(&format!("rfind({lx}, {ly}, {i})")),
             show(rfind(&x, &y, i)),
-            "rfind({x:?}, {y:?}, {i})"
+            "rfind({lx}, {ly}, {i})"
         );
         for (op, want) in [
-            ("<", x.as_bytes() < y.as_bytes()),
-            ("<=", x.as_bytes() <= y.as_bytes()),
-            (">", x.as_bytes() > y.as_bytes()),
-            (">=", x.as_bytes() >= y.as_bytes()),
+            ("<", less(&x, &y)),
+            ("<=", !less(&y, &x)),
+            (">", less(&y, &x)),
+            (">=", !less(&x, &y)),
         ] {
             assert_eq!(
                 ask(&format!("{lx} {op} {ly}")),
                 want.to_string(),
-                "{x:?} {op} {y:?}"
+                "{lx} {op} {ly}"
             );
         }
-        assert_eq!(ask(&format!("upperCase({lx})")), lit(&x.to_uppercase()));
-        assert_eq!(ask(&format!("lowerCase({lx})")), lit(&x.to_lowercase()));
+        assert_eq!(
+            ask(&format!("upperCase({lx})")),
+            lit(&x.to_ascii_uppercase())
+        );
+        assert_eq!(
+            ask(&format!("lowerCase({lx})")),
+            lit(&x.to_ascii_lowercase())
+        );
         assert_eq!(
             ask(&format!("f({lx} + {ly})")),
-            if xy == "ab" { "1" } else { "2" }
+            if xy == b"ab" { "1" } else { "2" }
         );
         let k = rng.below(2_000_001) as i64 - 1_000_000;
         let b = 2 + rng.below(35) as i64;
@@ -165,19 +197,35 @@ fn string_operations_agree_with_rust_strings() {
         );
         assert_eq!(ask(&format!("rat({}, {b})", lit(&written))), k.to_string());
     }
-    for c in 0..128u8 {
-        let s = (c as char).to_string();
-        // `"\n"` and `"\t"` are the literals' escapes; the others print as they are.
+    // Every byte: `char` makes it, `ascii` reads it back, and it prints as Maude prints
+    // it; read back from that literal, it is the same string.
+    for c in 0..=255u8 {
         let ch = ask(&mut session, m, &mut engine, &format!("char({c})")).expect("char");
-        let printed = match c {
-            b'\n' => "\"\\n\"".to_string(),
-            b'\t' => "\"\\t\"".to_string(),
-            _ => lit(&s),
-        };
-        assert_eq!(ch, printed);
+        assert_eq!(ch, lit(&[c]), "char({c})");
         assert_eq!(
             ask(&mut session, m, &mut engine, &format!("ascii(char({c}))")),
             Ok(c.to_string())
+        );
+        assert_eq!(
+            ask(&mut session, m, &mut engine, &format!("char({c}) == {ch}")),
+            Ok("true".to_string()),
+            "{ch}"
+        );
+    }
+    // Literals read C's escapes as Maude does: named ones, up to three octal digits (the
+    // value modulo 256), and a backslash before anything else is that character.
+    for (literal, bytes) in [
+        (r#""\a\b\f\v\r\e""#, &b"\x07\x08\x0c\x0b\re"[..]),
+        (r#""\0""#, b"\0"),
+        (r#""\399""#, b"\x0399"),
+        (r#""\477""#, b"?"),
+        (r#""\101\40""#, b"A "),
+        (r#""\x41""#, b"x41"),
+    ] {
+        assert_eq!(
+            ask(&mut session, m, &mut engine, &format!("{literal} + \"\"")),
+            Ok(lit(bytes)),
+            "{literal}"
         );
     }
 }
@@ -249,7 +297,7 @@ fn string_errors_say_what_is_wrong_and_where() {
             "`rat` needs the digits of an integer in the base given",
         ),
         ("string(5, 1)", "the base must be from 2 to 36"),
-        ("char(300)", "`char` needs a code from 0 to 127"),
+        ("char(300)", "`char` needs a code from 0 to 255"),
         ("rat(\"99999999999999999999\", 10)", "overflow"),
     ] {
         std::fs::write(

@@ -191,7 +191,7 @@ fn string_value(engine: &Engine, t: TermId) -> String {
             .map(|&a| string_value(engine, a))
             .collect(),
         _ => match store.str_text(t) {
-            Some(text) => text.to_string(),
+            Some(text) => String::from_utf8_lossy(text).into_owned(),
             None => engine.show(t),
         },
     }

@@ -125,7 +125,7 @@ impl<'g> GameDriver<'g> {
             }
             // A literal, or a string computed by STRING's operations.
             _ => match store.str_text(t) {
-                Some(text) => out.push_str(text),
+                Some(text) => out.push_str(&String::from_utf8_lossy(text)),
                 None => out.push_str(&engine.show(t)),
             },
         }

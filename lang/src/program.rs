@@ -576,38 +576,79 @@ impl Program {
     }
 }
 
-/// The text of a string literal: quotes removed, `\n`, `\t`, `\"` and `\\` read.
-pub fn unquote(literal: &str) -> String {
-    let inner = &literal[1..literal.len() - 1];
-    let mut out = String::with_capacity(inner.len());
-    let mut chars = inner.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
+/// The bytes of a string literal, as Maude reads it: quotes removed, and the escapes of C
+/// read: `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v`, `\"`, `\\`, and up to three octal
+/// digits (`\0`, `\101` for `A`, the value taken modulo 256 as Maude does); a backslash
+/// before anything else stands for that character (`\q` is `q`).
+pub fn unquote_bytes(literal: &str) -> Vec<u8> {
+    let inner = literal.as_bytes();
+    let inner = &inner[1..inner.len().saturating_sub(1).max(1)];
+    let mut out = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        let c = inner[i];
+        i += 1;
+        if c != b'\\' {
             out.push(c);
             continue;
         }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
+        let Some(&e) = inner.get(i) else {
+            out.push(b'\\');
+            break;
+        };
+        i += 1;
+        out.push(match e {
+            b'n' => b'\n',
+            b't' => b'\t',
+            b'r' => b'\r',
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                for _ in 0..2 {
+                    match inner.get(i) {
+                        Some(&d @ b'0'..=b'7') => {
+                            v = v * 8 + u32::from(d - b'0');
+                            i += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                (v % 256) as u8
+            }
+            other => other,
+        });
     }
     out
 }
 
-/// The literal that reads as the string `text`: in quotes, with `\n`, `\t`, `\"` and `\\`
-/// escaped (the inverse of [`unquote`]).
-pub fn quote(text: &str) -> String {
+/// The text of a string literal ([`unquote_bytes`]), bytes that are not UTF-8 replaced
+/// (a game's `display`, a board's rows).
+pub fn unquote(literal: &str) -> String {
+    String::from_utf8_lossy(&unquote_bytes(literal)).into_owned()
+}
+
+/// The literal that reads as the bytes `text`, written as Maude writes it: printable
+/// ASCII as it is (`"` and `\` escaped), C's named escapes for the control characters
+/// that have one, three octal digits for any other byte (`"\000"`, `"\303\251"`).
+pub fn quote(text: &[u8]) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
+    for &c in text {
         match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c => out.push(c),
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            7 => out.push_str("\\a"),
+            8 => out.push_str("\\b"),
+            12 => out.push_str("\\f"),
+            11 => out.push_str("\\v"),
+            32..=126 => out.push(c as char),
+            _ => out.push_str(&format!("\\{c:03o}")),
         }
     }
     out.push('"');

@@ -190,11 +190,13 @@ impl<'a> Printer<'a> {
         if let Some(entries) = self.store.map_entries_sorted(t) {
             return self.map(t, entries);
         }
+        // A string, computed or a literal, as Maude writes it: `"\a"`, `"\000"`, however
+        // the literal was spelled (`"\007"`, `"\0"`).
+        if let Some(text) = self.store.str_text(t) {
+            p.items.push(Task::Owned(quote(text)));
+            return p;
+        }
         let Some((op, args)) = self.store.app(t) else {
-            if let (true, Some(text)) = (self.store.is_str_value(t), self.store.str_text(t)) {
-                p.items.push(Task::Owned(quote(text)));
-                return p;
-            }
             let v = self.store.int(t).unwrap_or_default();
             p.items.push(Task::Owned(v.to_string()));
             return p;

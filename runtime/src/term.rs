@@ -168,8 +168,8 @@ pub enum TermData {
     /// removed from or added to its middle (see [`tree`](self::tree)).
     Tree(Box<TreeTerm>),
     /// A string a program computed (Maude's STRING, see [`string`](self::string)) whose
-    /// text no literal constant has: like an integer, a value matched only by variables.
-    Str(Box<str>),
+    /// bytes no literal constant has: like an integer, a value matched only by variables.
+    Str(Box<[u8]>),
 }
 
 /// The sort returned by [`TermStore::sort_of`] when it has none (an integer literal in a
@@ -1390,7 +1390,7 @@ impl TermStore {
             (TermData::Int(_), _) => Ordering::Less,
             (_, TermData::Int(_)) => Ordering::Greater,
             // Computed strings come after integers, by their bytes.
-            (TermData::Str(x), TermData::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+            (TermData::Str(x), TermData::Str(y)) => x.cmp(y),
             (TermData::Str(_), _) => Ordering::Less,
             (_, TermData::Str(_)) => Ordering::Greater,
             // Maps come after integers and before applications.

@@ -68,7 +68,7 @@ impl Session {
                 if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {
                     // As in Maude, a string of one character is a `Char` (below `String`).
                     let sort = match char_sort {
-                        Some(c) if crate::program::unquote(text).len() == 1 => c,
+                        Some(c) if crate::program::unquote_bytes(text).len() == 1 => c,
                         _ => string,
                     };
                     self.literal_constant(t, b, sort, module);

@@ -147,7 +147,7 @@ impl Engine {
                 }
                 None if self.store.is_str_value(t) => {
                     // A computed string: its length, then its bytes, eight to a word.
-                    let text = self.store.str_text(t).unwrap_or_default().as_bytes();
+                    let text = self.store.str_text(t).unwrap_or_default();
                     out.push((text.len() as u64) << 8 | STRING_TAG);
                     for chunk in text.chunks(8) {
                         let mut w = [0u8; 8];
@@ -193,9 +193,8 @@ impl Engine {
                         .collect();
                     i += words;
                     bytes.truncate(len);
-                    let text = String::from_utf8_lossy(&bytes);
                     self.store
-                        .mk_str(&text)
+                        .mk_str(&bytes)
                         .expect("a string of a program with strings")
                 }
                 3 => {

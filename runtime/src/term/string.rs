@@ -11,7 +11,7 @@
 //! is not a string operation here: `"a" ++ "b"` stays a term of two pieces, as before.
 
 use super::{finish, mix, TermData, TermId, TermStore, EMPTY, NO_SORT};
-use gamelang_lang::program::{unquote, OpId, Signature, SortId};
+use gamelang_lang::program::{unquote_bytes, OpId, Signature, SortId};
 use rustc_hash::FxHashMap;
 
 /// What the store knows of the program's strings: the literal constants by text and the
@@ -19,9 +19,9 @@ use rustc_hash::FxHashMap;
 #[derive(Default)]
 pub(super) struct Strings {
     /// The literal constant of each text a program's literals have.
-    literal_of: FxHashMap<Box<str>, OpId>,
+    literal_of: FxHashMap<Box<[u8]>, OpId>,
     /// The text of each operator that is a string literal (`None` for the others).
-    text_of: Vec<Option<Box<str>>>,
+    text_of: Vec<Option<Box<[u8]>>>,
     string_sort: Option<SortId>,
     char_sort: Option<SortId>,
 }
@@ -45,7 +45,7 @@ impl Strings {
             if !literal {
                 continue;
             }
-            let text: Box<str> = unquote(&info.name).into();
+            let text: Box<[u8]> = unquote_bytes(&info.name).into();
             if s.text_of.len() <= i {
                 s.text_of.resize(i + 1, None);
             }
@@ -57,7 +57,7 @@ impl Strings {
     }
 
     /// The sort of a computed string: `Char` for one byte, else `String`.
-    pub(super) fn sort_of(&self, text: &str) -> SortId {
+    pub(super) fn sort_of(&self, text: &[u8]) -> SortId {
         let s = if text.len() == 1 {
             self.char_sort.or(self.string_sort)
         } else {
@@ -67,9 +67,9 @@ impl Strings {
     }
 }
 
-fn hash_str(text: &str) -> u32 {
+fn hash_str(text: &[u8]) -> u32 {
     let mut h = 0x2545_f491_4f6c_dd1d_u64;
-    for chunk in text.as_bytes().chunks(8) {
+    for chunk in text.chunks(8) {
         let mut w = [0u8; 8];
         w[..chunk.len()].copy_from_slice(chunk);
         h = mix(h, u64::from_le_bytes(w));
@@ -80,7 +80,7 @@ fn hash_str(text: &str) -> u32 {
 impl TermStore {
     /// The string `text`: the literal constant of that text if the program has one,
     /// else the (hash-consed) string value. `None` if the program has no strings.
-    pub fn mk_str(&mut self, text: &str) -> Option<TermId> {
+    pub fn mk_str(&mut self, text: &[u8]) -> Option<TermId> {
         self.strings.string_sort?;
         if let Some(&op) = self.strings.literal_of.get(text) {
             return Some(self.mk_app(op, &[]));
@@ -105,7 +105,7 @@ impl TermStore {
     }
 
     /// The text of `t` if it is a string: a computed one or a literal constant.
-    pub fn str_text(&self, t: TermId) -> Option<&str> {
+    pub fn str_text(&self, t: TermId) -> Option<&[u8]> {
         match &self.terms[t.index()] {
             TermData::Str(text) => Some(text),
             TermData::App { op, args } if args.is_empty() => self
