@@ -734,6 +734,16 @@ impl TermStore {
     /// The arguments of `t` (empty for constants and integers).
     #[inline]
     pub fn args(&self, t: TermId) -> &[TermId] {
+        // The application first, alone, small enough to be inlined everywhere (with every
+        // kind of term in one `match`, the direct evaluator called it: binary-add +2%).
+        if let TermData::App { args, .. } = &self.terms[t.index()] {
+            return args;
+        }
+        self.args_of_other(t)
+    }
+
+    /// [`TermStore::args`] of a term that is not a plain application.
+    fn args_of_other(&self, t: TermId) -> &[TermId] {
         match &self.terms[t.index()] {
             TermData::App { args, .. } => args,
             TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => &[],
@@ -747,6 +757,15 @@ impl TermStore {
     /// The operator and arguments of an application (`None` for an integer).
     #[inline]
     pub fn app(&self, t: TermId) -> Option<(OpId, &[TermId])> {
+        // The application first, alone (as in `args`).
+        if let TermData::App { op, args } = &self.terms[t.index()] {
+            return Some((*op, args));
+        }
+        self.app_of_other(t)
+    }
+
+    /// [`TermStore::app`] of a term that is not a plain application.
+    fn app_of_other(&self, t: TermId) -> Option<(OpId, &[TermId])> {
         match &self.terms[t.index()] {
             TermData::App { op, args } => Some((*op, args)),
             TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => None,
@@ -1376,7 +1395,7 @@ impl TermStore {
     }
 
     /// The structural total order used to sort the arguments of `comm` operators:
-    /// integers before applications, integers by value, applications by operator id then
+    /// integers, then maps, then computed strings before applications, integers by value, applications by operator id then
     /// arguments lexicographically (then by length). It does not depend on term ids, so it
     /// does not depend on the order in which terms were created. No recursion on depth.
     #[inline]
@@ -1389,10 +1408,6 @@ impl TermStore {
             (TermData::Int(x), TermData::Int(y)) => x.cmp(y),
             (TermData::Int(_), _) => Ordering::Less,
             (_, TermData::Int(_)) => Ordering::Greater,
-            // Computed strings come after integers, by their bytes.
-            (TermData::Str(x), TermData::Str(y)) => x.cmp(y),
-            (TermData::Str(_), _) => Ordering::Less,
-            (_, TermData::Str(_)) => Ordering::Greater,
             // Maps come after integers and before applications.
             (TermData::Map(x), TermData::Map(y)) => self.compare_maps(x, y),
             (TermData::Map(_), _) => Ordering::Less,
@@ -1415,6 +1430,10 @@ impl TermStore {
                 }
                 a1.len().cmp(&a2.len())
             }
+            // Computed strings by their bytes; after integers and maps, before the
+            // applications (below: no operator comes first). Here, not above, so that
+            // two applications are compared with no more tests than before strings.
+            (TermData::Str(x), TermData::Str(y)) => x.cmp(y),
             _ => {
                 let (o1, o2) = (self.op(a), self.op(b));
                 if o1 != o2 {
