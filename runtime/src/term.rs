@@ -1012,23 +1012,29 @@ impl TermStore {
 
     fn intern_int(&mut self, v: i64) -> TermId {
         let h = hash_int(v);
+        // (Compared in place: `== TermData::Int(v)` built and dropped a `TermData`.)
+        match self.find_in_table(h, |d| matches!(d, TermData::Int(x) if *x == v)) {
+            Ok(t) => t,
+            Err(slot) => self.insert_at(slot, h, TermData::Int(v)),
+        }
+    }
+
+    /// The term of hash `h` in the table that `is_it`, or the free slot where it goes.
+    #[inline(always)]
+    fn find_in_table(&self, h: u32, is_it: impl Fn(&TermData) -> bool) -> Result<TermId, usize> {
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
         loop {
             let entry = self.table[i];
             if entry == EMPTY {
-                break;
+                return Err(i);
             }
             let id = entry as u32;
-            // (Compared in place: `== TermData::Int(v)` built and dropped a `TermData`.)
-            if (entry >> 32) as u32 == h
-                && matches!(self.terms[id as usize], TermData::Int(x) if x == v)
-            {
-                return TermId(id);
+            if (entry >> 32) as u32 == h && is_it(&self.terms[id as usize]) {
+                return Ok(TermId(id));
             }
             i = (i + 1) & mask;
         }
-        self.insert_at(i, h, TermData::Int(v))
     }
 
     /// The constant `op`.

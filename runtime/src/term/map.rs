@@ -23,7 +23,7 @@
 //! union of their result sort `Set{K}` / `Set{V}`; it is found by its attributes (`assoc
 //! comm idem` with an identity).
 
-use super::{elem_hash, finish, mix, StoreValue, TermData, TermId, TermStore, EMPTY, K};
+use super::{elem_hash, finish, mix, StoreValue, TermData, TermId, TermStore, K};
 use gamelang_lang::program::{Builtin, OpId, Signature, SortId};
 use imbl::OrdMap;
 use std::cmp::Ordering;
@@ -290,26 +290,15 @@ impl TermStore {
             }
             n => {
                 let h = hash_map(family, sum, n);
-                let mask = self.table.len() - 1;
-                let mut i = h as usize & mask;
-                loop {
-                    let slot = self.table[i];
-                    if slot == EMPTY {
-                        break;
-                    }
-                    let id = slot as u32;
-                    if (slot >> 32) as u32 == h {
-                        if let TermData::Map(m) = &self.terms[id as usize] {
-                            if m.family == family
-                                && m.sum == sum
-                                && (m.entries.ptr_eq(&entries) || m.entries == entries)
-                            {
-                                return TermId(id);
-                            }
-                        }
-                    }
-                    i = (i + 1) & mask;
-                }
+                let found = self.find_in_table(h, |d| {
+                    matches!(d, TermData::Map(m) if m.family == family
+                        && m.sum == sum
+                        && (m.entries.ptr_eq(&entries) || m.entries == entries))
+                });
+                let i = match found {
+                    Ok(t) => return t,
+                    Err(slot) => slot,
+                };
                 self.seg_elems += own_cells(n);
                 let data = TermData::Map(Box::new(MapTerm {
                     family,

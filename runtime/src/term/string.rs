@@ -10,7 +10,7 @@
 //! `++` (the prelude's `assoc` constructor joining strings for a game's `display`)
 //! is not a string operation here: `"a" ++ "b"` stays a term of two pieces, as before.
 
-use super::{finish, mix, TermData, TermId, TermStore, EMPTY, NO_SORT};
+use super::{finish, mix, TermData, TermId, TermStore, NO_SORT};
 use gamelang_lang::program::{unquote_bytes, OpId, Signature, SortId};
 use rustc_hash::FxHashMap;
 
@@ -86,22 +86,12 @@ impl TermStore {
             return Some(self.mk_app(op, &[]));
         }
         let h = hash_str(text);
-        let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let entry = self.table[i];
-            if entry == EMPTY {
-                break;
-            }
-            let id = entry as u32;
-            if (entry >> 32) as u32 == h
-                && matches!(&self.terms[id as usize], TermData::Str(x) if **x == *text)
-            {
-                return Some(TermId(id));
-            }
-            i = (i + 1) & mask;
-        }
-        Some(self.insert_at(i, h, TermData::Str(text.into())))
+        Some(
+            match self.find_in_table(h, |d| matches!(d, TermData::Str(x) if **x == *text)) {
+                Ok(t) => t,
+                Err(slot) => self.insert_at(slot, h, TermData::Str(text.into())),
+            },
+        )
     }
 
     /// The text of `t` if it is a string: a computed one or a literal constant.
