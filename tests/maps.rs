@@ -314,7 +314,6 @@ fn a_map_builtin_on_a_non_map_says_it_needs_a_map() {
 fn shared_memo_tables_tell_maps_apart_and_carry_them() {
     // Engines on other threads share memo tables through a portable encoding of terms: two
     // different maps must not be one key, and a map published as a value must arrive whole.
-    use gamelang_runtime::engine::SharedMemo;
     let src = "fmod T is
   sort P .
   ops p0 p1 p2 : -> P [ctor] .
@@ -330,14 +329,7 @@ endfm
     let mut session = Session::new().expect("stdlib");
     session.load_source("shared.game", src).expect("loads");
     let m = session.module_by_name("T").expect("module T");
-    let shared = SharedMemo::new();
-    let mut engines: Vec<Engine> = (0..2)
-        .map(|_| {
-            let mut e = Engine::new(Arc::new(session.program.clone()));
-            e.share_memo(shared.clone());
-            e
-        })
-        .collect();
+    let mut engines = support::engines_sharing_memo(&session.program, 2);
     let mut eval = |engines: &mut Vec<Engine>, e: usize, text: &str| {
         let pat = session.parse_term(m, "test", text, None).expect("parses");
         let engine = &mut engines[e];

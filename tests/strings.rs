@@ -6,9 +6,7 @@
 mod support;
 
 use gamelang_lang::elab::Session;
-use gamelang_runtime::engine::SharedMemo;
 use gamelang_runtime::Engine;
-use std::process::Command;
 use std::sync::Arc;
 use support::Rng;
 
@@ -243,14 +241,7 @@ fn computed_strings_are_one_term_with_literals_in_sets_and_memo_tables() {
 
     // Engines on other threads share memo tables through a portable encoding of terms:
     // strings must arrive whole, and two strings must not be one key.
-    let shared = SharedMemo::new();
-    let mut engines: Vec<Engine> = (0..2)
-        .map(|_| {
-            let mut e = Engine::new(Arc::new(session.program.clone()));
-            e.share_memo(shared.clone());
-            e
-        })
-        .collect();
+    let mut engines = support::engines_sharing_memo(&session.program, 2);
     let long = "a string longer than eight bytes, with \\\"quotes\\\"";
     for e in [0, 1] {
         assert_eq!(
@@ -305,11 +296,7 @@ fn string_errors_say_what_is_wrong_and_where() {
             format!("fmod B is\n  protecting CONVERSION .\nendfm\n\nred {term} .\n"),
         )
         .expect("write");
-        let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-            .arg("reduce")
-            .arg(&file)
-            .output()
-            .expect("run gamelang");
+        let out = support::cli::gamelang(&["reduce", file.to_str().expect("a UTF-8 path")]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{term}: {stderr}");
         assert!(stderr.contains(message), "{term}: {stderr}");
@@ -325,11 +312,7 @@ fn string_errors_say_what_is_wrong_and_where() {
 fn a_game_draws_computed_strings() {
     // `display` joins literals and strings computed by CONVERSION's `string`: the principal
     // line `gamelang solve` draws shows every position's number in decimal and binary.
-    let out = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(["solve", "tests/data/take-display.game"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run gamelang solve");
+    let out = support::cli::gamelang(&["solve", "tests/data/take-display.game"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -174,7 +174,8 @@ pub enum Builtin {
     StrFind,
     /// `rfind(S, T, i)`: the last position `<= i` where `T` occurs in `S`, or `notFound`.
     StrRFind,
-    /// `S < T` and the like: the lexicographic order of the bytes.
+    /// `S < T` and the like: the lexicographic order of the bytes as signed characters,
+    /// as Maude's.
     StrLt,
     StrLe,
     StrGt,
@@ -576,6 +577,18 @@ impl Program {
     }
 }
 
+/// C's named escapes, as Maude reads and prints them: the letter after the backslash and
+/// the byte it stands for.
+const NAMED_ESCAPES: [(u8, u8); 7] = [
+    (b'n', b'\n'),
+    (b't', b'\t'),
+    (b'r', b'\r'),
+    (b'a', 7),
+    (b'b', 8),
+    (b'f', 12),
+    (b'v', 11),
+];
+
 /// The bytes of a string literal, as Maude reads it: quotes removed, and the escapes of C
 /// read: `\n`, `\t`, `\r`, `\a`, `\b`, `\f`, `\v`, `\"`, `\\`, and up to three octal
 /// digits (`\0`, `\101` for `A`, the value taken modulo 256 as Maude does); a backslash
@@ -597,14 +610,11 @@ pub fn unquote_bytes(literal: &str) -> Vec<u8> {
             break;
         };
         i += 1;
+        if let Some(&(_, byte)) = NAMED_ESCAPES.iter().find(|(letter, _)| *letter == e) {
+            out.push(byte);
+            continue;
+        }
         out.push(match e {
-            b'n' => b'\n',
-            b't' => b'\t',
-            b'r' => b'\r',
-            b'a' => 7,
-            b'b' => 8,
-            b'f' => 12,
-            b'v' => 11,
             b'0'..=b'7' => {
                 let mut v = u32::from(e - b'0');
                 for _ in 0..2 {
@@ -637,16 +647,16 @@ pub fn quote(text: &[u8]) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for &c in text {
+        if let Some(&(letter, _)) = NAMED_ESCAPES.iter().find(|(_, byte)| *byte == c) {
+            out.push('\\');
+            out.push(letter as char);
+            continue;
+        }
         match c {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            b'\r' => out.push_str("\\r"),
-            7 => out.push_str("\\a"),
-            8 => out.push_str("\\b"),
-            12 => out.push_str("\\f"),
-            11 => out.push_str("\\v"),
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(c as char);
+            }
             32..=126 => out.push(c as char),
             _ => out.push_str(&format!("\\{c:03o}")),
         }

@@ -1401,8 +1401,9 @@ impl TermStore {
     }
 
     /// The structural total order used to sort the arguments of `comm` operators:
-    /// integers, then maps, then computed strings before applications, integers by value, applications by operator id then
-    /// arguments lexicographically (then by length). It does not depend on term ids, so it
+    /// integers, then maps, then computed strings, then applications; integers by value,
+    /// strings by their bytes, applications by operator id then arguments
+    /// lexicographically (then by length). It does not depend on term ids, so it
     /// does not depend on the order in which terms were created. No recursion on depth.
     #[inline]
     pub fn compare(&self, a: TermId, b: TermId) -> Ordering {

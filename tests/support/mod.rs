@@ -25,6 +25,22 @@ impl Rng {
     }
 }
 
+/// `n` engines of `program` sharing one set of memo tables (a `SharedMemo`), as the
+/// workers of `gamelang sweep` do.
+pub fn engines_sharing_memo(
+    program: &gamelang_lang::program::Program,
+    n: usize,
+) -> Vec<gamelang_runtime::Engine> {
+    let shared = gamelang_runtime::engine::SharedMemo::new();
+    (0..n)
+        .map(|_| {
+            let mut e = gamelang_runtime::Engine::new(std::sync::Arc::new(program.clone()));
+            e.share_memo(shared.clone());
+            e
+        })
+        .collect()
+}
+
 /// Running the `gamelang` binary from tests.
 pub mod cli {
     use std::path::Path;

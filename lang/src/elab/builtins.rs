@@ -8,8 +8,7 @@ use crate::program::{Builtin, OpAttrs, OpId, OpInfo, PatPiece, SortId};
 impl Session {
     /// The prelude's `String` sort.
     pub fn string_sort(&self) -> Option<SortId> {
-        self.bool_module
-            .and_then(|b| self.modules[b].sorts.get("String").copied())
+        self.program.sig.string_sort
     }
 
     /// The prelude's `_++_`.
@@ -62,7 +61,7 @@ impl Session {
     /// module elaborated later that imports it) and from `module` if it imports QID.
     pub(super) fn intern_literals(&mut self, toks: &[Token], module: Option<ModuleId>) {
         if let (Some(b), Some(string)) = (self.bool_module, self.string_sort()) {
-            let char_sort = self.modules[b].sorts.get("Char").copied();
+            let char_sort = self.program.sig.char_sort;
             for t in toks {
                 let text = &t.text;
                 if text.len() >= 2 && text.starts_with('"') && text.ends_with('"') {

@@ -145,17 +145,18 @@ impl Engine {
                         stack.push(k);
                     }
                 }
-                None if self.store.is_str_value(t) => {
-                    // A computed string: its length, then its bytes, eight to a word.
-                    let text = self.store.str_text(t).unwrap_or_default();
-                    out.push((text.len() as u64) << 8 | STRING_TAG);
-                    for chunk in text.chunks(8) {
-                        let mut w = [0u8; 8];
-                        w[..chunk.len()].copy_from_slice(chunk);
-                        out.push(u64::from_le_bytes(w));
-                    }
-                }
                 None => {
+                    // A computed string (a literal is a constant, above): its length, then
+                    // its bytes, eight to a word.
+                    if let Some(text) = self.store.str_text(t) {
+                        out.push((text.len() as u64) << 8 | STRING_TAG);
+                        for chunk in text.chunks(8) {
+                            let mut w = [0u8; 8];
+                            w[..chunk.len()].copy_from_slice(chunk);
+                            out.push(u64::from_le_bytes(w));
+                        }
+                        continue;
+                    }
                     let v = self.store.int(t).unwrap_or_default();
                     if (-(1i64 << 61)..(1i64 << 61)).contains(&v) {
                         out.push((v << 2) as u64 | 1);

@@ -87,8 +87,7 @@ fn compute(store: &TermStore, b: Builtin, args: &[TermId]) -> Result<Option<Out>
                 return Ok(None);
             };
             // Byte by byte as signed characters, as Maude compares (`char(200) < "d"`).
-            let signed = |s: &[u8]| s.iter().map(|&c| c as i8).collect::<Vec<i8>>();
-            let o = signed(x).cmp(&signed(y));
+            let o = signed(x).cmp(signed(y));
             Out::Bool(match b {
                 Builtin::StrLt => o.is_lt(),
                 Builtin::StrLe => o.is_le(),
@@ -137,6 +136,11 @@ fn compute(store: &TermStore, b: Builtin, args: &[TermId]) -> Result<Option<Out>
         _ => return Ok(None),
     };
     Ok(Some(out))
+}
+
+/// The bytes of `s` as C's signed `char`s.
+fn signed(s: &[u8]) -> impl Iterator<Item = i8> + '_ {
+    s.iter().map(|&c| c as i8)
 }
 
 /// A position or a length as an index: a negative one is an error (the sorts say `Nat`,

@@ -106,9 +106,4 @@ impl TermStore {
             _ => None,
         }
     }
-
-    /// Is `t` a computed string (not a literal constant)?
-    pub fn is_str_value(&self, t: TermId) -> bool {
-        matches!(self.terms[t.index()], TermData::Str(_))
-    }
 }
