@@ -78,6 +78,13 @@ pub struct PlayoutArgs {
     /// cpu_seconds, simulations_per_second).
     #[arg(long)]
     pub json: bool,
+    /// When done, print to standard error what the rewrites were: each equation's
+    /// applications (and the matches its condition refused) and each built-in's
+    /// evaluations, most first, with where each equation is written. Calls the call cache
+    /// answers are not rewritten, so not counted. Profiling makes playouts slower: the
+    /// rates printed are then not the game's.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// CPU time used by this process (the commands that time themselves run on one thread),
@@ -518,15 +525,28 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
         );
     }
     let mut engine = Engine::new(Arc::new(session.program.clone()));
-    if let Some(n) = args.mcts {
-        return mcts_speed(&session, &which, &mut engine, n, args.game.seed, args.json);
-    }
+    engine.set_profiling(args.profile);
+    let code = match args.mcts {
+        Some(n) => mcts_speed(&session, &which, &mut engine, n, args.game.seed, args.json),
+        None => playouts_for(&args, &session, &which, &mut engine),
+    };
+    crate::profile::report_to_stderr(&mut engine, &session);
+    code
+}
+
+/// Random playouts from the start for `--seconds`, and their rate.
+fn playouts_for(
+    args: &PlayoutArgs,
+    session: &Session,
+    which: &Which,
+    engine: &mut Engine,
+) -> ExitCode {
     let mut rng = Rng::new(args.game.seed);
     let limit = Duration::from_secs_f64(args.seconds);
     let cpu = cpu_time();
     let began = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
-    let outcome = with_rules(&mut engine, &which, |rules, start| {
+    let outcome = with_rules(engine, which, |rules, start| {
         while began.elapsed() < limit {
             let (_, n) = gamelang_agents::mcts::playout(&mut rng, rules, start)?;
             playouts += 1;
@@ -536,7 +556,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
         Ok(())
     });
     if let Err(e) = outcome {
-        return fail(&session, driver::diagnose(&engine, &e));
+        return fail(session, driver::diagnose(engine, &e));
     }
     let secs = began.elapsed().as_secs_f64();
     let cpu = (cpu_time() - cpu).as_secs_f64();

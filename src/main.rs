@@ -9,6 +9,7 @@ mod failure;
 mod lower;
 mod play;
 mod play_agent;
+mod profile;
 mod qbf;
 mod reduce;
 mod repl;

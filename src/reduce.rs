@@ -33,6 +33,13 @@ pub struct ReduceArgs {
     /// Do not print the `rewrites: … time: …` line after each result.
     #[arg(long)]
     pub quiet: bool,
+    /// After each result, print what its rewrites were: each equation's applications
+    /// (and the matches its condition refused) and each built-in's evaluations, most first,
+    /// with where the equation is written (as Maude's `set profile on .`). Calls the call
+    /// cache answers are not rewritten, so not counted; GAMELANG_NO_CALL_CACHE=1 counts
+    /// every call, as Maude does. Profiling makes a reduction slower.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 pub fn run(args: ReduceArgs) -> ExitCode {
@@ -100,6 +107,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     // Nothing here holds a term across a reduction but the term being reduced: the engine
     // may collect garbage while it works, so a long reduction keeps only what it needs.
     engine.collect_in_reduce = true;
+    engine.set_profiling(args.profile);
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     let mut out = std::io::stdout().lock();
     // A reduction that fails (a stuck term, a budget) is reported in its turn and the
@@ -139,6 +147,8 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 if interrupted {
                     return status;
                 }
+                // (The next reduction's profile starts from nothing.)
+                engine.take_profile();
                 failed += 1;
                 continue;
             }
@@ -162,6 +172,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 engine.steps() - steps,
                 elapsed.as_secs_f64() * 1e3
             );
+        }
+        if let Some(profile) = engine.take_profile() {
+            let _ = crate::profile::write(&mut out, &profile, engine.program(), &session.sources);
         }
     }
     // The process ends here: freeing the term store and the session term by term would

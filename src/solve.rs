@@ -6,7 +6,8 @@ use crate::failure::Failure;
 use crate::report::{self, Renderer, Report};
 use gamelang_game as driver;
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::Session;
+use gamelang_lang::elab::{Game, Session};
+use gamelang_lang::program::Pat;
 use gamelang_runtime::Engine;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -87,6 +88,12 @@ pub struct SolveArgs {
     /// draws (JSON: winner, depth, principal_line, best_choice, positions, …).
     #[arg(long)]
     pub retrograde: bool,
+    /// When done, print to standard error what the rewrites were: each equation's
+    /// applications (and the matches its condition refused) and each built-in's
+    /// evaluations, most first, with where each equation is written. Calls the call cache
+    /// answers are not rewritten, so not counted. Profiling makes solving slower.
+    #[arg(long)]
+    pub profile: bool,
     /// Chance games: solve a deterministic two-player game by max-n like a chance game
     /// instead of by retrograde analysis.
     #[arg(long, hide = true)]
@@ -134,37 +141,60 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // term would only delay the exit.
     let mut engine = std::mem::ManuallyDrop::new(app::engine(&session));
     engine.limits.max_steps = args.max_steps;
+    engine.set_profiling(args.profile);
     app::stop_on_ctrl_c(&engine.interrupt);
+    let code = solve_on(&args, &session, &game, start, first, &mut engine);
+    crate::profile::report_to_stderr(&mut engine, &session);
+    code
+}
+
+/// Solve `game` from `start` with `first` to move, on `engine`, and print the answer.
+fn solve_on(
+    args: &SolveArgs,
+    session: &Session,
+    game: &Game,
+    start: Pat,
+    first: Pat,
+    engine: &mut Engine,
+) -> ExitCode {
+    let fail = |session: &Session, d: Diag| {
+        let d = if d.message.starts_with("cycle in the game graph") {
+            d.note("positions repeat in this game: `--retrograde` solves it by retrograde analysis, with draws")
+        } else {
+            d
+        };
+        crate::failure::diag(&session.sources, &d)
+    };
     if args.retrograde {
-        return crate::chance::solve_tree(&args, &session, &game, start, first, &mut engine);
+        return crate::chance::solve_tree(args, session, game, start, first, engine);
     }
     // A failure is a located diagnostic; an interrupted search exits with status 130.
     let failed = |engine: &Engine, e: &driver::SolveError| {
-        let code = fail(&session, driver::diagnose(engine, e));
+        let code = fail(session, driver::diagnose(engine, e));
         if driver::is_interrupted(e) {
             ExitCode::from(130)
         } else {
             code
         }
     };
-    let renderer = |engine| Renderer::new(engine, &game, args.show_plies);
+    let renderer = |engine| Renderer::new(engine, game, args.show_plies);
     if args.value {
         let within = args.max_depth;
-        return match driver::solve_value_within(&mut engine, &game, &start, &first, within) {
+        return match driver::solve_value_within(engine, game, &start, &first, within) {
             Ok(v) => {
-                renderer(&engine).print(&Report::Valued(&v), args.json);
+                renderer(engine).print(&Report::Valued(&v), args.json);
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(&session, driver::diagnose(&engine, &e)),
+            Err(e) => fail(session, driver::diagnose(engine, &e)),
         };
     }
     if let Some(plies) = args.max_depth {
-        return match driver::solve_within(&mut engine, &game, &start, &first, plies) {
+        return match driver::solve_within(engine, game, &start, &first, plies) {
             Ok(b) => {
-                renderer(&engine).print(&Report::Bounded(&b), args.json);
+                renderer(engine).print(&Report::Bounded(&b), args.json);
                 ExitCode::SUCCESS
             }
-            Err(e) => failed(&engine, &e),
+            Err(e) => failed(engine, &e),
         };
     }
     // This command holds no term across the solve: the search may collect garbage
@@ -175,16 +205,15 @@ pub fn run(args: SolveArgs) -> ExitCode {
         table: args.table_size.unwrap_or(usize::MAX),
     };
     let outcome =
-        match driver::solve_in_memory(&mut engine, &game, &start, &first, args.line_budget, memory)
-        {
+        match driver::solve_in_memory(engine, game, &start, &first, args.line_budget, memory) {
             Ok(o) => o,
-            Err(e) => return failed(&engine, &e),
+            Err(e) => return failed(engine, &e),
         };
-    renderer(&engine).print(&Report::Outcome(&outcome), args.json);
+    renderer(engine).print(&Report::Outcome(&outcome), args.json);
     if !args.json {
-        match report::draw_line(&mut engine, &game, &outcome, args.show_plies) {
+        match report::draw_line(engine, game, &outcome, args.show_plies) {
             Ok(drawn) => print!("{drawn}"),
-            Err(e) => return fail(&session, driver::diagnose(&engine, &e)),
+            Err(e) => return fail(session, driver::diagnose(engine, &e)),
         }
     }
     ExitCode::SUCCESS

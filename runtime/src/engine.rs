@@ -68,7 +68,8 @@
 //! evaluates right-hand sides by native recursion (`code` flattens them, `dispatch` picks
 //! the equations to try), `calls` is its call cache, `gc`
 //! collects garbage, `describe` words errors, `shared` shares memo tables across threads,
-//! `watch` checks memory and progress, and `grid` holds the board built-ins.
+//! `watch` checks memory and progress, `profile` counts the steps by equation and built-in
+//! (`--profile`), and `grid` holds the board built-ins.
 //!
 //! # Memory
 //!
@@ -96,12 +97,15 @@ mod dispatch;
 mod gc;
 mod grid;
 mod machine;
+mod profile;
 mod shared;
 mod strings;
 mod watch;
 
 use builtin::BuiltinError;
+use profile::Step;
 
+pub use profile::Profile;
 pub use shared::{SharedMemo, SharedStats};
 pub use watch::{
     memory_budget, parse_size, resident_memory, set_memory_budget, set_progress, show_bytes,
@@ -381,7 +385,11 @@ pub struct Engine {
     /// many terms; past it, collect when the store has doubled since the last collection.
     pub collect_min_terms: usize,
     steps: u64,
+    /// The last step the reduction under way may take (while profiling, the current step:
+    /// see `profile`).
     step_limit: u64,
+    /// The counts of every step, while profiling ([`Engine::set_profiling`]).
+    profile: Option<Box<Profile>>,
     /// When set, the step budget counts from this step on, across calls to `reduce`
     /// ([`Engine::begin_step_budget`]): a solver that reduces once per position keeps one
     /// budget for the whole solve.
@@ -494,6 +502,7 @@ impl Engine {
             collect_min_terms: 1 << 18,
             steps: 0,
             step_limit: u64::MAX,
+            profile: None,
             budget_base: None,
             normal: Vec::new(),
             memo: Vec::new(),
@@ -693,6 +702,7 @@ impl Engine {
             self.set_normal(t);
         }
         self.compile_arith();
+        self.restart_profile();
     }
 
     /// The program being run.

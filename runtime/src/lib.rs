@@ -12,7 +12,7 @@ pub mod matching;
 pub mod print;
 pub mod term;
 
-pub use engine::{Engine, Limits};
+pub use engine::{Engine, Limits, Profile};
 pub use error::{RuntimeError, RuntimeFailure};
 pub use matching::{Matcher, Pattern};
 pub use term::{TermData, TermId, TermStore};

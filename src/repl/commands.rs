@@ -158,15 +158,18 @@ pub const COMMANDS: &[CommandInfo] = &[
         cmd: Cmd::Show,
         name: "show",
         aliases: &[],
-        args: "modules|sorts|ops [MODULE]",
+        args: "modules|sorts|ops [MODULE] | profile",
         options: &[],
-        summary: "what is loaded, or the sorts or operators of a module",
+        summary: "what is loaded, the sorts or operators of a module, or the profile",
         details: "show modules: the loaded modules, theories, instances and games; the current\n\
                   ones are marked with `*`.\n\
                   show sorts [MODULE]: the sorts of the current module (or of MODULE), each\n\
                   followed by `< S` for the sorts above it.\n\
                   show ops [MODULE]: every operator visible in the module, as its `op`\n\
-                  declaration, grouped by the module that declares it.",
+                  declaration, grouped by the module that declares it.\n\
+                  show profile: what the rewrites since `set profile on` (or the last `show\n\
+                  profile`) were, each equation's applications and each built-in's, most\n\
+                  first; the counts then start again. Reloading starts them again too.",
     },
     CommandInfo {
         cmd: Cmd::Select,
@@ -185,12 +188,14 @@ pub const COMMANDS: &[CommandInfo] = &[
         aliases: &[],
         args: "[SETTING N]",
         options: &[],
-        summary: "show or change a limit (max-steps, max-nesting, print-limit) or a game parameter",
+        summary: "show or change a limit (max-steps, max-nesting, print-limit), profiling or a game parameter",
         details: "max-steps: rewrites one command may take before it stops with an error\n\
                   (as `--max-steps`). max-nesting: pending nested reductions before it stops\n\
                   with a \"recursion too deep\" error. print-limit: cut a printed normal form\n\
                   with `…` after about N characters (0, the default: print it in full).\n\
-                  `set` alone shows all three.",
+                  profile on|off: count every rewrite by equation and built-in, for `show\n\
+                  profile` (off by default: it makes rewriting slower).\n\
+                  `set` alone shows them all.",
     },
     CommandInfo {
         cmd: Cmd::Help,
@@ -226,7 +231,7 @@ pub use gamelang_lang::parser::DECLARATION_KEYWORDS;
 pub const ITEM_KEYWORDS: &[&str] = &["fmod", "fth", "view", "game"];
 
 /// What `show` shows.
-pub const SHOWABLE: &[&str] = &["modules", "sorts", "ops"];
+pub const SHOWABLE: &[&str] = &["modules", "sorts", "ops", "profile"];
 
 /// Settings of `set`.
 pub const SETTINGS: &[&str] = &["max-steps", "max-nesting", "print-limit"];

@@ -51,7 +51,10 @@ pub fn complete(v: &Vocabulary, line: &str, pos: usize) -> Completion {
         match c.cmd {
             commands::Cmd::Load => return Completion::Files,
             commands::Cmd::Help => names.extend(COMMANDS.iter().map(|c| c.name.to_string())),
-            commands::Cmd::Set => names.extend(commands::SETTINGS.iter().map(|s| s.to_string())),
+            commands::Cmd::Set => {
+                names.extend(commands::SETTINGS.iter().map(|s| s.to_string()));
+                names.push("profile".to_string());
+            }
             // `show WHAT [MODULE]`
             commands::Cmd::Show if before[..start].split_whitespace().count() == 1 => {
                 names.extend(commands::SHOWABLE.iter().map(|s| s.to_string()))

@@ -86,6 +86,13 @@ pub struct SweepArgs {
     /// Do not share memo tables between the worker threads.
     #[arg(long, hide = true)]
     pub no_share: bool,
+    /// When done (or interrupted), print to standard error what the rewrites of all the
+    /// workers were: each equation's applications (and the matches its condition
+    /// refused) and each built-in's evaluations, most first, with where each equation is
+    /// written. Calls the call cache answers are not rewritten, so not counted.
+    /// Profiling makes the sweep slower.
+    #[arg(long)]
+    pub profile: bool,
 }
 
 /// The range variables, visible while parsing the swept term.
@@ -416,6 +423,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         max_steps: args.max_steps,
         share: !args.no_share && threads > 1,
         last: false,
+        profile: args.profile.then(Default::default),
     };
     // The points by the values of the parameter ranges (one group when there are none).
     let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<usize>> = Default::default();
@@ -476,9 +484,19 @@ pub fn run(args: SweepArgs) -> ExitCode {
         return Failure::io(format!("cannot write `{}`: {e}", path.display())).report();
     }
     let done = results.iter().filter(|r| has_value(**r)).count();
+    // With --profile, what the workers' rewrites were: after the report, or after what
+    // an interruption leaves.
+    let profile = |job: &mut work::Job| {
+        if let Some(profile) = job.profile.take() {
+            let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
+            let mut err = std::io::stderr().lock();
+            let _ = crate::profile::write(&mut err, &profile, &job.program, &session.sources);
+        }
+    };
     match outcome {
         work::Outcome::Complete => {}
         work::Outcome::Interrupted => {
+            profile(&mut job);
             let stopped = format!("interrupted: {done} of {} points computed", grid.len());
             return match &csv_path {
                 Some(p) => {
@@ -588,5 +606,6 @@ pub fn run(args: SweepArgs) -> ExitCode {
         report.push_str(&boundary::report(&grid, &results, &values, what));
     }
     let _ = std::io::stdout().lock().write_all(report.as_bytes());
+    profile(&mut job);
     ExitCode::SUCCESS
 }

@@ -12,9 +12,9 @@ use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::{Pat, Program};
 use gamelang_runtime::engine::SharedMemo;
-use gamelang_runtime::{Engine, TermId};
+use gamelang_runtime::{Engine, Profile, TermId};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// The game swept: a two-player game of `WINS`/`SOLVE`, or a chance game and what to ask
 /// the chance solver at each point.
@@ -44,6 +44,8 @@ pub struct Job {
     pub last: bool,
     /// Share memo tables between the engines.
     pub share: bool,
+    /// With `--profile`: the workers' profiles, added up as each worker ends.
+    pub profile: Option<Mutex<Profile>>,
 }
 
 /// How the sweep ended.
@@ -151,6 +153,7 @@ fn worker(
     let mut engine = Engine::new(job.program.clone());
     engine.limits.max_steps = job.max_steps;
     engine.interrupt = stop.clone();
+    engine.set_profiling(job.profile.is_some());
     if let Some(sh) = shared {
         engine.share_memo(sh.clone());
     }
@@ -169,7 +172,11 @@ fn worker(
     let mut searches = driver::Searches::new();
     let mut point = Vec::new();
     let mut ints: Vec<TermId> = Vec::new();
-    let stats = |engine: &Engine| {
+    // What a worker reports as it ends: its profile, and its figures if asked.
+    let stats = |engine: &mut Engine| {
+        if let (Some(total), Some(p)) = (&job.profile, engine.take_profile()) {
+            total.lock().unwrap_or_else(|e| e.into_inner()).add(&p);
+        }
         if std::env::var_os("GAMELANG_SWEEP_STATS").is_some() {
             eprintln!(
                 "worker: {} steps, {} collections ({} full), {} terms ({} ids, {} segment elements), {} memo entries, shared {:?}",
@@ -186,12 +193,12 @@ fn worker(
     };
     loop {
         if stop.load(Ordering::Relaxed) {
-            stats(&engine);
+            stats(&mut engine);
             return;
         }
         let lo = next.fetch_add(1, Ordering::SeqCst) * chunk;
         if lo >= todo.len() {
-            stats(&engine);
+            stats(&mut engine);
             if job.last {
                 // The process ends with this run: freeing the store and the tables term by
                 // term (hundreds of MB on a large sweep) would only delay the exit.

@@ -282,15 +282,16 @@ impl Engine {
             loop {
                 let env = self.push_env(slot, ei);
                 let Some(c) = cond else {
-                    return self.fire(subj, rhs, env);
+                    return self.fire(subj, ei, rhs, env);
                 };
                 // A condition that needs no rewriting (`0 < m and m <= b`) is decided here,
                 // without suspending the match.
                 match self.quick(c, env, QUICK_DEPTH) {
                     Some(v) if Some(v) == self.true_t => {
-                        return self.fire(subj, rhs, env);
+                        return self.fire(subj, ei, rhs, env);
                     }
                     Some(v) if Some(v) == self.false_t => {
+                        self.note_cond_false(ei);
                         self.envs.truncate(env as usize);
                         if self.matchers[slot].next(&self.eqs[ei].lhs, &mut self.store) {
                             continue;
@@ -380,6 +381,7 @@ impl Engine {
             match self.quick(c, env, QUICK_DEPTH) {
                 Some(v) if Some(v) == self.true_t => {}
                 Some(v) if Some(v) == self.false_t => {
+                    self.note_cond_false(ei);
                     self.envs.truncate(env as usize);
                     return Ok(None);
                 }
@@ -397,15 +399,21 @@ impl Engine {
                 }
             }
         }
-        self.fire(*subj, rhs, env).map(Some)
+        self.fire(*subj, ei, rhs, env).map(Some)
     }
 
     /// Apply an equation whose match is in `env` (and whose condition, if any, held) to the
     /// subject: count the step, drop an open subject's values, go on with the right-hand
     /// side `rhs`, which owns `env`.
     #[inline]
-    pub(super) fn fire(&mut self, subj: Subj, rhs: u32, env: u32) -> Result<Task, RuntimeError> {
-        self.count_step(subj)?;
+    pub(super) fn fire(
+        &mut self,
+        subj: Subj,
+        ei: usize,
+        rhs: u32,
+        env: u32,
+    ) -> Result<Task, RuntimeError> {
+        self.count_step_as(subj, Step::Eq(ei as u32))?;
         if subj.is_open() {
             self.vals.truncate(subj.base as usize);
         }

@@ -225,7 +225,7 @@ impl Engine {
                 return Err(RuntimeError::Stuck { term, op, reason });
             }
         };
-        self.d_count_step()?;
+        self.d_count_step(Step::Op(op))?;
         Ok(lazy_choice(b, cond))
     }
 
@@ -706,6 +706,7 @@ impl Engine {
                         None => self.d_node(c, env)?,
                     };
                     if Some(v) == self.false_t {
+                        self.note_cond_false(e);
                         self.envs.truncate(env as usize);
                         if pick == NO_PICK {
                             break;
@@ -723,7 +724,7 @@ impl Engine {
                         return Err(self.not_a_bool(subj, v));
                     }
                 }
-                self.d_count_step()?;
+                self.d_count_step(Step::Eq(e as u32))?;
                 if self.collect_in_reduce && self.d_ticks & 0xFFF == 0 {
                     // The subject's values and the match are on the stacks.
                     self.collect_pending_if_grown(None);
@@ -796,9 +797,9 @@ impl Engine {
     /// Count a step; now and then, check the interrupt flag and the memory budget (as the
     /// run loop does).
     #[inline]
-    fn d_count_step(&mut self) -> Result<(), RuntimeError> {
+    fn d_count_step(&mut self, step: Step) -> Result<(), RuntimeError> {
         self.steps += 1;
-        if self.steps > self.step_limit {
+        if self.steps > self.step_limit && self.over_step_limit(step) {
             return Err(RuntimeError::StepBudget {
                 limit: self.limits.max_steps,
                 term: NONE,

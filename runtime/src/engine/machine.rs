@@ -93,10 +93,11 @@ impl Engine {
         self.nconds = 0;
         self.trace.clear();
         self.trace_elided = 0;
-        self.step_limit = self
+        let limit = self
             .budget_base
             .unwrap_or(self.steps)
             .saturating_add(self.limits.max_steps);
+        self.set_step_limit(limit);
         self.watch_begin();
         self.direct_begin();
     }
@@ -166,8 +167,14 @@ impl Engine {
     /// Count a step on the subject `subj`.
     #[inline]
     pub(super) fn count_step(&mut self, subj: Subj) -> Result<(), RuntimeError> {
+        self.count_step_as(subj, Step::Op(subj.op))
+    }
+
+    /// Count a step on the subject `subj`, which is `step` for the profile.
+    #[inline]
+    pub(super) fn count_step_as(&mut self, subj: Subj, step: Step) -> Result<(), RuntimeError> {
         self.steps += 1;
-        if self.steps > self.step_limit {
+        if self.steps > self.step_limit && self.over_step_limit(step) {
             let term = self.subj_term(subj);
             return Err(RuntimeError::StepBudget {
                 limit: self.limits.max_steps,
@@ -596,7 +603,7 @@ impl Engine {
                     }
                 };
                 self.steps += 1;
-                if self.steps > self.step_limit {
+                if self.steps > self.step_limit && self.over_step_limit(Step::Op(op)) {
                     let term = self.instantiate(node, env);
                     return Err(RuntimeError::StepBudget {
                         limit: self.limits.max_steps,
@@ -622,8 +629,9 @@ impl Engine {
                 if Some(v) == self.true_t {
                     // The condition's environment (with any shared slot it filled) is the
                     // right-hand side's.
-                    self.fire(subj, self.eqs[ei].rhs, kept)
+                    self.fire(subj, ei, self.eqs[ei].rhs, kept)
                 } else if Some(v) == self.false_t {
+                    self.note_cond_false(ei);
                     self.envs.truncate(kept as usize);
                     self.try_eqs(subj, pos as usize + 1)
                 } else {
@@ -636,8 +644,9 @@ impl Engine {
                 if Some(v) == self.true_t {
                     self.nconds = slot;
                     let env = self.push_env(slot, ei);
-                    self.fire(subj, self.eqs[ei].rhs, env)
+                    self.fire(subj, ei, self.eqs[ei].rhs, env)
                 } else if Some(v) == self.false_t {
+                    self.note_cond_false(ei);
                     let eq = &self.eqs[ei];
                     if self.matchers[slot].next(&eq.lhs, &mut self.store) {
                         let cond = eq.cond.expect("conditional equation");

@@ -482,6 +482,12 @@ impl Backend {
                     r.out(self.show_modules());
                     return Ok(());
                 }
+                if what == "profile" {
+                    if !name.is_empty() {
+                        return Err(Diag::error("`show profile` takes no arguments"));
+                    }
+                    return self.show_profile(r);
+                }
                 let m = if name.is_empty() {
                     self.current()
                 } else {
@@ -616,16 +622,44 @@ impl Backend {
         Ok(())
     }
 
+    /// `show profile`: the counts since `set profile on` or the last `show profile`, which
+    /// start again from zero.
+    fn show_profile(&mut self, r: &mut Reply) -> Result<(), Diag> {
+        let Some(profile) = self.engine.take_profile() else {
+            return Err(Diag::error("no profile is being recorded")
+                .note("`set profile on` first, then run what you want counted"));
+        };
+        let mut text = Vec::new();
+        let _ = crate::profile::write(
+            &mut text,
+            &profile,
+            self.engine.program(),
+            &self.session.sources,
+        );
+        r.out(String::from_utf8_lossy(&text).into_owned());
+        Ok(())
+    }
+
     fn set(&mut self, rest: &str, r: &mut Reply) -> Result<(), Diag> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         match words.as_slice() {
             [] => {
                 r.out(format!(
-                    "max-steps {}\nmax-nesting {}\nprint-limit {}\n",
-                    self.limits.max_steps, self.limits.max_depth, self.print_limit
+                    "max-steps {}\nmax-nesting {}\nprint-limit {}\nprofile {}\n",
+                    self.limits.max_steps,
+                    self.limits.max_depth,
+                    self.print_limit,
+                    if self.engine.profiling() { "on" } else { "off" }
                 ));
                 Ok(())
             }
+            ["profile", value @ ("on" | "off")] => {
+                self.engine.set_profiling(*value == "on");
+                r.out(format!("profile {value}\n"));
+                Ok(())
+            }
+            ["profile", ..] => Err(Diag::error(format!("cannot set `{rest}`"))
+                .note("usage: set profile on | set profile off")),
             [name, value] if commands::SETTINGS.contains(name) => {
                 let n: u64 = value.replace('_', "").parse().map_err(|_| {
                     Diag::error(format!("`{value}` is not a number"))
@@ -685,7 +719,7 @@ impl Backend {
                     .map(|g| g.params.iter().map(|(p, _)| p.clone()).collect())
                     .unwrap_or_default();
                 let mut d = Diag::error(format!("cannot set `{rest}`")).note(
-                    "usage: set [max-steps N | max-nesting N | print-limit N | PARAMETER VALUE]",
+                    "usage: set [max-steps N | max-nesting N | print-limit N | profile on|off | PARAMETER VALUE]",
                 );
                 if !params.is_empty() {
                     d = d.note(format!(

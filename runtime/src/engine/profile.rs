@@ -1,0 +1,187 @@
+//! Counting what a reduction does, equation by equation (Maude's `set profile on .`).
+//!
+//! A user who wants a game solved faster needs to know which of its equations do the
+//! work: the speed-ups of `examples/quoridor.game` all came from such counts, taken
+//! before this module with scratch builds of the engine. With profiling on
+//! ([`Engine::set_profiling`]), every step is recorded: each equation's applications
+//! (and the times its left-hand side matched but its condition was false), each
+//! built-in's evaluations by operator.
+//!
+//! # Costing nothing when it is off
+//!
+//! Every step already passes one test, the step budget (`steps > step_limit`), whose
+//! failing branch is out of line. Profiling sets `step_limit` to the current step, so
+//! that *every* step takes that branch, where [`Engine::over_step_limit`] records the
+//! step, moves the limit on by one and lets the reduction go on; the real budget is
+//! kept in `Profile::budget` and still ends the reduction when it is spent. `quick` and
+//! the unboxed arithmetic stop before a built-in once the budget is reached, so while
+//! profiling they decline every built-in, and the machine and the direct evaluator
+//! evaluate it instead, counting the same steps (their counts never depend on which
+//! path ran): the profile sees each built-in by its operator. Condition failures are
+//! counted in the branch a false condition takes, behind a test of `Engine::profile`.
+//! Off, the engine runs the instructions it ran before (checked with callgrind: see
+//! docs/benchmarks.md).
+//!
+//! Calls the call cache answers are not rewritten, so they are not counted: the profile
+//! is of the work the engine did (`GAMELANG_NO_CALL_CACHE=1` counts every call, as
+//! Maude does). Memo hits are not steps either.
+
+use super::Engine;
+use gamelang_lang::program::OpId;
+
+/// What a step was, for the profile: an equation applied (its index in
+/// `Program::equations`) or a built-in evaluated (its operator).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Step {
+    Eq(u32),
+    Op(OpId),
+}
+
+/// The counts of a profile. Equations are indexed as `Program::equations`, operators by
+/// their ids; merge the profiles of several engines on the same program with
+/// [`Profile::add`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Applications of each equation.
+    pub eq_rewrites: Vec<u64>,
+    /// Times each conditional equation's left-hand side matched and its condition was
+    /// false.
+    pub eq_cond_false: Vec<u64>,
+    /// Evaluations of each built-in operator (`_+_`, `if_then_else_fi`, `_in_`, …).
+    pub op_rewrites: Vec<u64>,
+    /// The real step budget of the reduction under way (see the module's comment).
+    budget: u64,
+}
+
+impl Profile {
+    fn new(eqs: usize, ops: usize) -> Profile {
+        Profile {
+            eq_rewrites: vec![0; eqs],
+            eq_cond_false: vec![0; eqs],
+            op_rewrites: vec![0; ops],
+            budget: u64::MAX,
+        }
+    }
+
+    /// All steps recorded.
+    pub fn total(&self) -> u64 {
+        self.eq_rewrites.iter().sum::<u64>() + self.op_rewrites.iter().sum::<u64>()
+    }
+
+    /// Add the counts of `other` (a profile of the same program) to these.
+    pub fn add(&mut self, other: &Profile) {
+        fn add_to(a: &mut Vec<u64>, b: &[u64]) {
+            if a.len() < b.len() {
+                a.resize(b.len(), 0);
+            }
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        add_to(&mut self.eq_rewrites, &other.eq_rewrites);
+        add_to(&mut self.eq_cond_false, &other.eq_cond_false);
+        add_to(&mut self.op_rewrites, &other.op_rewrites);
+    }
+
+    fn record(&mut self, step: Step) {
+        let (v, i) = match step {
+            Step::Eq(e) => (&mut self.eq_rewrites, e as usize),
+            Step::Op(op) => (&mut self.op_rewrites, op.0 as usize),
+        };
+        if let Some(n) = v.get_mut(i) {
+            *n += 1;
+        }
+    }
+}
+
+impl Engine {
+    /// Start (or stop) recording a [`Profile`] of the steps of every reduction from now
+    /// on. Starting keeps the counts so far; [`Engine::take_profile`] takes them.
+    pub fn set_profiling(&mut self, on: bool) {
+        if on && self.profile.is_none() {
+            let (eqs, ops) = (self.program.equations.len(), self.ops.len());
+            self.profile = Some(Box::new(Profile::new(eqs, ops)));
+        } else if !on {
+            self.profile = None;
+        }
+    }
+
+    /// A new program renumbers equations and operators: the counts start again.
+    pub(super) fn restart_profile(&mut self) {
+        if self.profile.is_some() {
+            self.profile = None;
+            self.set_profiling(true);
+        }
+    }
+
+    /// Is a profile being recorded?
+    pub fn profiling(&self) -> bool {
+        self.profile.is_some()
+    }
+
+    /// The counts recorded so far, if profiling.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_deref()
+    }
+
+    /// The counts recorded so far, if profiling, and recording goes on from zero.
+    pub fn take_profile(&mut self) -> Option<Profile> {
+        let p = self.profile.as_deref_mut()?;
+        let fresh = Profile::new(p.eq_rewrites.len(), p.op_rewrites.len());
+        let budget = p.budget;
+        let mut taken = std::mem::replace(p, fresh);
+        p.budget = budget;
+        taken.budget = u64::MAX;
+        Some(taken)
+    }
+
+    /// Set the step budget of the reduction about to run: `limit` is the last step it may
+    /// take. While profiling, the engine's limit is the current step (every step traps,
+    /// see the module's comment) and `limit` is kept aside.
+    pub(super) fn set_step_limit(&mut self, limit: u64) {
+        match self.profile.as_deref_mut() {
+            Some(p) => {
+                p.budget = limit;
+                self.step_limit = self.steps.min(limit);
+            }
+            None => self.step_limit = limit,
+        }
+    }
+
+    /// A step went past `step_limit` (`steps` already counts it): is the budget spent?
+    /// While profiling, the step is recorded and the limit moved on to it, and the budget
+    /// is spent only if it is the real budget's.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn over_step_limit(&mut self, step: Step) -> bool {
+        let Some(p) = self.profile.as_deref_mut() else {
+            return true;
+        };
+        if self.steps > p.budget {
+            return true;
+        }
+        p.record(step);
+        self.step_limit = self.steps;
+        false
+    }
+
+    /// The condition of equation `e` was false on a match: counted while profiling.
+    #[inline(always)]
+    pub(super) fn note_cond_false(&mut self, e: usize) {
+        if self.profile.is_some() {
+            self.count_cond_false(e);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_cond_false(&mut self, e: usize) {
+        if let Some(n) = self
+            .profile
+            .as_deref_mut()
+            .and_then(|p| p.eq_cond_false.get_mut(e))
+        {
+            *n += 1;
+        }
+    }
+}

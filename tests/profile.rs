@@ -1,0 +1,482 @@
+//! Profiles (`--profile`, the REPL's `set profile on` / `show profile`,
+//! runtime/src/engine/profile.rs): each equation's applications, the matches its
+//! condition refused and each built-in's evaluations, against the same counts computed
+//! here by simulating the equations in Rust; the total against the rewrites the engine
+//! reports; and what the commands print.
+
+mod support;
+
+use gamelang_lang::elab::Session;
+use gamelang_runtime::{Engine, Profile};
+use std::collections::HashMap;
+use std::sync::Arc;
+use support::cli::{gamelang, gamelang_env, gamelang_with_input};
+
+/// Binary numerals, least significant bit outermost (bench/rewriting/binary-add.maude).
+const BINARY: &str = "fmod BINARY-ADD is
+  protecting INT .
+  sort Bin .
+  op e : -> Bin [ctor] .
+  ops o i : Bin -> Bin [ctor] .
+  op inc : Bin -> Bin .
+  op add : Bin Bin -> Bin .
+  op sumto : Int Bin Bin -> Bin .
+  op toInt : Bin -> Int .
+  vars A B : Bin .
+  var K : Int .
+  eq inc(e) = i(e) .
+  eq inc(o(A)) = i(A) .
+  eq inc(i(A)) = o(inc(A)) .
+  eq add(e, B) = B .
+  eq add(o(A), e) = o(A) .
+  eq add(i(A), e) = i(A) .
+  eq add(o(A), o(B)) = o(add(A, B)) .
+  eq add(o(A), i(B)) = i(add(A, B)) .
+  eq add(i(A), o(B)) = i(add(A, B)) .
+  eq add(i(A), i(B)) = o(inc(add(A, B))) .
+  eq sumto(0, A, B) = B .
+  eq sumto(K, A, B) = sumto(K - 1, inc(A), add(B, inc(A))) [owise] .
+  eq toInt(e) = 0 .
+  eq toInt(o(A)) = 2 * toInt(A) .
+  eq toInt(i(A)) = 2 * toInt(A) + 1 .
+endfm
+";
+
+/// The equations of [`BINARY`] in order, as the engine numbers them (the prelude's come
+/// first; these are the last 15).
+const INC_E: usize = 0;
+const INC_O: usize = 1;
+const INC_I: usize = 2;
+const ADD_E: usize = 3;
+const ADD_OE: usize = 4;
+const ADD_IE: usize = 5;
+const ADD_OO: usize = 6;
+const ADD_OI: usize = 7;
+const ADD_IO: usize = 8;
+const ADD_II: usize = 9;
+const SUMTO_0: usize = 10;
+const SUMTO_K: usize = 11;
+const TOINT_E: usize = 12;
+const TOINT_O: usize = 13;
+const TOINT_I: usize = 14;
+
+/// The counts a simulation of the equations gives: applications per equation of
+/// [`BINARY`], and evaluations per built-in by name.
+#[derive(Default, Debug, PartialEq)]
+struct Counts {
+    eqs: [u64; 15],
+    builtins: HashMap<&'static str, u64>,
+}
+
+/// A numeral as its bits, least significant first.
+type Bits = Vec<bool>;
+
+fn inc(x: &[bool], c: &mut Counts) -> Bits {
+    match x.split_first() {
+        None => {
+            c.eqs[INC_E] += 1;
+            vec![true]
+        }
+        Some((false, rest)) => {
+            c.eqs[INC_O] += 1;
+            let mut r = vec![true];
+            r.extend_from_slice(rest);
+            r
+        }
+        Some((true, rest)) => {
+            c.eqs[INC_I] += 1;
+            let mut r = vec![false];
+            r.extend(inc(rest, c));
+            r
+        }
+    }
+}
+
+fn add(x: &[bool], y: &[bool], c: &mut Counts) -> Bits {
+    let (Some((&a, ra)), Some((&b, rb))) = (x.split_first(), y.split_first()) else {
+        if x.is_empty() {
+            c.eqs[ADD_E] += 1;
+            return y.to_vec();
+        }
+        c.eqs[if x[0] { ADD_IE } else { ADD_OE }] += 1;
+        return x.to_vec();
+    };
+    let sum = add(ra, rb, c);
+    let (bit, rest) = match (a, b) {
+        (false, false) => (ADD_OO, (false, sum)),
+        (false, true) => (ADD_OI, (true, sum)),
+        (true, false) => (ADD_IO, (true, sum)),
+        (true, true) => (ADD_II, (false, inc(&sum, c))),
+    };
+    c.eqs[bit] += 1;
+    let mut r = vec![rest.0];
+    r.extend(rest.1);
+    r
+}
+
+/// `toInt(sumto(k, e, e))` as the engine rewrites it: innermost, `inc(A)` (written twice)
+/// once per step.
+fn simulate(k: u64) -> Counts {
+    let mut c = Counts::default();
+    let (mut a, mut b): (Bits, Bits) = (Vec::new(), Vec::new());
+    for _ in 0..k {
+        *c.builtins.entry("_-_").or_default() += 1;
+        let a1 = inc(&a, &mut c);
+        b = add(&b, &a1, &mut c);
+        a = a1;
+        c.eqs[SUMTO_K] += 1;
+    }
+    c.eqs[SUMTO_0] += 1;
+    c.eqs[TOINT_E] += 1;
+    for &bit in &b {
+        c.eqs[if bit { TOINT_I } else { TOINT_O }] += 1;
+        *c.builtins.entry("_*_").or_default() += 1;
+        if bit {
+            *c.builtins.entry("_+_").or_default() += 1;
+        }
+    }
+    c
+}
+
+/// A session with `text` loaded and an engine for it, profiling, with the call cache
+/// off (so that every call is rewritten, as the simulations count them).
+fn profiling(text: &str) -> (Session, Engine) {
+    let mut session = Session::new().expect("stdlib");
+    session.load_source("test.maude", text).expect("loads");
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    engine.call_cache = false;
+    engine.set_profiling(true);
+    (session, engine)
+}
+
+/// Reduce `term` in `module`: the steps it took.
+fn reduce(session: &mut Session, engine: &mut Engine, module: &str, term: &str) -> u64 {
+    let m = session.module_by_name(module).expect("module");
+    let pat = session.parse_term(m, "test", term, None).expect("parses");
+    let t = engine.build(&pat, &[]);
+    let before = engine.steps();
+    engine.reduce(t).expect("reduces");
+    engine.steps() - before
+}
+
+/// The counts of `profile` by built-in name.
+fn builtins(profile: &Profile, session: &Session) -> HashMap<String, u64> {
+    let mut by_name = HashMap::new();
+    for (op, &n) in profile.op_rewrites.iter().enumerate() {
+        if n > 0 {
+            let name = session.program.sig.ops[op].name.clone();
+            *by_name.entry(name).or_default() += n;
+        }
+    }
+    by_name
+}
+
+#[test]
+fn each_equation_and_built_in_is_counted_as_a_simulation_of_the_equations_counts_it() {
+    let (mut session, mut engine) = profiling(BINARY);
+    let first = session.program.equations.len() - 15;
+    for k in [0u64, 1, 2, 7, 100, 1000] {
+        let steps = reduce(
+            &mut session,
+            &mut engine,
+            "BINARY-ADD",
+            &format!("toInt(sumto({k}, e, e))"),
+        );
+        let p = engine.take_profile().expect("profiling");
+        let want = simulate(k);
+        assert_eq!(&p.eq_rewrites[first..], &want.eqs, "k = {k}");
+        assert!(
+            p.eq_rewrites[..first].iter().all(|&n| n == 0),
+            "k = {k}: no prelude equation applies"
+        );
+        assert_eq!(p.eq_cond_false.iter().sum::<u64>(), 0, "k = {k}");
+        let got = builtins(&p, &session);
+        let want: HashMap<String, u64> = want
+            .builtins
+            .iter()
+            .map(|(name, &n)| (name.to_string(), n))
+            .collect();
+        assert_eq!(got, want, "k = {k}");
+        assert_eq!(p.total(), steps, "k = {k}: the profile counts every step");
+    }
+}
+
+/// The moves of seed 003's heaps game (examples/heaps.game): two conditional equations
+/// whose conditions are false once at the end of each chain.
+const HEAPS: &str = "fmod MOVES is
+  protecting INT .
+  sort TwoHeaps .
+  op (__) : Nat Nat -> TwoHeaps [ctor] .
+  op empty : -> TwoHeaps [ctor] .
+  op _,_ : TwoHeaps TwoHeaps -> TwoHeaps [ctor assoc comm id: empty] .
+  ops take-second take-first : TwoHeaps Nat -> TwoHeaps .
+  op next-heaps : TwoHeaps -> TwoHeaps .
+  vars a b m : Nat .
+  ceq take-second((a b), m) = (a (b - m)), take-second((a (b - m)), m) if 0 < m and m <= b .
+  eq take-second((a b), m) = empty [owise] .
+  ceq take-first((a b), m) = ((a - m) b), take-first(((a - m) b), m) if 0 < m and m <= a .
+  eq take-first((a b), m) = empty [owise] .
+  eq next-heaps((a b)) = take-second((a b), a), take-second((a b), b),
+                         take-first((a b), a), take-first((a b), b) .
+endfm
+";
+
+#[test]
+fn a_condition_refused_is_counted_against_its_equation() {
+    let (mut session, mut engine) = profiling(HEAPS);
+    let first = session.program.equations.len() - 5;
+    // (Each position once: a term reduced before is a look-up, no steps.)
+    for (a, b) in (0..14u64).flat_map(|a| (0..14).map(move |b| (a, b))) {
+        let steps = reduce(
+            &mut session,
+            &mut engine,
+            "MOVES",
+            &format!("next-heaps(({a} {b}))"),
+        );
+        let p = engine.take_profile().expect("profiling");
+        // A chain from heap h taking m: h / m applications (none for m = 0), then one
+        // refused condition and the `owise` equation.
+        let chain = |h: u64, m: u64| h.checked_div(m).unwrap_or(0);
+        let seconds = chain(b, a) + chain(b, b);
+        let firsts = chain(a, a) + chain(a, b);
+        let at = |e: usize| p.eq_rewrites[first + e];
+        let refused = |e: usize| p.eq_cond_false[first + e];
+        let what = format!("next-heaps(({a} {b}))");
+        assert_eq!(
+            (at(0), refused(0), at(1)),
+            (seconds, 2, 2),
+            "{what}: take-second"
+        );
+        assert_eq!(
+            (at(2), refused(2), at(3)),
+            (firsts, 2, 2),
+            "{what}: take-first"
+        );
+        assert_eq!(at(4), 1, "{what}: next-heaps");
+        // Each condition evaluated is `0 < m and m <= h`: three built-ins; each
+        // application takes one `_-_` (shared by its two uses).
+        let tried = seconds + firsts + 4;
+        let got = builtins(&p, &session);
+        for name in ["_<_", "_<=_", "_and_"] {
+            assert_eq!(got.get(name), Some(&tried), "{what}: {name}");
+        }
+        assert_eq!(
+            got.get("_-_").copied().unwrap_or(0),
+            seconds + firsts,
+            "{what}"
+        );
+        assert_eq!(p.total(), steps, "{what}: every step is counted");
+    }
+}
+
+#[test]
+fn profiling_changes_no_normal_form_and_no_count_of_steps() {
+    let (mut session, mut profiled) = profiling(BINARY);
+    let mut plain = Engine::new(Arc::new(session.program.clone()));
+    plain.call_cache = false;
+    for k in [3u64, 50, 400] {
+        let term = format!("toInt(sumto({k}, e, e))");
+        let m = session.module_by_name("BINARY-ADD").expect("module");
+        let pat = session.parse_term(m, "test", &term, None).expect("parses");
+        let (t1, t2) = (plain.build(&pat, &[]), profiled.build(&pat, &[]));
+        let (s1, s2) = (plain.steps(), profiled.steps());
+        let (v1, v2) = (plain.reduce(t1).unwrap(), profiled.reduce(t2).unwrap());
+        assert_eq!(plain.show(v1), profiled.show(v2), "{term}");
+        assert_eq!(plain.steps() - s1, profiled.steps() - s2, "{term}");
+        // (k (k + 1) / 2 in binary, read back.)
+        assert_eq!(plain.show(v1), (k * (k + 1) / 2).to_string());
+    }
+    // The step budget still holds while profiling: it stops the reduction where it
+    // stops it without.
+    profiled.limits.max_steps = 100;
+    let m = session.module_by_name("BINARY-ADD").expect("module");
+    let pat = session
+        .parse_term(m, "test", "toInt(sumto(1000, e, e))", None)
+        .expect("parses");
+    let t = profiled.build(&pat, &[]);
+    let err = profiled.reduce(t).expect_err("over the budget");
+    assert!(
+        profiled.describe(&err).contains("100"),
+        "{}",
+        profiled.describe(&err)
+    );
+}
+
+fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamelang-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+/// The rows of a printed profile: (rewrites, condition refused or `None`, where, what).
+fn printed_rows(text: &str) -> Vec<(u64, Option<u64>, String, String)> {
+    let header = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("rewrites") && l.contains("what"))
+        .expect("a table header");
+    let head = text.lines().nth(header).unwrap();
+    let where_at = head.find("where").expect("a where column");
+    let what_at = head.find("what").expect("a what column");
+    text.lines()
+        .skip(header + 1)
+        .take_while(|l| !l.trim().is_empty() && !l.starts_with("result"))
+        .map(|l| {
+            let mut nums = l[..where_at].split_whitespace();
+            let n: u64 = nums.next().unwrap().replace(',', "").parse().unwrap();
+            let _share = nums.next().unwrap();
+            let refused = nums.next().map(|r| r.replace(',', "").parse().unwrap());
+            let place = l[where_at..what_at].trim().to_string();
+            (n, refused, place, l[what_at..].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn reduce_prints_each_reductions_profile_after_its_result() {
+    let mut text = BINARY.to_string();
+    text.push_str("reduce toInt(sumto(20, e, e)) .\nreduce inc(i(i(e))) .\n");
+    let path = write_temp("binary.maude", &text);
+    // (Without the call cache, which would answer the second from the first's calls.)
+    let out = gamelang_env(
+        &["reduce", "--profile", path.to_str().unwrap()],
+        &[("GAMELANG_NO_CALL_CACHE", "1")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let parts: Vec<&str> = stdout.split("result ").skip(1).collect();
+    assert_eq!(parts.len(), 2, "{stdout}");
+    // The second reduction's own profile, not the first's.
+    let rows = printed_rows(parts[1]);
+    assert_eq!(
+        rows,
+        vec![
+            (
+                2,
+                None,
+                "binary.maude:14".to_string(),
+                "eq inc(i(A)) = o(inc(A)) .".to_string()
+            ),
+            (
+                1,
+                None,
+                "binary.maude:12".to_string(),
+                "eq inc(e) = i(e) .".to_string()
+            ),
+        ],
+        "{stdout}"
+    );
+    for part in parts {
+        let rewrites: u64 = part
+            .lines()
+            .find_map(|l| l.strip_prefix("rewrites: "))
+            .and_then(|l| l.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .expect("a rewrites line");
+        let total: u64 = part
+            .lines()
+            .find_map(|l| l.strip_prefix("profile: "))
+            .and_then(|l| l.split_whitespace().next())
+            .map(|n| n.replace(',', "").parse().unwrap())
+            .expect("a profile line");
+        assert_eq!(total, rewrites, "{part}");
+        let rows = printed_rows(part);
+        assert_eq!(rows.iter().map(|r| r.0).sum::<u64>(), total, "{part}");
+        assert!(
+            rows.windows(2).all(|w| w[0].0 >= w[1].0),
+            "most first: {part}"
+        );
+    }
+}
+
+#[test]
+fn solve_and_sweep_print_the_profile_on_standard_error_and_leave_the_answer_alone() {
+    let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
+    let plain = gamelang(&["solve", heaps, "--json"]);
+    let profiled = gamelang(&["solve", heaps, "--json", "--profile"]);
+    assert!(profiled.status.success());
+    let a: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&profiled.stdout).unwrap();
+    for key in ["winner", "principal_line", "positions", "rewrites"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    let err = String::from_utf8(profiled.stderr).unwrap();
+    let rows = printed_rows(&err);
+    assert_eq!(
+        rows.iter().map(|r| r.0).sum::<u64>(),
+        b["rewrites"].as_u64().unwrap(),
+        "{err}"
+    );
+    // take-second's condition is refused once at the end of each chain, which its
+    // `owise` equation then ends: as many refusals as `owise` applications.
+    let refused = rows
+        .iter()
+        .find(|r| r.3.starts_with("ceq take-second"))
+        .and_then(|r| r.1)
+        .expect("take-second's row");
+    let owise = rows
+        .iter()
+        .find(|r| r.3.starts_with("eq take-second((a b), m) = empty"))
+        .map(|r| r.0)
+        .expect("the owise row");
+    assert_eq!(refused, owise, "{err}");
+
+    let sweep = gamelang(&[
+        "sweep",
+        heaps,
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..12",
+        "--range",
+        "n=1..12",
+        "--threads",
+        "1",
+        "--no-boundaries",
+        "--profile",
+    ]);
+    assert!(sweep.status.success());
+    let out = String::from_utf8(sweep.stdout).unwrap();
+    assert!(out.starts_with("sweep of heaps"), "{out}");
+    assert!(
+        !out.contains("profile:"),
+        "the profile is not in the report: {out}"
+    );
+    let err = String::from_utf8(sweep.stderr).unwrap();
+    assert!(
+        printed_rows(&err)
+            .iter()
+            .any(|r| r.3.starts_with("eq next-heaps")),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_repl_profiles_between_set_profile_on_and_show_profile() {
+    let path = write_temp("binary-repl.maude", BINARY);
+    let out = gamelang_with_input(
+        &["repl", path.to_str().unwrap()],
+        "show profile\nset profile on\nreduce inc(i(i(i(e))))\nshow profile\nshow profile\nset profile off\nset\n",
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("no profile is being recorded"),
+        "show profile before set profile on: {stderr}"
+    );
+    let shown: Vec<&str> = stdout.split("profile: ").skip(1).collect();
+    assert_eq!(shown.len(), 2, "{stdout}");
+    let rows = printed_rows(shown[0]);
+    assert_eq!(rows[0].0, 3, "inc(i(A)) three times: {stdout}");
+    assert!(rows[0].3.starts_with("eq inc(i(A))"), "{stdout}");
+    assert!(
+        shown[1].starts_with("0 rewrites"),
+        "counted from zero again: {stdout}"
+    );
+    assert!(stdout.contains("profile off"), "{stdout}");
+}
