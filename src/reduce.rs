@@ -4,9 +4,10 @@
 use crate::failure::Failure;
 use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::Session;
+use gamelang_lang::elab::{FileSetting, Session};
 use gamelang_lang::span::Span;
 use gamelang_runtime::error::RuntimeError;
+use gamelang_runtime::{Engine, Profile};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -110,12 +111,27 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     engine.set_profiling(args.profile);
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     let mut out = std::io::stdout().lock();
+    // The file's `set … .` and `show … .` commands (none for a TERM given on the command
+    // line), each applied before the reduction that follows it in the file.
+    let settings: &[(usize, FileSetting)] = match &args.term {
+        Some(_) => &[],
+        None => &loaded.settings,
+    };
+    let mut shown = Shown {
+        stats: !args.quiet,
+        quiet: args.quiet,
+        timing: true,
+        last_profile: None,
+    };
     // A reduction that fails (a stuck term, a budget) is reported in its turn and the
     // file's other reductions still run, as Maude goes on after a term it cannot reduce;
     // the exit status says that one failed. Ctrl-C stops them all.
     let mut failed = 0;
     let mut status = ExitCode::SUCCESS;
-    for (command, pat) in &terms {
+    for (k, (command, pat)) in terms.iter().enumerate() {
+        for (_, setting) in settings.iter().filter(|(before, _)| *before == k) {
+            shown.apply(*setting, &mut engine, args.profile, &mut out, &session);
+        }
         let pat = match pat {
             Ok(p) => p,
             Err(d) => {
@@ -160,22 +176,35 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             .sorts
             .get(sort.0 as usize)
             .map_or("?", |s| s.name.as_str());
-        let shown = match args.print_limit {
+        let nf = match args.print_limit {
             Some(n) => engine.show_limited(v, n),
             None => engine.show(v),
         };
-        let _ = writeln!(out, "result {sort}: {shown}");
-        if !args.quiet {
-            let _ = writeln!(
-                out,
-                "rewrites: {}   time: {:.3} ms",
-                engine.steps() - steps,
-                elapsed.as_secs_f64() * 1e3
-            );
+        let _ = writeln!(out, "result {sort}: {nf}");
+        match (shown.stats, shown.timing) {
+            (false, _) => {}
+            (true, false) => {
+                let _ = writeln!(out, "rewrites: {}", engine.steps() - steps);
+            }
+            (true, true) => {
+                let _ = writeln!(
+                    out,
+                    "rewrites: {}   time: {:.3} ms",
+                    engine.steps() - steps,
+                    elapsed.as_secs_f64() * 1e3
+                );
+            }
         }
         if let Some(profile) = engine.take_profile() {
-            let _ = crate::profile::write(&mut out, &profile, engine.program(), &session.sources);
+            if args.profile {
+                let _ =
+                    crate::profile::write(&mut out, &profile, engine.program(), &session.sources);
+            }
+            shown.last_profile = Some(profile);
         }
+    }
+    for (_, setting) in settings.iter().filter(|(before, _)| *before == terms.len()) {
+        shown.apply(*setting, &mut engine, args.profile, &mut out, &session);
     }
     // The process ends here: freeing the term store and the session term by term would
     // cost more than everything after the reduction (1.6% and 0.6% of `binary-add`'s
@@ -190,4 +219,45 @@ pub fn run(args: ReduceArgs) -> ExitCode {
         );
     }
     status
+}
+
+/// What is printed after each result, as a file's Maude commands set it.
+struct Shown {
+    /// The `rewrites:` line (`set show stats off .`, or `--quiet`, leaves it out).
+    stats: bool,
+    /// `--quiet`: no `rewrites:` line, whatever the file sets.
+    quiet: bool,
+    /// The time on that line (`set show timing off .` leaves it out).
+    timing: bool,
+    /// What the last reduction profiled was, for `show profile .`.
+    last_profile: Option<Profile>,
+}
+
+impl Shown {
+    /// Apply one of the file's commands. `flag`: `--profile` was given, and profiles
+    /// every reduction whatever the file says.
+    fn apply(
+        &mut self,
+        setting: FileSetting,
+        engine: &mut Engine,
+        flag: bool,
+        out: &mut dyn Write,
+        session: &Session,
+    ) {
+        match setting {
+            FileSetting::Profile(on) => engine.set_profiling(on || flag),
+            FileSetting::ShowProfile => {
+                let _ = match &self.last_profile {
+                    Some(p) => crate::profile::write(out, p, engine.program(), &session.sources),
+                    None => writeln!(
+                        out,
+                        "profile: no reduction was profiled (`set profile on .` before it)"
+                    ),
+                };
+            }
+            FileSetting::ShowTiming(on) => self.timing = on,
+            FileSetting::ShowStats(on) => self.stats = on && !self.quiet,
+            FileSetting::Ignored => {}
+        }
+    }
 }

@@ -321,7 +321,7 @@ fn printed_rows(text: &str) -> Vec<(u64, Option<u64>, String, String)> {
     let what_at = head.find("what").expect("a what column");
     text.lines()
         .skip(header + 1)
-        .take_while(|l| !l.trim().is_empty() && !l.starts_with("result"))
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
         .map(|l| {
             let mut nums = l[..where_at].split_whitespace();
             let n: u64 = nums.next().unwrap().replace(',', "").parse().unwrap();
@@ -479,4 +479,108 @@ fn the_repl_profiles_between_set_profile_on_and_show_profile() {
         "counted from zero again: {stdout}"
     );
     assert!(stdout.contains("profile off"), "{stdout}");
+}
+
+/// Maude's `set … .` and `show … .` commands in a file, with an operator called `show`
+/// (a word like any other inside a module and a term).
+const COMMANDS: &str = "set show timing off .
+set show advisories off .
+fmod TWICE is
+  protecting INT .
+  op show : Int -> Int .
+  op twice : Int -> Int .
+  var N : Int .
+  eq show(N) = twice(N) + 1 .
+  eq twice(N) = N + N .
+endfm
+show profile .
+set profile on .
+red show(20) .
+red twice(twice(3)) .
+show profile .
+set show stats off .
+set profile off .
+red show(1) .
+show profile .
+";
+
+#[test]
+fn a_files_set_and_show_commands_do_what_they_do_in_maude() {
+    let path = write_temp("commands.maude", COMMANDS);
+    let out = gamelang_env(
+        &["reduce", path.to_str().unwrap()],
+        &[("GAMELANG_NO_CALL_CACHE", "1")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    // `show profile .` before anything was profiled says so.
+    assert!(lines[0].contains("no reduction was profiled"), "{stdout}");
+    // No time after `set show timing off .`; no rewrites line after `set show stats off .`.
+    assert_eq!(
+        lines[1..5],
+        [
+            "result NzNat: 41",
+            "rewrites: 4",
+            "result NzNat: 12",
+            "rewrites: 4"
+        ],
+        "{stdout}"
+    );
+    // `show profile .` shows the last reduction's counts (as Maude): twice twice.
+    let profiles: Vec<&str> = stdout.split("profile: ").skip(1).collect();
+    assert_eq!(profiles.len(), 3, "{stdout}");
+    let rows = printed_rows(profiles[1]);
+    assert_eq!(
+        rows.iter().map(|r| (r.0, r.3.as_str())).collect::<Vec<_>>(),
+        [(2, "eq twice(N) = N + N ."), (2, "built-in _+_")],
+        "{stdout}"
+    );
+    assert!(stdout.contains("result NzNat: 3\nprofile: "), "{stdout}");
+    // After `set profile off .` the last profiled reduction is still the one shown.
+    assert_eq!(printed_rows(profiles[2]), rows, "{stdout}");
+
+    // A command gamelang does not read is an error at its place, and nothing runs.
+    let path = write_temp("unread.maude", &format!("{COMMANDS}set print color on .\n"));
+    let out = gamelang(&["reduce", path.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("gamelang does not read Maude's `set print color on .`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("unread.maude:20:1"), "{stderr}");
+    assert!(
+        stderr.contains("set profile on|off, show profile"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_repl_loads_a_files_profile_commands() {
+    let path = write_temp("commands-repl.maude", COMMANDS);
+    let out = gamelang_with_input(&["repl"], &format!("load {}\n", path.display()));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let profiles: Vec<&str> = stdout.split("profile: ").skip(1).collect();
+    assert_eq!(profiles.len(), 3, "{stdout}");
+    assert!(
+        profiles[0].starts_with("no reduction was profiled"),
+        "{stdout}"
+    );
+    let rows = printed_rows(profiles[1]);
+    assert_eq!(rows[0].3, "eq twice(N) = N + N .", "{stdout}");
+    assert_eq!(
+        rows.iter().map(|r| r.0).sum::<u64>(),
+        4,
+        "the last reduction's: {stdout}"
+    );
 }

@@ -37,6 +37,17 @@ pub enum Item {
     Game(GameDecl),
     /// Maude's `reduce TERM .` (`red`), or `reduce in MODULE : TERM .`, between modules.
     Reduce(ReduceDecl),
+    /// Maude's `set WORDS .` or `show WORDS .` between modules.
+    Setting(SettingDecl),
+}
+
+/// Maude's `set WORDS .` (`show`: `show WORDS .`), as written; the elaborator reads the
+/// ones gamelang knows (`Session::setting`).
+#[derive(Clone, Debug)]
+pub struct SettingDecl {
+    pub show: bool,
+    pub words: Vec<String>,
+    pub span: Span,
 }
 
 /// `reduce [in MODULE :] TERM .`: reduce `TERM` in `MODULE`, or in the last module declared

@@ -35,6 +35,12 @@ macro_rules! tokens {
             /// `reduce` or `red` where a module, view or game may start: Maude's command
             /// (see [`mark_commands`]); elsewhere these are words.
             Reduce,
+            /// `set` where a module, view or game may start: Maude's command (`set profile
+            /// on .`, `set show timing off .`; see [`mark_commands`]).
+            Set,
+            /// `show` where a module, view or game may start: Maude's command (`show
+            /// profile .`).
+            Show,
         }
 
         impl Tok {
@@ -54,6 +60,8 @@ macro_rules! tokens {
                     $(Tok::$variant => $text,)*
                     Tok::Word(word) => word,
                     Tok::Reduce => "reduce",
+                    Tok::Set => "set",
+                    Tok::Show => "show",
                 }
             }
 
@@ -196,8 +204,9 @@ pub fn periods_in_terms(tokens: &mut [(usize, Tok, usize)]) {
     }
 }
 
-/// Marks Maude's `reduce` (`red`) commands: a word `reduce` or `red` that stands where an
-/// item (module, theory, view, game) may start becomes [`Tok::Reduce`]. Everywhere else,
+/// Marks Maude's `reduce` (`red`), `set` and `show` commands: a word `reduce` or `red` that
+/// stands where an item (module, theory, view, game) may start becomes [`Tok::Reduce`]
+/// (`set`, `show`: [`Tok::Set`], [`Tok::Show`]). Everywhere else,
 /// inside modules and terms, the two are ordinary words (an operator may be called `red`).
 pub fn mark_commands(tokens: &mut Vec<(usize, Tok, usize)>) {
     let mut at_top = true;
@@ -211,6 +220,14 @@ pub fn mark_commands(tokens: &mut Vec<(usize, Tok, usize)>) {
         match tok {
             Tok::Word(w) if at_top && (w == "reduce" || w == "red") => {
                 *tok = Tok::Reduce;
+                in_command = true;
+            }
+            Tok::Word(w) if at_top && w == "set" => {
+                *tok = Tok::Set;
+                in_command = true;
+            }
+            Tok::Word(w) if at_top && w == "show" => {
+                *tok = Tok::Show;
                 in_command = true;
             }
             // Maude's `quit` (`q`) between items ends the file: Maude reads no further.

@@ -454,8 +454,8 @@ fn maude_only(word: &str) -> Option<&'static str> {
         | "frewrite" | "erew" | "search" => {
             "gamelang runs Maude's functional modules (`fmod … endfm`, equations, `reduce`); system modules with rules (`mod`, `rl`, `rewrite`, `search`) are not supported (docs/language.md, Maude compatibility)"
         }
-        "load" | "in" | "sload" | "quit" | "q" | "set" | "show" | "select" | "parse" => {
-            "gamelang reads one file and runs its `reduce` commands; Maude's other commands are not supported (docs/language.md, Maude compatibility)"
+        "load" | "in" | "sload" | "quit" | "q" | "select" | "parse" => {
+            "gamelang reads one file and runs its `reduce` commands (and `set profile on .`, `show profile .`, `set show timing off .`); Maude's other commands are not supported (docs/language.md, Maude compatibility)"
         }
         "mb" | "cmb" => "membership axioms are not supported (docs/language.md, Maude compatibility)",
         _ => return None,
@@ -558,8 +558,9 @@ fn run_closers(file: FileId, prefix: &[Triple], expected: &[String]) -> Vec<Stri
 fn render_all(expected: &[String]) -> Vec<String> {
     let order = |terminal: &String| {
         let text = terminal.trim_matches('"');
-        if text == "reduce" {
-            return Tok::FIXED_TEXTS.len() + 1; // the command after the items it may follow
+        // The commands after the items they may follow.
+        if let Some(k) = ["reduce", "set", "show"].iter().position(|&c| c == text) {
+            return Tok::FIXED_TEXTS.len() + 1 + k;
         }
         Tok::FIXED_TEXTS
             .iter()
@@ -1145,11 +1146,22 @@ endv
         let e = err("foo");
         assert_eq!(
             e.message,
-            "unexpected `foo`; expected one of `fmod`, `fth`, `view`, `game`, `reduce`"
+            "unexpected `foo`; expected one of `fmod`, `fth`, `view`, `game`, `reduce`, `set`, `show`"
         );
         // `red` is a command between items, and an ordinary word inside a module.
         let f = parse_file(FILE, "fmod A is op red : -> A . endfm red red .").unwrap();
         assert!(matches!(&f.items[1], ast::Item::Reduce(r) if r.term[0].text == "red"));
+        // So are `set` and `show`.
+        let f = parse_file(
+            FILE,
+            "set show timing off . fmod A is op show : -> A . op set : A -> A . endfm red set(show) . show profile .",
+        )
+        .unwrap();
+        assert!(
+            matches!(&f.items[0], ast::Item::Setting(s) if !s.show && s.words == ["show", "timing", "off"])
+        );
+        assert!(matches!(&f.items[2], ast::Item::Reduce(r) if r.term[0].text == "set"));
+        assert!(matches!(&f.items[3], ast::Item::Setting(s) if s.show && s.words == ["profile"]));
         let e = err("fmod A is var x Nat .");
         assert_eq!(e.message, "unexpected `.`; expected a name or `:`");
         assert_eq!(e.span, Span::new(FILE, 20, 21));

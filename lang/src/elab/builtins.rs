@@ -49,6 +49,7 @@ impl Session {
                 }
                 Item::Game(g) => runs.extend(g.fields.iter().map(|f| &f.value)),
                 Item::Reduce(r) => runs.push(&r.term),
+                Item::Setting(_) => {}
             }
         }
         let toks: Vec<Token> = runs.into_iter().flatten().cloned().collect();

@@ -162,6 +162,62 @@ pub struct Loaded {
     pub chance_games: Vec<usize>,
     /// The file's `reduce` commands, in order.
     pub reductions: Vec<Reduction>,
+    /// The file's `set … .` and `show … .` commands that gamelang reads, in order, each
+    /// with the number of `reduce` commands before it.
+    pub settings: Vec<(usize, FileSetting)>,
+}
+
+/// A Maude `set … .` or `show … .` command of a file that gamelang reads: what
+/// `gamelang reduce FILE` (and the REPL's `load`) do with them is theirs to say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileSetting {
+    /// `set profile on .` / `set profile off .`: count the rewrites of the reductions.
+    Profile(bool),
+    /// `show profile .`: print what the last reduction's rewrites were.
+    ShowProfile,
+    /// `set show timing on|off .`: the time after each result.
+    ShowTiming(bool),
+    /// `set show stats on|off .`: the rewrites (and time) after each result.
+    ShowStats(bool),
+    /// A setting of Maude's output that gamelang has nothing to do with
+    /// (`set show advisories off .`: gamelang prints no advisories).
+    Ignored,
+}
+
+/// The settings gamelang reads, as Maude writes them (for error messages).
+const SETTINGS_READ: &str = "set profile on|off, show profile, set show timing on|off, set show stats on|off, set show advisories on|off";
+
+/// What Maude's `set WORDS .` (`show WORDS .` if `show`) asks of gamelang, or why it cannot.
+fn file_setting(s: &ast::SettingDecl) -> Result<FileSetting, Diag> {
+    let words: Vec<&str> = s.words.iter().map(String::as_str).collect();
+    let on = |w: &str| match w {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    };
+    let read = match (s.show, words.as_slice()) {
+        (false, ["profile", w]) => on(w).map(FileSetting::Profile),
+        (true, ["profile"]) => Some(FileSetting::ShowProfile),
+        (false, ["show", "timing", w]) => on(w).map(FileSetting::ShowTiming),
+        (false, ["show", "stats", w]) => on(w).map(FileSetting::ShowStats),
+        (false, ["show", "advisories", w]) => on(w).map(|_| FileSetting::Ignored),
+        _ => None,
+    };
+    read.ok_or_else(|| {
+        let command = format!(
+            "{} {}",
+            if s.show { "show" } else { "set" },
+            s.words.join(" ")
+        );
+        Diag::at(
+            s.span,
+            format!("gamelang does not read Maude's `{command} .`"),
+            "not read",
+        )
+        .note(format!(
+            "the commands it reads besides `reduce`: {SETTINGS_READ}"
+        ))
+    })
 }
 
 /// A `reduce TERM .` of a file: the term, not yet parsed, and the module to parse and
@@ -294,6 +350,10 @@ impl Session {
                     let module = r.module.clone().or_else(|| last_module.clone());
                     reductions.push((module, r));
                 }
+                Item::Setting(setting) => match file_setting(&setting) {
+                    Ok(read) => loaded.settings.push((reductions.len(), read)),
+                    Err(d) => self.errors.push(d),
+                },
             }
         }
         for m in plain {

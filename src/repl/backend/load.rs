@@ -3,7 +3,7 @@
 
 use super::{new_engine, Backend, Entry, Reply, DEFAULT_MODULE};
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{Loaded, Session};
+use gamelang_lang::elab::{FileSetting, Loaded, Session};
 use gamelang_lang::parser;
 use gamelang_lang::span::{FileId, Span};
 use std::path::Path;
@@ -139,13 +139,47 @@ impl Backend {
 
     /// Run a loaded file's `reduce TERM .` commands in order, as Maude's `load` does,
     /// each announced by the module and the term; the first that fails stops the rest.
+    /// Its `set profile on|off .` is the REPL's `set profile`, and its `show profile .`
+    /// shows the last reduction's counts, as in Maude; the settings of what follows a result (`set show
+    /// timing off .`) are `gamelang reduce`'s, not the prompt's.
     fn run_reductions(&mut self, loaded: &Loaded, r: &mut Reply) -> Result<(), Diag> {
-        for red in &loaded.reductions {
+        let settings_before = |k: usize| {
+            loaded
+                .settings
+                .iter()
+                .filter(move |(before, _)| *before == k)
+                .map(|(_, s)| *s)
+        };
+        for (k, red) in loaded.reductions.iter().enumerate() {
+            for setting in settings_before(k) {
+                self.file_setting(setting, r)?;
+            }
             let pat = self.session.reduction_term(red)?;
             let module = self.session.modules[red.module].name.clone();
+            // As in Maude (and `gamelang reduce`), a file's `show profile .` shows the
+            // last reduction's counts: each starts from zero.
+            self.engine.take_profile();
             self.reduce_and_show(&pat, red.span, Some(&module), r)?;
         }
+        for setting in settings_before(loaded.reductions.len()) {
+            self.file_setting(setting, r)?;
+        }
         Ok(())
+    }
+
+    fn file_setting(&mut self, setting: FileSetting, r: &mut Reply) -> Result<(), Diag> {
+        match setting {
+            FileSetting::Profile(on) => {
+                self.engine.set_profiling(on);
+                Ok(())
+            }
+            FileSetting::ShowProfile if !self.engine.profiling() => {
+                r.out("profile: no reduction was profiled (`set profile on .` before it)\n");
+                Ok(())
+            }
+            FileSetting::ShowProfile => self.show_profile(r),
+            FileSetting::ShowTiming(_) | FileSetting::ShowStats(_) | FileSetting::Ignored => Ok(()),
+        }
     }
 
     /// Make what an input declared current: its first game (and that game's instance),

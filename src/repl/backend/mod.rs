@@ -624,7 +624,7 @@ impl Backend {
 
     /// `show profile`: the counts since `set profile on` or the last `show profile`, which
     /// start again from zero.
-    fn show_profile(&mut self, r: &mut Reply) -> Result<(), Diag> {
+    pub(super) fn show_profile(&mut self, r: &mut Reply) -> Result<(), Diag> {
         let Some(profile) = self.engine.take_profile() else {
             return Err(Diag::error("no profile is being recorded")
                 .note("`set profile on` first, then run what you want counted"));
