@@ -310,6 +310,19 @@ fn write_temp(name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
+/// What a successful `gamelang reduce ARGS…` prints, every call rewritten (no call cache).
+fn reduce_without_cache(args: &[&str]) -> String {
+    let mut all = vec!["reduce"];
+    all.extend_from_slice(args);
+    let out = gamelang_env(&all, &[("GAMELANG_NO_CALL_CACHE", "1")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The rows of a printed profile: (rewrites, condition refused or `None`, where, what).
 fn printed_rows(text: &str) -> Vec<(u64, Option<u64>, String, String)> {
     let header = text
@@ -339,16 +352,7 @@ fn reduce_prints_each_reductions_profile_after_its_result() {
     text.push_str("reduce toInt(sumto(20, e, e)) .\nreduce inc(i(i(e))) .\n");
     let path = write_temp("binary.maude", &text);
     // (Without the call cache, which would answer the second from the first's calls.)
-    let out = gamelang_env(
-        &["reduce", "--profile", path.to_str().unwrap()],
-        &[("GAMELANG_NO_CALL_CACHE", "1")],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = reduce_without_cache(&["--profile", path.to_str().unwrap()]);
     let parts: Vec<&str> = stdout.split("result ").skip(1).collect();
     assert_eq!(parts.len(), 2, "{stdout}");
     // The second reduction's own profile, not the first's.
@@ -507,16 +511,7 @@ show profile .
 #[test]
 fn a_files_set_and_show_commands_do_what_they_do_in_maude() {
     let path = write_temp("commands.maude", COMMANDS);
-    let out = gamelang_env(
-        &["reduce", path.to_str().unwrap()],
-        &[("GAMELANG_NO_CALL_CACHE", "1")],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = reduce_without_cache(&[path.to_str().unwrap()]);
     let lines: Vec<&str> = stdout.lines().collect();
     // `show profile .` before anything was profiled says so.
     assert!(lines[0].contains("no reduction was profiled"), "{stdout}");
