@@ -80,8 +80,8 @@ pub struct PlayoutArgs {
     pub json: bool,
     /// When done, print to standard error what the rewrites were: each equation's
     /// applications (and the matches its condition refused) and each built-in's
-    /// evaluations, most first, with where each equation is written. Calls the call cache
-    /// answers are not rewritten, so not counted. Profiling makes playouts slower: the
+    /// evaluations, most first, with where each equation is written. The calls the call
+    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling makes playouts slower: the
     /// rates printed are then not the game's.
     #[arg(long)]
     pub profile: bool,

@@ -92,15 +92,49 @@ pub fn write(
     sources: &Sources,
 ) -> io::Result<()> {
     let total = profile.total();
-    writeln!(
-        out,
-        "profile: {} rewrites (calls the call cache answered were not rewritten and are not counted)",
-        grouped(total)
-    )?;
+    writeln!(out, "profile: {} rewrites", grouped(total))?;
     let rows = rows(profile, program, sources);
-    if rows.is_empty() {
+    if !rows.is_empty() {
+        write_rows(out, &rows, total)?;
+    }
+    write_answers(out, profile, program)
+}
+
+/// The calls answered without rewriting, by operator, most first: what the call cache
+/// and the memo tables saved.
+fn write_answers(out: &mut dyn Write, profile: &Profile, program: &Program) -> io::Result<()> {
+    let mut answers: Vec<(u64, String)> = Vec::new();
+    for (hits, how) in [
+        (&profile.memo_hits, "its memo table"),
+        (&profile.cache_hits, "the call cache"),
+    ] {
+        for (op, &n) in hits.iter().enumerate() {
+            if n > 0 {
+                let name = program.sig.ops.get(op).map_or("?", |o| o.name.as_str());
+                answers.push((n, format!("{name}: {how}")));
+            }
+        }
+    }
+    if answers.is_empty() {
         return Ok(());
     }
+    answers.sort_by_key(|a| std::cmp::Reverse(a.0));
+    let w = answers
+        .iter()
+        .map(|(n, _)| grouped(*n).len())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    writeln!(out, "calls answered without rewriting (not counted above):")?;
+    writeln!(out, "{:>w$}  answered by", "calls")?;
+    for (n, what) in &answers {
+        writeln!(out, "{:>w$}  {what}", grouped(*n))?;
+    }
+    Ok(())
+}
+
+/// The table of rewrites.
+fn write_rows(out: &mut dyn Write, rows: &[Row], total: u64) -> io::Result<()> {
     let place_w = rows.iter().map(|r| r.place.len()).max().unwrap_or(0).max(5);
     let count_w = rows
         .iter()
@@ -120,7 +154,7 @@ pub fn write(
         "{:>count_w$} {:>6} {:>refused_w$}  {:<place_w$}  what",
         "rewrites", "%", "cond false", "where"
     )?;
-    for r in &rows {
+    for r in rows {
         let share = if total == 0 {
             0.0
         } else {

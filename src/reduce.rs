@@ -36,9 +36,9 @@ pub struct ReduceArgs {
     pub quiet: bool,
     /// After each result, print what its rewrites were: each equation's applications
     /// (and the matches its condition refused) and each built-in's evaluations, most first,
-    /// with where the equation is written (as Maude's `set profile on .`). Calls the call
-    /// cache answers are not rewritten, so not counted; GAMELANG_NO_CALL_CACHE=1 counts
-    /// every call, as Maude does. Profiling makes a reduction slower.
+    /// with where the equation is written (as Maude's `set profile on .`). The calls the call
+    /// cache or a memo table answered (not rewritten) follow, by operator;
+    /// GAMELANG_NO_CALL_CACHE=1 rewrites every call, as Maude does. Profiling makes a reduction slower.
     #[arg(long)]
     pub profile: bool,
 }

@@ -90,8 +90,8 @@ pub struct SolveArgs {
     pub retrograde: bool,
     /// When done, print to standard error what the rewrites were: each equation's
     /// applications (and the matches its condition refused) and each built-in's
-    /// evaluations, most first, with where each equation is written. Calls the call cache
-    /// answers are not rewritten, so not counted. Profiling makes solving slower.
+    /// evaluations, most first, with where each equation is written. The calls the call
+    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling makes solving slower.
     #[arg(long)]
     pub profile: bool,
     /// Chance games: solve a deterministic two-player game by max-n like a chance game

@@ -579,3 +579,76 @@ fn the_repl_loads_a_files_profile_commands() {
         "the last reduction's: {stdout}"
     );
 }
+
+/// Fibonacci twice: by the call cache, and by a memo table.
+const FIB: &str = "fmod FIB is
+  protecting INT .
+  op fib : Int -> Int .
+  op mfib : Int -> Int [memo] .
+  var N : Int .
+  eq fib(N) = if N < 2 then N else fib(N - 1) + fib(N - 2) fi .
+  eq mfib(N) = if N < 2 then N else mfib(N - 1) + mfib(N - 2) fi .
+endfm
+";
+
+#[test]
+fn calls_answered_by_the_call_cache_or_a_memo_table_are_counted_apart() {
+    let mut session = Session::new().expect("stdlib");
+    session.load_source("fib.maude", FIB).expect("loads");
+    let op = |s: &Session, name: &str| {
+        s.program
+            .sig
+            .ops
+            .iter()
+            .position(|o| o.name == name)
+            .expect("the operator")
+    };
+    let (f, m) = (op(&session, "fib"), op(&session, "mfib"));
+    let first = session.program.equations.len() - 2;
+    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    engine.set_profiling(true);
+    let mut answered = 0;
+    for n in [2u64, 10, 25, 27] {
+        // Every call of `fib` is rewritten by its equation or answered by the cache; the
+        // calls are the first and two for each application with N >= 2, which adds once.
+        reduce(&mut session, &mut engine, "FIB", &format!("fib({n})"));
+        let p = engine.take_profile().expect("profiling");
+        let plus = builtins(&p, &session).get("_+_").copied().unwrap_or(0);
+        assert_eq!(
+            p.eq_rewrites[first] + p.cache_hits[f],
+            1 + 2 * plus,
+            "fib({n}): every call rewritten or answered"
+        );
+        assert_eq!(
+            p.memo_hits.iter().sum::<u64>(),
+            0,
+            "fib({n}): no memo table"
+        );
+        answered += p.cache_hits[f];
+    }
+    assert!(answered > 0, "the call cache answers calls of fib");
+
+    for k in [2u64, 10, 40] {
+        // The memo function, on a fresh table: each value 0..=k computed once, and the
+        // second call of each application computing 3..=k (`mfib(N - 2)`, computed
+        // under its first) answered by it; computing 2, `mfib(0)` is new.
+        let mut engine = Engine::new(Arc::new(session.program.clone()));
+        engine.set_profiling(true);
+        reduce(&mut session, &mut engine, "FIB", &format!("mfib({k})"));
+        let p = engine.take_profile().expect("profiling");
+        assert_eq!(
+            p.eq_rewrites[first + 1],
+            k + 1,
+            "mfib({k}): each value once"
+        );
+        assert_eq!(
+            p.memo_hits[m],
+            k - 2,
+            "mfib({k}): the second call of each level"
+        );
+        assert_eq!(
+            p.cache_hits[m], 0,
+            "mfib({k}): a memo call is not the cache's"
+        );
+    }
+}

@@ -169,7 +169,8 @@ pub const COMMANDS: &[CommandInfo] = &[
                   declaration, grouped by the module that declares it.\n\
                   show profile: what the rewrites since `set profile on` (or the last `show\n\
                   profile`) were, each equation's applications and each built-in's, most\n\
-                  first; the counts then start again. Reloading starts them again too.",
+                  first, and the calls the call cache or a memo table answered; the counts\n\
+                  then start again. Reloading starts them again too.",
     },
     CommandInfo {
         cmd: Cmd::Select,

@@ -89,8 +89,8 @@ pub struct SweepArgs {
     /// When done (or interrupted), print to standard error what the rewrites of all the
     /// workers were: each equation's applications (and the matches its condition
     /// refused) and each built-in's evaluations, most first, with where each equation is
-    /// written. Calls the call cache answers are not rewritten, so not counted.
-    /// Profiling makes the sweep slower.
+    /// written. The calls the call cache or a memo table answered (not rewritten)
+    /// follow, by operator. Profiling makes the sweep slower.
     #[arg(long)]
     pub profile: bool,
 }

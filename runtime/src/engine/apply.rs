@@ -22,7 +22,10 @@ impl Engine {
         if memo {
             match self.memo[op.0 as usize].get(&t) {
                 Some(&v) if v == IN_PROGRESS => return Err(RuntimeError::Cycle { term: t }),
-                Some(&v) => return Ok(Task::Return(v)),
+                Some(&v) => {
+                    self.note_memo_hit(op);
+                    return Ok(Task::Return(v));
+                }
                 None => {
                     if self.memo_total >= self.limits.max_memo_entries {
                         return Err(RuntimeError::MemoLimit {
@@ -32,6 +35,7 @@ impl Engine {
                     }
                     if self.shared.is_some() {
                         if let Some(v) = self.shared_lookup(t) {
+                            self.note_memo_hit(op);
                             self.memo[op.0 as usize].insert(t, v);
                             self.memo_total += 1;
                             return Ok(Task::Return(v));
@@ -64,6 +68,7 @@ impl Engine {
                 return Err(RuntimeError::Cycle { term });
             }
             Some(&v) => {
+                self.note_memo_hit(op);
                 if subj.is_open() {
                     self.vals.truncate(subj.base as usize);
                 }
@@ -80,6 +85,7 @@ impl Engine {
         }
         if self.shared.is_some() {
             if let Some(v) = self.shared_lookup_app(op, &[a0, a1][..n]) {
+                self.note_memo_hit(op);
                 self.memo2[op.0 as usize].insert(key, v);
                 self.memo_total += 1;
                 if subj.is_open() {
@@ -109,6 +115,7 @@ impl Engine {
         }
         if let Some(key) = self.call_key(subj.op, subj.base, subj.n) {
             if let Some(v) = self.calls.get(subj.op, &key) {
+                self.note_cache_hit(subj.op);
                 self.vals.truncate(subj.base as usize);
                 return Ok(Task::Return(v));
             }

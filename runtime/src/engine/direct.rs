@@ -476,6 +476,7 @@ impl Engine {
         };
         match self.memo_entry(op, key) {
             Some(v) if v != IN_PROGRESS => {
+                self.note_memo_hit(op);
                 self.vals.truncate(b);
                 return Ok(Some(v));
             }
@@ -491,6 +492,7 @@ impl Engine {
                 MemoKey::Term(t) => self.shared_lookup(t),
             };
             if let Some(v) = shared {
+                self.note_memo_hit(op);
                 self.memo_set(op, key, v);
                 self.memo_total += 1;
                 self.vals.truncate(b);
@@ -586,6 +588,7 @@ impl Engine {
             let n = self.vals.len() as u32 - base;
             if let Some(key) = self.call_key(op, base, n) {
                 if let Some(v) = self.calls.get(op, &key) {
+                    self.note_cache_hit(op);
                     self.vals.truncate(base as usize);
                     break v;
                 }

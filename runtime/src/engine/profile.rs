@@ -18,13 +18,14 @@
 //! profiling they decline every built-in, and the machine and the direct evaluator
 //! evaluate it instead, counting the same steps (their counts never depend on which
 //! path ran): the profile sees each built-in by its operator. Condition failures are
-//! counted in the branch a false condition takes, behind a test of `Engine::profile`.
+//! counted in the branch a false condition takes, and the calls the call cache or a memo
+//! table answers where they are answered, each behind a test of `Engine::profile`.
 //! Off, the engine runs the instructions it ran before (checked with callgrind: see
 //! docs/benchmarks.md).
 //!
-//! Calls the call cache answers are not rewritten, so they are not counted: the profile
-//! is of the work the engine did (`GAMELANG_NO_CALL_CACHE=1` counts every call, as
-//! Maude does). Memo hits are not steps either.
+//! Calls the call cache answers are not rewritten, so they are not steps: the profile
+//! counts them apart, per operator, with the calls memo tables answer
+//! (`GAMELANG_NO_CALL_CACHE=1` rewrites every call, as Maude does).
 
 use super::Engine;
 use gamelang_lang::program::OpId;
@@ -49,6 +50,11 @@ pub struct Profile {
     pub eq_cond_false: Vec<u64>,
     /// Evaluations of each built-in operator (`_+_`, `if_then_else_fi`, `_in_`, …).
     pub op_rewrites: Vec<u64>,
+    /// Calls of each operator the call cache answered (not rewritten, not steps).
+    pub cache_hits: Vec<u64>,
+    /// Calls of each memo operator its memo table answered (or the table shared with
+    /// other threads).
+    pub memo_hits: Vec<u64>,
     /// The real step budget of the reduction under way (see the module's comment).
     budget: u64,
 }
@@ -59,11 +65,13 @@ impl Profile {
             eq_rewrites: vec![0; eqs],
             eq_cond_false: vec![0; eqs],
             op_rewrites: vec![0; ops],
+            cache_hits: vec![0; ops],
+            memo_hits: vec![0; ops],
             budget: u64::MAX,
         }
     }
 
-    /// All steps recorded.
+    /// All steps recorded (the answers of the call cache and memo tables are not steps).
     pub fn total(&self) -> u64 {
         self.eq_rewrites.iter().sum::<u64>() + self.op_rewrites.iter().sum::<u64>()
     }
@@ -81,6 +89,8 @@ impl Profile {
         add_to(&mut self.eq_rewrites, &other.eq_rewrites);
         add_to(&mut self.eq_cond_false, &other.eq_cond_false);
         add_to(&mut self.op_rewrites, &other.op_rewrites);
+        add_to(&mut self.cache_hits, &other.cache_hits);
+        add_to(&mut self.memo_hits, &other.memo_hits);
     }
 
     fn record(&mut self, step: Step) {
@@ -163,6 +173,37 @@ impl Engine {
         p.record(step);
         self.step_limit = self.steps;
         false
+    }
+
+    /// The call cache answered a call of `op`: counted while profiling.
+    #[inline(always)]
+    pub(super) fn note_cache_hit(&mut self, op: OpId) {
+        if self.profile.is_some() {
+            self.count_answer(op, false);
+        }
+    }
+
+    /// `op`'s memo table (or the shared one) answered a call: counted while profiling.
+    #[inline(always)]
+    pub(super) fn note_memo_hit(&mut self, op: OpId) {
+        if self.profile.is_some() {
+            self.count_answer(op, true);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_answer(&mut self, op: OpId, memo: bool) {
+        if let Some(p) = self.profile.as_deref_mut() {
+            let v = if memo {
+                &mut p.memo_hits
+            } else {
+                &mut p.cache_hits
+            };
+            if let Some(n) = v.get_mut(op.0 as usize) {
+                *n += 1;
+            }
+        }
     }
 
     /// The condition of equation `e` was false on a match: counted while profiling.
