@@ -9,14 +9,14 @@ use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::{Game, Session};
-use gamelang_runtime::Engine;
+use gamelang_runtime::{Engine, Profile};
 use rayon::prelude::*;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What `gamelang match` and `gamelang playout` share: the game and its parameters.
@@ -60,6 +60,13 @@ pub struct MatchArgs {
     /// order of play, winner, plies, avg_branching, stopped).
     #[arg(long)]
     pub csv: bool,
+    /// When done, print to standard error what the rewrites of all the games were: each
+    /// equation's applications (and the matches its condition refused) and each
+    /// built-in's evaluations, most first, with where each equation is written; then the
+    /// calls the call cache or a memo table answered, by operator. Profiling makes the
+    /// games slower (the times per move are then not the agents').
+    #[arg(long)]
+    pub profile: bool,
 }
 
 #[derive(clap::Args)]
@@ -230,22 +237,37 @@ pub(crate) fn with_rules<T>(
     }
 }
 
+/// What every game of a match shares.
+#[derive(Clone, Copy)]
+struct MatchSetup<'a> {
+    program: &'a Arc<gamelang_lang::program::Program>,
+    which: &'a Which,
+    specs: &'a [AgentSpec],
+    seed: u64,
+    max_plies: usize,
+    interrupt: &'a Arc<AtomicBool>,
+    /// With `--profile`: the games' profiles, added up as each game ends.
+    profile: Option<&'a Mutex<Profile>>,
+}
+
 /// One game of a match, on an engine of its own (so that games on different threads share
 /// nothing and a long match does not keep every game's terms). Game `k`: agent `k mod n`
 /// moves first (the others seated after it in the players' order, [`arena::seats`]),
 /// agent i's random stream is `Rng::derive(seed, n k + i)` and the chance events'
 /// `Rng::derive(seed, u64::MAX - k)`.
-fn one_game(
-    program: &Arc<gamelang_lang::program::Program>,
-    which: &Which,
-    specs: &[AgentSpec],
-    seed: u64,
-    k: usize,
-    max_plies: usize,
-    interrupt: &Arc<AtomicBool>,
-) -> Result<GameRecord, Failure> {
+fn one_game(m: &MatchSetup, k: usize) -> Result<GameRecord, Failure> {
+    let MatchSetup {
+        program,
+        which,
+        specs,
+        seed,
+        max_plies,
+        interrupt,
+        profile,
+    } = *m;
     let mut engine = Engine::new(program.clone());
     engine.interrupt = interrupt.clone();
+    engine.set_profiling(profile.is_some());
     let n = specs.len();
     let mut agents: Vec<_> = specs
         .iter()
@@ -264,6 +286,9 @@ fn one_game(
             &mut |_, _, _, _, _| Ok(()),
         )
     });
+    if let (Some(total), Some(p)) = (profile, engine.take_profile()) {
+        total.lock().unwrap_or_else(|e| e.into_inner()).add(&p);
+    }
     result.map_err(|e| {
         if driver::is_interrupted(&e) {
             Failure::Interrupted
@@ -340,6 +365,16 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     let progress = std::io::stderr().is_terminal();
     let began = Instant::now();
     let seed = args.game.seed;
+    let profile = args.profile.then(|| Mutex::new(Profile::default()));
+    let setup = MatchSetup {
+        program: &program,
+        which: &which,
+        specs: &specs,
+        seed,
+        max_plies: args.max_plies,
+        interrupt: &interrupt,
+        profile: profile.as_ref(),
+    };
     let results: Vec<Option<Result<GameRecord, Failure>>> = pool.install(|| {
         (0..args.games)
             .into_par_iter()
@@ -347,15 +382,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
                 if interrupt.load(Ordering::Relaxed) {
                     return None;
                 }
-                let r = one_game(
-                    &program,
-                    &which,
-                    &specs,
-                    seed,
-                    k,
-                    args.max_plies,
-                    &interrupt,
-                );
+                let r = one_game(&setup, k);
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if progress {
                     eprint!(
@@ -440,6 +467,11 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
                 tally.games, args.games
             );
         }
+    }
+    if let Some(profile) = profile {
+        let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut err = std::io::stderr().lock();
+        let _ = crate::profile::write(&mut err, &profile, &program, &session.sources);
     }
     if interrupted {
         ExitCode::from(130)

@@ -652,3 +652,43 @@ fn calls_answered_by_the_call_cache_or_a_memo_table_are_counted_apart() {
         );
     }
 }
+
+#[test]
+fn a_match_adds_up_the_profiles_of_its_games_and_plays_the_same_games() {
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tictactoe.game");
+    let args = [
+        "match",
+        ttt,
+        "--agents",
+        "random,random",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let plain = gamelang(&args);
+    let mut with = args.to_vec();
+    with.push("--profile");
+    let profiled = gamelang(&with);
+    assert!(profiled.status.success());
+    let a: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&profiled.stdout).unwrap();
+    for key in ["games", "wins", "draws", "avg_plies", "avg_branching"] {
+        assert_eq!(a[key], b[key], "{key}");
+    }
+    let err = String::from_utf8(profiled.stderr).unwrap();
+    let total: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("profile: "))
+        .and_then(|l| l.split_whitespace().next())
+        .map(|n| n.replace(',', "").parse().unwrap())
+        .expect("a profile line");
+    let rows = printed_rows(&err);
+    assert!(total > 0, "{err}");
+    assert_eq!(rows.iter().map(|r| r.0).sum::<u64>(), total, "{err}");
+    assert!(
+        rows.iter().any(|r| r.2.starts_with("tictactoe.game:")),
+        "{err}"
+    );
+}
