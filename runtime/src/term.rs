@@ -1013,27 +1013,9 @@ impl TermStore {
     fn intern_int(&mut self, v: i64) -> TermId {
         let h = hash_int(v);
         // (Compared in place: `== TermData::Int(v)` built and dropped a `TermData`.)
-        match self.find_in_table(h, |d| matches!(d, TermData::Int(x) if *x == v)) {
+        match self.probe(h, |d| matches!(d, TermData::Int(x) if *x == v)) {
             Ok(t) => t,
             Err(slot) => self.insert_at(slot, h, TermData::Int(v)),
-        }
-    }
-
-    /// The term of hash `h` in the table that `is_it`, or the free slot where it goes.
-    #[inline(always)]
-    fn find_in_table(&self, h: u32, is_it: impl Fn(&TermData) -> bool) -> Result<TermId, usize> {
-        let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
-        loop {
-            let entry = self.table[i];
-            if entry == EMPTY {
-                return Err(i);
-            }
-            let id = entry as u32;
-            if (entry >> 32) as u32 == h && is_it(&self.terms[id as usize]) {
-                return Ok(TermId(id));
-            }
-            i = (i + 1) & mask;
         }
     }
 

@@ -290,7 +290,7 @@ impl TermStore {
             }
             n => {
                 let h = hash_map(family, sum, n);
-                let found = self.find_in_table(h, |d| {
+                let found = self.probe(h, |d| {
                     matches!(d, TermData::Map(m) if m.family == family
                         && m.sum == sum
                         && (m.entries.ptr_eq(&entries) || m.entries == entries))

@@ -87,7 +87,7 @@ impl TermStore {
         }
         let h = hash_str(text);
         Some(
-            match self.find_in_table(h, |d| matches!(d, TermData::Str(x) if **x == *text)) {
+            match self.probe(h, |d| matches!(d, TermData::Str(x) if **x == *text)) {
                 Ok(t) => t,
                 Err(slot) => self.insert_at(slot, h, TermData::Str(text.into())),
             },
