@@ -385,9 +385,11 @@ pub struct Engine {
     /// many terms; past it, collect when the store has doubled since the last collection.
     pub collect_min_terms: usize,
     steps: u64,
-    /// The last step the reduction under way may take (while profiling, the current step:
-    /// see `profile`).
+    /// Where the step count's test trips: the last step the reduction under way may take
+    /// (while profiling, the current step: see `profile`).
     step_limit: u64,
+    /// The last step the reduction under way may take.
+    step_budget: u64,
     /// The counts of every step, while profiling ([`Engine::set_profiling`]).
     profile: Option<Box<Profile>>,
     /// When set, the step budget counts from this step on, across calls to `reduce`
@@ -502,6 +504,7 @@ impl Engine {
             collect_min_terms: 1 << 18,
             steps: 0,
             step_limit: u64::MAX,
+            step_budget: u64::MAX,
             profile: None,
             budget_base: None,
             normal: Vec::new(),

@@ -13,7 +13,7 @@
 //! failing branch is out of line. Profiling sets `step_limit` to the current step, so
 //! that *every* step takes that branch, where [`Engine::over_step_limit`] records the
 //! step, moves the limit on by one and lets the reduction go on; the real budget is
-//! kept in `Profile::budget` and still ends the reduction when it is spent. `quick` and
+//! kept in `Engine::step_budget` and still ends the reduction when it is spent. `quick` and
 //! the unboxed arithmetic stop before a built-in once the budget is reached, so while
 //! profiling they decline every built-in, and the machine and the direct evaluator
 //! evaluate it instead, counting the same steps (their counts never depend on which
@@ -55,8 +55,6 @@ pub struct Profile {
     /// Calls of each memo operator its memo table answered (or the table shared with
     /// other threads).
     pub memo_hits: Vec<u64>,
-    /// The real step budget of the reduction under way (see the module's comment).
-    budget: u64,
 }
 
 impl Profile {
@@ -67,7 +65,6 @@ impl Profile {
             op_rewrites: vec![0; ops],
             cache_hits: vec![0; ops],
             memo_hits: vec![0; ops],
-            budget: u64::MAX,
         }
     }
 
@@ -129,33 +126,22 @@ impl Engine {
         self.profile.is_some()
     }
 
-    /// The counts recorded so far, if profiling.
-    pub fn profile(&self) -> Option<&Profile> {
-        self.profile.as_deref()
-    }
-
     /// The counts recorded so far, if profiling, and recording goes on from zero.
     pub fn take_profile(&mut self) -> Option<Profile> {
         let p = self.profile.as_deref_mut()?;
         let fresh = Profile::new(p.eq_rewrites.len(), p.op_rewrites.len());
-        let budget = p.budget;
-        let mut taken = std::mem::replace(p, fresh);
-        p.budget = budget;
-        taken.budget = u64::MAX;
-        Some(taken)
+        Some(std::mem::replace(p, fresh))
     }
 
     /// Set the step budget of the reduction about to run: `limit` is the last step it may
-    /// take. While profiling, the engine's limit is the current step (every step traps,
-    /// see the module's comment) and `limit` is kept aside.
+    /// take. While profiling, the engine's test trips at the current step (every step
+    /// traps, see the module's comment); `step_budget` keeps the real limit.
     pub(super) fn set_step_limit(&mut self, limit: u64) {
-        match self.profile.as_deref_mut() {
-            Some(p) => {
-                p.budget = limit;
-                self.step_limit = self.steps.min(limit);
-            }
-            None => self.step_limit = limit,
-        }
+        self.step_budget = limit;
+        self.step_limit = match self.profile {
+            Some(_) => self.steps.min(limit),
+            None => limit,
+        };
     }
 
     /// A step went past `step_limit` (`steps` already counts it): is the budget spent?
@@ -164,12 +150,12 @@ impl Engine {
     #[cold]
     #[inline(never)]
     pub(super) fn over_step_limit(&mut self, step: Step) -> bool {
+        if self.steps > self.step_budget {
+            return true;
+        }
         let Some(p) = self.profile.as_deref_mut() else {
             return true;
         };
-        if self.steps > p.budget {
-            return true;
-        }
         p.record(step);
         self.step_limit = self.steps;
         false
