@@ -88,8 +88,8 @@ pub struct PlayoutArgs {
     /// When done, print to standard error what the rewrites were: each equation's
     /// applications (and the matches its condition refused) and each built-in's
     /// evaluations, most first, with where each equation is written. The calls the call
-    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling makes playouts slower: the
-    /// rates printed are then not the game's.
+    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling
+    /// makes playouts slower: the rates printed are then not the game's.
     #[arg(long)]
     pub profile: bool,
 }
@@ -470,8 +470,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     }
     if let Some(profile) = profile {
         let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
-        let mut err = std::io::stderr().lock();
-        let _ = crate::profile::write(&mut err, &profile, &program, &session.sources);
+        crate::profile::to_stderr(&profile, &program, &session.sources);
     }
     if interrupted {
         ExitCode::from(130)

@@ -174,12 +174,20 @@ fn write_rows(out: &mut dyn Write, rows: &[Row], total: u64) -> io::Result<()> {
     Ok(())
 }
 
-/// Print the profile `engine` recorded (if it was profiling) to standard error: what a
-/// command whose standard output is its answer (`solve`, `sweep`, `playout`) prints last.
+/// What `show profile .` prints when no reduction was profiled.
+pub const NOTHING_PROFILED: &str =
+    "profile: no reduction was profiled (`set profile on .` before it)";
+
+/// Print `profile` to standard error: what a command whose standard output is its answer
+/// (`solve`, `sweep`, `playout`, `match`) prints last.
+pub fn to_stderr(profile: &Profile, program: &Program, sources: &Sources) {
+    let _ = write(&mut io::stderr().lock(), profile, program, sources);
+}
+
+/// [`to_stderr`] of the profile `engine` recorded, if it was profiling.
 pub fn report_to_stderr(engine: &mut Engine, session: &Session) {
     if let Some(profile) = engine.take_profile() {
-        let mut err = io::stderr().lock();
-        let _ = write(&mut err, &profile, engine.program(), &session.sources);
+        to_stderr(&profile, engine.program(), &session.sources);
     }
 }
 

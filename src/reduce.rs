@@ -36,9 +36,10 @@ pub struct ReduceArgs {
     pub quiet: bool,
     /// After each result, print what its rewrites were: each equation's applications
     /// (and the matches its condition refused) and each built-in's evaluations, most first,
-    /// with where the equation is written (as Maude's `set profile on .`). The calls the call
-    /// cache or a memo table answered (not rewritten) follow, by operator;
-    /// GAMELANG_NO_CALL_CACHE=1 rewrites every call, as Maude does. Profiling makes a reduction slower.
+    /// with where the equation is written (as Maude's `set profile on .`). The calls the
+    /// call cache or a memo table answered (not rewritten) follow, by operator;
+    /// GAMELANG_NO_CALL_CACHE=1 rewrites every call, as Maude does. Profiling makes a
+    /// reduction slower.
     #[arg(long)]
     pub profile: bool,
 }
@@ -113,9 +114,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     // The file's `set … .` and `show … .` commands (none for a TERM given on the command
     // line), each applied before the reduction that follows it in the file.
-    let settings: &[(usize, FileSetting)] = match &args.term {
-        Some(_) => &[],
-        None => &loaded.settings,
+    let settings_before = |k: usize| {
+        let file = args.term.is_none();
+        loaded.settings_before(k).filter(move |_| file)
     };
     let mut shown = Shown {
         stats: !args.quiet,
@@ -129,8 +130,8 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     let mut failed = 0;
     let mut status = ExitCode::SUCCESS;
     for (k, (command, pat)) in terms.iter().enumerate() {
-        for (_, setting) in settings.iter().filter(|(before, _)| *before == k) {
-            shown.apply(*setting, &mut engine, args.profile, &mut out, &session);
+        for setting in settings_before(k) {
+            shown.apply(setting, &mut engine, args.profile, &mut out, &session);
         }
         let pat = match pat {
             Ok(p) => p,
@@ -203,8 +204,8 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             shown.last_profile = Some(profile);
         }
     }
-    for (_, setting) in settings.iter().filter(|(before, _)| *before == terms.len()) {
-        shown.apply(*setting, &mut engine, args.profile, &mut out, &session);
+    for setting in settings_before(terms.len()) {
+        shown.apply(setting, &mut engine, args.profile, &mut out, &session);
     }
     // The process ends here: freeing the term store and the session term by term would
     // cost more than everything after the reduction (1.6% and 0.6% of `binary-add`'s
@@ -249,10 +250,7 @@ impl Shown {
             FileSetting::ShowProfile => {
                 let _ = match &self.last_profile {
                     Some(p) => crate::profile::write(out, p, engine.program(), &session.sources),
-                    None => writeln!(
-                        out,
-                        "profile: no reduction was profiled (`set profile on .` before it)"
-                    ),
+                    None => writeln!(out, "{}", crate::profile::NOTHING_PROFILED),
                 };
             }
             FileSetting::ShowTiming(on) => self.timing = on,

@@ -91,7 +91,8 @@ pub struct SolveArgs {
     /// When done, print to standard error what the rewrites were: each equation's
     /// applications (and the matches its condition refused) and each built-in's
     /// evaluations, most first, with where each equation is written. The calls the call
-    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling makes solving slower.
+    /// cache or a memo table answered (not rewritten) follow, by operator. Profiling
+    /// makes solving slower.
     #[arg(long)]
     pub profile: bool,
     /// Chance games: solve a deterministic two-player game by max-n like a chance game
@@ -107,14 +108,6 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let mut session = match app::load(&args.file) {
         Ok(s) => s,
         Err(code) => return code,
-    };
-    let fail = |session: &Session, d: Diag| {
-        let d = if d.message.starts_with("cycle in the game graph") {
-            d.note("positions repeat in this game: `--retrograde` solves it by retrograde analysis, with draws")
-        } else {
-            d
-        };
-        crate::failure::diag(&session.sources, &d)
     };
     if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
         return crate::chance::solve(args, session, g);
@@ -148,6 +141,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
     code
 }
 
+/// Report `d`, located in `session`'s sources; a cycle error says what solves such games.
+fn fail(session: &Session, d: Diag) -> ExitCode {
+    let d = if d.message.starts_with("cycle in the game graph") {
+        d.note("positions repeat in this game: `--retrograde` solves it by retrograde analysis, with draws")
+    } else {
+        d
+    };
+    crate::failure::diag(&session.sources, &d)
+}
+
 /// Solve `game` from `start` with `first` to move, on `engine`, and print the answer.
 fn solve_on(
     args: &SolveArgs,
@@ -157,14 +160,6 @@ fn solve_on(
     first: Pat,
     engine: &mut Engine,
 ) -> ExitCode {
-    let fail = |session: &Session, d: Diag| {
-        let d = if d.message.starts_with("cycle in the game graph") {
-            d.note("positions repeat in this game: `--retrograde` solves it by retrograde analysis, with draws")
-        } else {
-            d
-        };
-        crate::failure::diag(&session.sources, &d)
-    };
     if args.retrograde {
         return crate::chance::solve_tree(args, session, game, start, first, engine);
     }

@@ -209,6 +209,12 @@ pub fn periods_in_terms(tokens: &mut [(usize, Tok, usize)]) {
 /// (`set`, `show`: [`Tok::Set`], [`Tok::Show`]). Everywhere else,
 /// inside modules and terms, the two are ordinary words (an operator may be called `red`).
 pub fn mark_commands(tokens: &mut Vec<(usize, Tok, usize)>) {
+    let command = |w: &str| match w {
+        "reduce" | "red" => Some(Tok::Reduce),
+        "set" => Some(Tok::Set),
+        "show" => Some(Tok::Show),
+        _ => None,
+    };
     let mut at_top = true;
     let mut in_command = false;
     let mut quit = None;
@@ -218,22 +224,16 @@ pub fn mark_commands(tokens: &mut Vec<(usize, Tok, usize)>) {
             continue;
         }
         match tok {
-            Tok::Word(w) if at_top && (w == "reduce" || w == "red") => {
-                *tok = Tok::Reduce;
-                in_command = true;
-            }
-            Tok::Word(w) if at_top && w == "set" => {
-                *tok = Tok::Set;
-                in_command = true;
-            }
-            Tok::Word(w) if at_top && w == "show" => {
-                *tok = Tok::Show;
-                in_command = true;
-            }
-            // Maude's `quit` (`q`) between items ends the file: Maude reads no further.
-            Tok::Word(w) if at_top && (w == "quit" || w == "q") => {
-                quit = Some(k);
-                break;
+            Tok::Word(w) if at_top => {
+                if let Some(c) = command(w) {
+                    *tok = c;
+                    in_command = true;
+                } else if w == "quit" || w == "q" {
+                    // Maude's `quit` (`q`) between items ends the file: Maude reads no
+                    // further.
+                    quit = Some(k);
+                    break;
+                }
             }
             Tok::Fmod | Tok::Fth | Tok::View | Tok::Game => at_top = false,
             Tok::Endfm | Tok::Endfth | Tok::Endv | Tok::Endgame => at_top = true,

@@ -489,8 +489,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let profile = |job: &mut work::Job| {
         if let Some(profile) = job.profile.take() {
             let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
-            let mut err = std::io::stderr().lock();
-            let _ = crate::profile::write(&mut err, &profile, &job.program, &session.sources);
+            crate::profile::to_stderr(&profile, &job.program, &session.sources);
         }
     };
     match outcome {

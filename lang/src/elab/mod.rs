@@ -167,6 +167,17 @@ pub struct Loaded {
     pub settings: Vec<(usize, FileSetting)>,
 }
 
+impl Loaded {
+    /// The file's settings that come after `k` of its `reduce` commands and before the
+    /// next one (`k` = the number of reductions: those after the last), in order.
+    pub fn settings_before(&self, k: usize) -> impl Iterator<Item = FileSetting> + '_ {
+        self.settings
+            .iter()
+            .filter(move |(before, _)| *before == k)
+            .map(|(_, s)| *s)
+    }
+}
+
 /// A Maude `set … .` or `show … .` command of a file that gamelang reads: what
 /// `gamelang reduce FILE` (and the REPL's `load`) do with them is theirs to say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -140,18 +140,11 @@ impl Backend {
     /// Run a loaded file's `reduce TERM .` commands in order, as Maude's `load` does,
     /// each announced by the module and the term; the first that fails stops the rest.
     /// Its `set profile on|off .` is the REPL's `set profile`, and its `show profile .`
-    /// shows the last reduction's counts, as in Maude; the settings of what follows a result (`set show
-    /// timing off .`) are `gamelang reduce`'s, not the prompt's.
+    /// shows the last reduction's counts, as in Maude; the settings of what follows a
+    /// result (`set show timing off .`) are `gamelang reduce`'s, not the prompt's.
     fn run_reductions(&mut self, loaded: &Loaded, r: &mut Reply) -> Result<(), Diag> {
-        let settings_before = |k: usize| {
-            loaded
-                .settings
-                .iter()
-                .filter(move |(before, _)| *before == k)
-                .map(|(_, s)| *s)
-        };
         for (k, red) in loaded.reductions.iter().enumerate() {
-            for setting in settings_before(k) {
+            for setting in loaded.settings_before(k) {
                 self.file_setting(setting, r)?;
             }
             let pat = self.session.reduction_term(red)?;
@@ -161,7 +154,7 @@ impl Backend {
             self.engine.take_profile();
             self.reduce_and_show(&pat, red.span, Some(&module), r)?;
         }
-        for setting in settings_before(loaded.reductions.len()) {
+        for setting in loaded.settings_before(loaded.reductions.len()) {
             self.file_setting(setting, r)?;
         }
         Ok(())
@@ -174,7 +167,7 @@ impl Backend {
                 Ok(())
             }
             FileSetting::ShowProfile if !self.engine.profiling() => {
-                r.out("profile: no reduction was profiled (`set profile on .` before it)\n");
+                r.out(format!("{}\n", crate::profile::NOTHING_PROFILED));
                 Ok(())
             }
             FileSetting::ShowProfile => self.show_profile(r),
