@@ -65,8 +65,10 @@ pub struct MatchArgs {
     /// built-in's evaluations, most first, with where each equation is written; then the
     /// calls the call cache or a memo table answered, by operator. Profiling makes the
     /// games slower (the times per move are then not the agents').
-    #[arg(long)]
-    pub profile: bool,
+    /// `--profile=json` prints it as one line of JSON instead (keys `rewrites`,
+    /// `equations`, `builtins`, `answered`, as the README says).
+    #[arg(long, value_name = "FORMAT", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "table")]
+    pub profile: Option<crate::profile::Format>,
 }
 
 #[derive(clap::Args)]
@@ -90,8 +92,10 @@ pub struct PlayoutArgs {
     /// evaluations, most first, with where each equation is written. The calls the call
     /// cache or a memo table answered (not rewritten) follow, by operator. Profiling
     /// makes playouts slower: the rates printed are then not the game's.
-    #[arg(long)]
-    pub profile: bool,
+    /// `--profile=json` prints it as one line of JSON instead (keys `rewrites`,
+    /// `equations`, `builtins`, `answered`, as the README says).
+    #[arg(long, value_name = "FORMAT", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "table")]
+    pub profile: Option<crate::profile::Format>,
 }
 
 /// CPU time used by this process (the commands that time themselves run on one thread),
@@ -365,7 +369,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     let progress = std::io::stderr().is_terminal();
     let began = Instant::now();
     let seed = args.game.seed;
-    let profile = args.profile.then(|| Mutex::new(Profile::default()));
+    let profile = args.profile.map(|_| Mutex::new(Profile::default()));
     let setup = MatchSetup {
         program: &program,
         which: &which,
@@ -470,7 +474,8 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     }
     if let Some(profile) = profile {
         let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
-        crate::profile::to_stderr(&profile, &program, &session.sources);
+        let format = args.profile.unwrap_or_default();
+        crate::profile::to_stderr(&profile, &program, &session.sources, format);
     }
     if interrupted {
         ExitCode::from(130)
@@ -556,12 +561,12 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
         );
     }
     let mut engine = Engine::new(Arc::new(session.program.clone()));
-    engine.set_profiling(args.profile);
+    engine.set_profiling(args.profile.is_some());
     let code = match args.mcts {
         Some(n) => mcts_speed(&session, &which, &mut engine, n, args.game.seed, args.json),
         None => playouts_for(&args, &session, &which, &mut engine),
     };
-    crate::profile::report_to_stderr(&mut engine, &session);
+    crate::profile::report_to_stderr(&mut engine, &session, args.profile.unwrap_or_default());
     code
 }
 

@@ -95,17 +95,32 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
         Ok(x) => x,
         Err(d) => return render(&session, &d),
     };
+    engine.set_profiling(args.profile.is_some());
+    let code = solve_on(&args, &session, &game, &mut engine, start);
+    crate::profile::report_to_stderr(&mut engine, &session, args.profile.unwrap_or_default());
+    code
+}
+
+/// `gamelang solve` of the chance game `game` from `start` (its start state if `None`):
+/// the report printed, the exit status returned.
+fn solve_on(
+    args: &SolveArgs,
+    session: &Session,
+    game: &ChanceGame,
+    engine: &mut Engine,
+    start: Option<gamelang_lang::program::Pat>,
+) -> ExitCode {
     let began = Instant::now();
-    let mut model = match EngineModel::new(&mut engine, &game, start) {
+    let mut model = match EngineModel::new(engine, game, start) {
         Ok(m) => m,
-        Err(e) => return render(&session, &error_diag(e)),
+        Err(e) => return render(session, &error_diag(e)),
     };
     let graph = match explore(&mut model, args.value, args.max_states) {
         Ok(g) => g,
         Err(ChanceError::Interrupted) => {
             return Failure::interrupted("interrupted").report();
         }
-        Err(e) => return render(&session, &error_diag(e)),
+        Err(e) => return render(session, &error_diag(e)),
     };
     let explored = began.elapsed();
     let start_t = graph.states[0];
@@ -141,7 +156,7 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
         };
         let sol = match solver::solve(&graph, &opts) {
             Ok(s) => s,
-            Err(e) => return render(&session, &error_diag(e)),
+            Err(e) => return render(session, &error_diag(e)),
         };
         report(&graph, &model, &sol, args.value, &mut out, &mut text);
     }

@@ -40,8 +40,10 @@ pub struct ReduceArgs {
     /// call cache or a memo table answered (not rewritten) follow, by operator;
     /// GAMELANG_NO_CALL_CACHE=1 rewrites every call, as Maude does. Profiling makes a
     /// reduction slower.
-    #[arg(long)]
-    pub profile: bool,
+    /// `--profile=json` prints it as one line of JSON instead (keys `rewrites`,
+    /// `equations`, `builtins`, `answered`, as the README says).
+    #[arg(long, value_name = "FORMAT", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "table")]
+    pub profile: Option<crate::profile::Format>,
 }
 
 pub fn run(args: ReduceArgs) -> ExitCode {
@@ -109,7 +111,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     // Nothing here holds a term across a reduction but the term being reduced: the engine
     // may collect garbage while it works, so a long reduction keeps only what it needs.
     engine.collect_in_reduce = true;
-    engine.set_profiling(args.profile);
+    engine.set_profiling(args.profile.is_some());
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     let mut out = std::io::stdout().lock();
     // The file's `set … .` and `show … .` commands (none for a TERM given on the command
@@ -197,9 +199,10 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             }
         }
         if let Some(profile) = engine.take_profile() {
-            if args.profile {
+            if let Some(format) = args.profile {
+                let program = engine.program();
                 let _ =
-                    crate::profile::write(&mut out, &profile, engine.program(), &session.sources);
+                    crate::profile::write_as(&mut out, &profile, program, &session.sources, format);
             }
             shown.last_profile = Some(profile);
         }
@@ -235,21 +238,25 @@ struct Shown {
 }
 
 impl Shown {
-    /// Apply one of the file's commands. `flag`: `--profile` was given, and profiles
-    /// every reduction whatever the file says.
+    /// Apply one of the file's commands. `flag`: `--profile` was given (and how it
+    /// prints), which profiles every reduction whatever the file says; `show profile .`
+    /// prints in its format too.
     fn apply(
         &mut self,
         setting: FileSetting,
         engine: &mut Engine,
-        flag: bool,
+        flag: Option<crate::profile::Format>,
         out: &mut dyn Write,
         session: &Session,
     ) {
         match setting {
-            FileSetting::Profile(on) => engine.set_profiling(on || flag),
+            FileSetting::Profile(on) => engine.set_profiling(on || flag.is_some()),
             FileSetting::ShowProfile => {
+                let format = flag.unwrap_or_default();
                 let _ = match &self.last_profile {
-                    Some(p) => crate::profile::write(out, p, engine.program(), &session.sources),
+                    Some(p) => {
+                        crate::profile::write_as(out, p, engine.program(), &session.sources, format)
+                    }
                     None => writeln!(out, "{}", crate::profile::NOTHING_PROFILED),
                 };
             }

@@ -93,8 +93,10 @@ pub struct SolveArgs {
     /// evaluations, most first, with where each equation is written. The calls the call
     /// cache or a memo table answered (not rewritten) follow, by operator. Profiling
     /// makes solving slower.
-    #[arg(long)]
-    pub profile: bool,
+    /// `--profile=json` prints it as one line of JSON instead (keys `rewrites`,
+    /// `equations`, `builtins`, `answered`, as the README says).
+    #[arg(long, value_name = "FORMAT", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "table")]
+    pub profile: Option<crate::profile::Format>,
     /// Chance games: solve a deterministic two-player game by max-n like a chance game
     /// instead of by retrograde analysis.
     #[arg(long, hide = true)]
@@ -134,10 +136,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
     // term would only delay the exit.
     let mut engine = std::mem::ManuallyDrop::new(app::engine(&session));
     engine.limits.max_steps = args.max_steps;
-    engine.set_profiling(args.profile);
+    engine.set_profiling(args.profile.is_some());
     app::stop_on_ctrl_c(&engine.interrupt);
     let code = solve_on(&args, &session, &game, start, first, &mut engine);
-    crate::profile::report_to_stderr(&mut engine, &session);
+    crate::profile::report_to_stderr(&mut engine, &session, args.profile.unwrap_or_default());
     code
 }
 

@@ -692,3 +692,164 @@ fn a_match_adds_up_the_profiles_of_its_games_and_plays_the_same_games() {
         "{err}"
     );
 }
+
+/// The profile `--profile=json` printed as the last line of `text`.
+fn json_profile(text: &str) -> serde_json::Value {
+    let line = text.lines().last().expect("a profile line");
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn the_json_profile_has_the_tables_rows_with_each_equations_whole_text_and_place() {
+    let mut text = BINARY.to_string();
+    text.push_str("reduce toInt(sumto(20, e, e)) .\n");
+    let path = write_temp("binary-json.maude", &text);
+    let path = path.to_str().unwrap();
+    let table = reduce_without_cache(&["--profile", path]);
+    let json = reduce_without_cache(&["--profile=json", path]);
+    // The result and its rewrites line (but for the time), then the profile as one
+    // line of JSON.
+    let (head, _) = table.split_once("profile: ").unwrap();
+    let lines_of = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| l.split("time:").next().unwrap().to_string())
+            .collect()
+    };
+    let (mut printed, head_lines) = (lines_of(&json), lines_of(head));
+    printed.pop();
+    assert_eq!(printed, head_lines, "{json}");
+    let p = json_profile(&json);
+    let rewrites: u64 = head
+        .lines()
+        .find_map(|l| l.strip_prefix("rewrites: "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a rewrites line");
+    assert_eq!(p["rewrites"], rewrites, "{json}");
+
+    // Row by row, in the table's order: the same counts, the equation's place and its
+    // text (whole where the table cuts it), the built-ins by name.
+    let rows = printed_rows(&table);
+    let equations = p["equations"].as_array().unwrap();
+    let builtins = p["builtins"].as_array().unwrap();
+    assert_eq!(rows.len(), equations.len() + builtins.len(), "{json}");
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut e, mut b) = (0, 0);
+    for (n, refused, place, what) in &rows {
+        if let Some(op) = what.strip_prefix("built-in ") {
+            assert_eq!(builtins[b]["op"], op.trim_end(), "{json}");
+            assert_eq!(builtins[b]["rewrites"], *n, "{json}");
+            b += 1;
+            continue;
+        }
+        let row = &equations[e];
+        e += 1;
+        assert_eq!(row["rewrites"], *n, "{json}");
+        assert_eq!(row["cond_false"].as_u64(), *refused, "{json}");
+        assert_eq!(row["file"], path, "{json}");
+        let line = row["line"].as_u64().unwrap() as usize;
+        assert_eq!(*place, format!("binary-json.maude:{line}"), "{json}");
+        let equation = row["equation"].as_str().unwrap();
+        assert!(
+            equation.starts_with(what.trim_end().trim_end_matches('…')),
+            "{equation} against the table's {what}"
+        );
+        // Written at that line of the file, as it is printed.
+        assert_eq!(lines[line - 1].trim(), equation, "{json}");
+    }
+    let sum = |rows: &[serde_json::Value]| {
+        rows.iter()
+            .map(|r| r["rewrites"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(sum(equations) + sum(builtins), rewrites, "{json}");
+}
+
+#[test]
+fn solve_prints_the_json_profile_on_standard_error_for_every_kind_of_game() {
+    // A two-player game and a chance game (whose `solve --profile` printed nothing
+    // before): the answer on standard output unchanged, the profile the last line of
+    // standard error, adding up to the rewrites the answer reports.
+    for game in ["heaps.game", "tosses.game"] {
+        let file = format!("{}/examples/{game}", env!("CARGO_MANIFEST_DIR"));
+        let plain = gamelang(&["solve", &file, "--json"]);
+        let profiled = gamelang(&["solve", &file, "--json", "--profile=json"]);
+        assert!(profiled.status.success(), "{game}");
+        let a: serde_json::Value = serde_json::from_slice(&plain.stdout).unwrap();
+        let b: serde_json::Value = serde_json::from_slice(&profiled.stdout).unwrap();
+        for key in [
+            "winner",
+            "principal_line",
+            "states",
+            "positions",
+            "rewrites",
+        ] {
+            assert_eq!(a[key], b[key], "{game}: {key}");
+        }
+        let err = String::from_utf8(profiled.stderr).unwrap();
+        let p = json_profile(&err);
+        let rewrites = b["rewrites"].as_u64().expect("rewrites");
+        assert!(rewrites > 0, "{game}");
+        assert_eq!(p["rewrites"], rewrites, "{game}: {err}");
+        let counted: u64 = ["equations", "builtins"]
+            .iter()
+            .flat_map(|k| p[*k].as_array().unwrap())
+            .map(|r| r["rewrites"].as_u64().unwrap())
+            .sum();
+        assert_eq!(counted, rewrites, "{game}: {err}");
+        assert!(
+            p["equations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["file"].as_str().unwrap().ends_with(game)),
+            "{game}: the game's own equations: {err}"
+        );
+        // The table for the chance game too.
+        let table = gamelang(&["solve", &file, "--profile"]);
+        let err = String::from_utf8(table.stderr).unwrap();
+        assert_eq!(
+            printed_rows(&err).iter().map(|r| r.0).sum::<u64>(),
+            rewrites,
+            "{game}: {err}"
+        );
+    }
+    let bad = gamelang(&["solve", "examples/heaps.game", "--profile=xml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8(bad.stderr).unwrap();
+    assert!(
+        err.contains("invalid value 'xml'") && err.contains("json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_repl_shows_the_profile_as_json_on_request() {
+    let path = write_temp("binary-repl-json.maude", BINARY);
+    let out = gamelang_with_input(
+        &["repl", path.to_str().unwrap()],
+        "set profile on\nreduce inc(i(i(i(e))))\nshow profile json\nshow profile yaml\n",
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("a JSON line: {stdout}"));
+    let p: serde_json::Value = serde_json::from_str(line).unwrap();
+    // inc(i(A)) three times, then inc(e) once.
+    assert_eq!(p["rewrites"], 4, "{line}");
+    assert_eq!(p["equations"][0]["rewrites"], 3, "{line}");
+    assert_eq!(
+        p["equations"][0]["equation"], "eq inc(i(A)) = o(inc(A)) .",
+        "{line}"
+    );
+    assert_eq!(
+        p["equations"][1]["equation"], "eq inc(e) = i(e) .",
+        "{line}"
+    );
+    assert!(
+        stderr.contains("cannot show the profile as `yaml`"),
+        "{stderr}"
+    );
+}

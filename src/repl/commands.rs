@@ -158,7 +158,7 @@ pub const COMMANDS: &[CommandInfo] = &[
         cmd: Cmd::Show,
         name: "show",
         aliases: &[],
-        args: "modules|sorts|ops [MODULE] | profile",
+        args: "modules|sorts|ops [MODULE] | profile [json]",
         options: &[],
         summary: "what is loaded, the sorts or operators of a module, or the profile",
         details: "show modules: the loaded modules, theories, instances and games; the current\n\
@@ -170,7 +170,9 @@ pub const COMMANDS: &[CommandInfo] = &[
                   show profile: what the rewrites since `set profile on` (or the last `show\n\
                   profile`) were, each equation's applications and each built-in's, most\n\
                   first, and the calls the call cache or a memo table answered; the counts\n\
-                  then start again. Reloading starts them again too.",
+                  then start again. Reloading starts them again too. `show profile json`\n\
+                  prints them as one line of JSON (keys rewrites, equations, builtins,\n\
+                  answered).",
     },
     CommandInfo {
         cmd: Cmd::Select,

@@ -59,6 +59,10 @@ pub fn complete(v: &Vocabulary, line: &str, pos: usize) -> Completion {
             commands::Cmd::Show if before[..start].split_whitespace().count() == 1 => {
                 names.extend(commands::SHOWABLE.iter().map(|s| s.to_string()))
             }
+            // `show profile json`
+            commands::Cmd::Show if before[..start].split_whitespace().nth(1) == Some("profile") => {
+                names.push("json".to_string())
+            }
             _ => names.extend(v.modules.iter().cloned()),
         }
     } else if word.starts_with("--") {

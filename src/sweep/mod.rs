@@ -91,8 +91,10 @@ pub struct SweepArgs {
     /// refused) and each built-in's evaluations, most first, with where each equation is
     /// written. The calls the call cache or a memo table answered (not rewritten)
     /// follow, by operator. Profiling makes the sweep slower.
-    #[arg(long)]
-    pub profile: bool,
+    /// `--profile=json` prints it as one line of JSON instead (keys `rewrites`,
+    /// `equations`, `builtins`, `answered`, as the README says).
+    #[arg(long, value_name = "FORMAT", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "table")]
+    pub profile: Option<crate::profile::Format>,
 }
 
 /// The range variables, visible while parsing the swept term.
@@ -423,7 +425,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
         max_steps: args.max_steps,
         share: !args.no_share && threads > 1,
         last: false,
-        profile: args.profile.then(Default::default),
+        profile: args.profile.map(|_| Default::default()),
     };
     // The points by the values of the parameter ranges (one group when there are none).
     let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<usize>> = Default::default();
@@ -489,7 +491,8 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let profile = |job: &mut work::Job| {
         if let Some(profile) = job.profile.take() {
             let profile = profile.into_inner().unwrap_or_else(|e| e.into_inner());
-            crate::profile::to_stderr(&profile, &job.program, &session.sources);
+            let format = args.profile.unwrap_or_default();
+            crate::profile::to_stderr(&profile, &job.program, &session.sources, format);
         }
     };
     match outcome {

@@ -170,7 +170,7 @@ impl Backend {
                 r.out(format!("{}\n", crate::profile::NOTHING_PROFILED));
                 Ok(())
             }
-            FileSetting::ShowProfile => self.show_profile(r),
+            FileSetting::ShowProfile => self.show_profile(r, crate::profile::Format::Table),
             FileSetting::ShowTiming(_) | FileSetting::ShowStats(_) | FileSetting::Ignored => Ok(()),
         }
     }

@@ -483,10 +483,12 @@ impl Backend {
                     return Ok(());
                 }
                 if what == "profile" {
-                    if !name.is_empty() {
-                        return Err(Diag::error("`show profile` takes no arguments"));
-                    }
-                    return self.show_profile(r);
+                    return match name {
+                        "" => self.show_profile(r, crate::profile::Format::Table),
+                        "json" => self.show_profile(r, crate::profile::Format::Json),
+                        _ => Err(Diag::error(format!("cannot show the profile as `{name}`"))
+                            .note("usage: show profile | show profile json")),
+                    };
                 }
                 let m = if name.is_empty() {
                     self.current()
@@ -622,19 +624,24 @@ impl Backend {
         Ok(())
     }
 
-    /// `show profile`: the counts since `set profile on` or the last `show profile`, which
-    /// start again from zero.
-    pub(super) fn show_profile(&mut self, r: &mut Reply) -> Result<(), Diag> {
+    /// `show profile [json]`: the counts since `set profile on` or the last `show profile`,
+    /// which start again from zero, as a table or as one line of JSON.
+    pub(super) fn show_profile(
+        &mut self,
+        r: &mut Reply,
+        format: crate::profile::Format,
+    ) -> Result<(), Diag> {
         let Some(profile) = self.engine.take_profile() else {
             return Err(Diag::error("no profile is being recorded")
                 .note("`set profile on` first, then run what you want counted"));
         };
         let mut text = Vec::new();
-        let _ = crate::profile::write(
+        let _ = crate::profile::write_as(
             &mut text,
             &profile,
             self.engine.program(),
             &self.session.sources,
+            format,
         );
         r.out(String::from_utf8_lossy(&text).into_owned());
         Ok(())
