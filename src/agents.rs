@@ -46,7 +46,8 @@ pub struct MatchArgs {
     /// How many games; the agents take turns to start.
     #[arg(long, default_value_t = 10)]
     pub games: usize,
-    /// Games played at once (default: one per core).
+    /// Games played at once (default: one per core; at most eight per core). Results do not
+    /// depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// A game still going after this many plies is stopped and counted as a draw.
@@ -354,11 +355,10 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         let flag = interrupt.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // No more threads than games (each reserves a deep stack) or than the cores can use.
+    let threads = crate::app::worker_threads(args.threads, args.games);
     let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .stack_size(256 << 20)
         .build()
     {

@@ -400,3 +400,76 @@ fn runaway_recursion_stops_at_the_memory_budget_with_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn thousands_of_threads_asked_for_run_no_more_than_the_work_and_the_cores_can_use() {
+    // `--threads 5000` over nine points started 5,000 threads, each with an engine (1.8 GB
+    // resident); a match of 3,000 games on 3,000 threads did not end in a minute.
+    let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
+    let sweep = |threads: &str| {
+        gamelang(&[
+            "sweep",
+            heaps,
+            "--from",
+            "(k n)",
+            "--range",
+            "k=1..3",
+            "--range",
+            "n=1..3",
+            "--threads",
+            threads,
+            "--no-boundaries",
+        ])
+    };
+    let (one, many) = (sweep("1"), sweep("5000"));
+    assert!(many.status.success(), "{}", stderr(&many));
+    let report = stdout(&many);
+    assert!(
+        report.contains("9 points in") && report.contains("with 9 threads"),
+        "{report}"
+    );
+    // The same answers.
+    let counts = |o: &Output| {
+        stdout(o)
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split(": ")
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(counts(&one), counts(&many));
+
+    // A match: as many threads as eight a core at most, the same games as on one thread.
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tictactoe.game");
+    let play = |threads: &str| {
+        gamelang(&[
+            "match",
+            ttt,
+            "--agents",
+            "random,random",
+            "--games",
+            "300",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--json",
+        ])
+    };
+    let (one, many) = (play("1"), play("100000"));
+    assert!(many.status.success(), "{}", stderr(&many));
+    let json = |o: &Output| -> serde_json::Value { serde_json::from_slice(&o.stdout).unwrap() };
+    for key in ["wins", "draws", "avg_plies", "avg_branching"] {
+        assert_eq!(json(&one)[key], json(&many)[key], "{key}");
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if 8 * cores < 300 {
+        let err = stderr(&many);
+        assert!(
+            err.contains(&format!("note: running {} threads, not 100000", 8 * cores)),
+            "{err}"
+        );
+    }
+}

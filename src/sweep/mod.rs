@@ -74,7 +74,8 @@ pub struct SweepArgs {
     /// (unless --csv names another file).
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,
-    /// Worker threads (default: one per core). Results do not depend on it.
+    /// Worker threads (default: one per core; at most one per point and eight per core).
+    /// Results do not depend on it.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Give up with an error when one point takes more than this many rewrite steps.
@@ -385,14 +386,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
         None => None,
     };
 
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
     let stop = Arc::new(AtomicBool::new(false));
     crate::app::stop_on_ctrl_c(&stop);
     let todo: Vec<usize> = (0..grid.len()).filter(|&i| results[i] == PENDING).collect();
+    // No more workers than points (each has an engine of its own) or than the cores can
+    // use.
+    let threads = crate::app::worker_threads(args.threads, todo.len());
     let progress = if std::io::stderr().is_terminal() && !todo.is_empty() {
         let bar = indicatif::ProgressBar::new(todo.len() as u64);
         bar.set_style(

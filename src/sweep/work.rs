@@ -98,7 +98,8 @@ pub fn run(
     if todo.is_empty() {
         return Outcome::Complete;
     }
-    let threads = threads.max(1);
+    // (No more workers than points: each holds an engine.)
+    let threads = threads.min(todo.len()).max(1);
     let chunk = chunk_size(todo.len(), threads);
     let keep = (KEEP_POSITIONS / threads).max(KEEP_MIN);
     let next = AtomicUsize::new(0);
