@@ -473,3 +473,37 @@ fn thousands_of_threads_asked_for_run_no_more_than_the_work_and_the_cores_can_us
         );
     }
 }
+
+#[test]
+fn a_solver_asking_millions_of_short_questions_stops_at_the_memory_budget() {
+    // The take-1-or-2 game of docs/language.md from 3,000,000: six million positions of a
+    // few rewrites each. Each question's run loop is too short to reach a memory check of
+    // its own, so `solve` grew to 1.8 GB under a budget of 300 MB (and with a larger start
+    // until an allocation failed and the process aborted).
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/language.md")).unwrap();
+    let game = doc
+        .split("## A first game")
+        .nth(1)
+        .and_then(|s| s.split("```").nth(1))
+        .expect("the first game's code block")
+        .replace("start 10 .", "start 3000000 .");
+    let dir = std::env::temp_dir().join(format!("gamelang-budget-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("take.game");
+    std::fs::write(&path, game).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["solve", path.to_str().unwrap()])
+        .env("GAMELANG_MAX_MEMORY", "150M")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("more than the memory budget of 150 MB")
+            && err.contains("the budget was set by GAMELANG_MAX_MEMORY=150M"),
+        "{err}"
+    );
+    // Located in the search: the line of positions down to the question it was on.
+    assert!(err.contains("w(R, 3000000)"), "{err}");
+}

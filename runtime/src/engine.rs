@@ -444,6 +444,10 @@ pub struct Engine {
     direct_used: bool,
     /// Steps of the direct evaluator, for its periodic checks (interrupt, memory, garbage).
     d_ticks: u32,
+    /// Reductions begun (wrapping): every `watch::QUESTIONS_MASK + 1` of them the memory
+    /// budget is checked, since the short questions of a solver never reach a check of
+    /// their own run loop (`Engine::watch_questions`).
+    questions: u32,
     /// Times a reduction has read the process's resident memory (`Engine::watch`).
     memory_checks: u64,
     /// Nested calls of the direct evaluator under way, and constructors pending (counted
@@ -530,6 +534,7 @@ impl Engine {
             direct_floor: usize::MAX,
             direct_used: false,
             d_ticks: 0,
+            questions: 0,
             memory_checks: 0,
             d_depth: 0,
             conses: Vec::new(),

@@ -10,6 +10,10 @@ impl Engine {
     /// entries are kept) and [`Engine::trace`] tells where it happened.
     pub fn reduce(&mut self, t: TermId) -> Result<TermId, RuntimeError> {
         self.begin_reduction();
+        if let Err(e) = self.watch_questions(t) {
+            self.watch_end();
+            return Err(e);
+        }
         self.reduce_root = t;
         let steps = self.steps;
         let mut result = self.run(t);
@@ -58,6 +62,17 @@ impl Engine {
             return self.reduce(t);
         }
         self.begin_reduction();
+        if let Err(e) = self.watch_questions(NONE) {
+            self.watch_end();
+            return Err(match e {
+                RuntimeError::MemoryLimit { limit, used, .. } => RuntimeError::MemoryLimit {
+                    limit,
+                    used,
+                    term: self.store.mk_app(op, args),
+                },
+                e => e,
+            });
+        }
         let steps = self.steps;
         self.vals.extend_from_slice(args);
         self.frame_floor = 0;
