@@ -557,11 +557,15 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return fail(
             &session,
-            Diag::error(format!("--seconds must be positive, not {}", args.seconds)),
+            Diag::error(format!(
+                "--seconds must be a positive, finite number of seconds, not {}",
+                args.seconds
+            )),
         );
     }
     let mut engine = Engine::new(Arc::new(session.program.clone()));
     engine.set_profiling(args.profile.is_some());
+    crate::app::stop_on_ctrl_c(&engine.interrupt);
     let code = match args.mcts {
         Some(n) => mcts_speed(&session, &which, &mut engine, n, args.game.seed, args.json),
         None => playouts_for(&args, &session, &which, &mut engine),
@@ -582,8 +586,12 @@ fn playouts_for(
     let cpu = cpu_time();
     let began = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
+    // Ctrl-C ends the measurement early: the rate of the playouts finished is printed
+    // (a grid game's playouts run natively, without the engine that would notice it).
+    let interrupt = engine.interrupt.clone();
+    let stopped = || interrupt.load(std::sync::atomic::Ordering::Relaxed);
     let outcome = with_rules(engine, which, |rules, start| {
-        while began.elapsed() < limit {
+        while began.elapsed() < limit && !stopped() {
             let (_, n) = gamelang_agents::mcts::playout(&mut rng, rules, start)?;
             playouts += 1;
             plies += n as u64;
@@ -591,8 +599,11 @@ fn playouts_for(
         }
         Ok(())
     });
-    if let Err(e) = outcome {
-        return fail(session, driver::diagnose(engine, &e));
+    match outcome {
+        Err(e) if !driver::is_interrupted(&e) => {
+            return fail(session, driver::diagnose(engine, &e));
+        }
+        _ => {}
     }
     let secs = began.elapsed().as_secs_f64();
     let cpu = (cpu_time() - cpu).as_secs_f64();
@@ -606,6 +617,7 @@ fn playouts_for(
             "cpu_seconds": round3(cpu),
             "playouts_per_second": round3(rate),
             "avg_plies": round3(avg),
+            "interrupted": stopped(),
             // The engine's rewrite steps (none where playouts run natively): divided by
             // the plies, what a random move costs in the game's equations.
             "rewrites": engine.steps(),
@@ -616,6 +628,13 @@ fn playouts_for(
             "game {}: {playouts} random playouts from the start in {secs:.2} s: {rate:.1} playouts per second ({avg:.1} plies on average)",
             which.name()
         );
+    }
+    if stopped() {
+        eprintln!(
+            "(interrupted after {secs:.2} s of the {:.2} asked for)",
+            args.seconds
+        );
+        return ExitCode::from(130);
     }
     ExitCode::SUCCESS
 }
@@ -642,8 +661,12 @@ fn mcts_speed(
         agent.choose(rules, start, &turn)?;
         Ok(())
     });
-    if let Err(e) = outcome {
-        return fail(session, driver::diagnose(engine, &e));
+    match outcome {
+        Err(e) if driver::is_interrupted(&e) => {
+            return crate::failure::Failure::interrupted("interrupted").report();
+        }
+        Err(e) => return fail(session, driver::diagnose(engine, &e)),
+        Ok(()) => {}
     }
     let secs = began.elapsed().as_secs_f64();
     let cpu = (cpu_time() - cpu).as_secs_f64();

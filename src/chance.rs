@@ -474,7 +474,7 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         }
         let mut j = json!({"game": game.name, "games": t.games, "seed": args.seed, "wins": wins,
                    "win_rate": rate, "ci95": ci, "unfinished": t.unfinished,
-                   "mean_moves": mean, "millis": millis});
+                   "mean_moves": mean, "millis": millis, "interrupted": t.interrupted});
         if let Some(specs) = &specs {
             let agents: Map<String, serde_json::Value> = t
                 .players
@@ -517,6 +517,11 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
             println!("unfinished (past --max-moves): {}", t.unfinished);
         }
         println!("mean length: {mean:.3} moves   time: {millis:.3} ms");
+    }
+    if t.interrupted {
+        // As `match` does: what was played, then the status of an interruption.
+        eprintln!("(interrupted: {} of {} games played)", t.games, args.games);
+        return ExitCode::from(130);
     }
     ExitCode::SUCCESS
 }

@@ -113,6 +113,11 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, Failur
             "give another solver with --solver CMD (a QDIMACS solver that exits with 10 or 20)",
         )
     })?;
+    if gamelang_qbf::solver::interrupted() {
+        return Err(Failure::interrupted(
+            "interrupted (the QBF solver was stopped)",
+        ));
+    }
     let (black_wins, unknown) = match &run.answer {
         Answer::True => (Some(true), None),
         Answer::False => (Some(false), None),
@@ -413,6 +418,13 @@ pub fn solve_and_print(
         .help("seed 001's Definition 9 requires that the initial state is won by neither player; change the start or the goal")
         .report();
     }
+    // Ctrl-C stops the solver (and what it started) and ends with the interrupted status;
+    // a second one, during the encoding, ends the program at once.
+    let _ = ctrlc::set_handler(|| {
+        if gamelang_qbf::solver::interrupt() {
+            std::process::exit(130);
+        }
+    });
     let began = Instant::now();
     let mut asked = Vec::new();
     let mut critical = None;

@@ -507,3 +507,112 @@ fn a_solver_asking_millions_of_short_questions_stops_at_the_memory_budget() {
     // Located in the search: the line of positions down to the question it was on.
     assert!(err.contains("w(R, 3000000)"), "{err}");
 }
+
+/// Run gamelang with `args`, interrupt it as Ctrl-C does once it has run `after`, and
+/// return what it printed. (The wait only lets the work start: nothing asserts a time.)
+fn interrupted_run(args: &[&str], after: std::time::Duration) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run gamelang");
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ctrl_c_stops_simulations_and_playouts_with_what_they_did_so_far() {
+    // `simulate --random` went on after Ctrl-C (its states remembered, it asked the engine
+    // nothing that would notice), `playout` died of the signal without a word.
+    let wait = std::time::Duration::from_millis(700);
+    for agents in [None, Some("random,random")] {
+        let mut args = vec![
+            "simulate",
+            "examples/snakes-ladders.game",
+            "--games",
+            "1000000000",
+            "--json",
+        ];
+        match agents {
+            None => args.push("--random"),
+            Some(a) => args.extend(["--agents", a]),
+        }
+        let o = interrupted_run(&args, wait);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{args:?}: {err}");
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&o)));
+        assert_eq!(j["interrupted"], true, "{j}");
+        let games = j["games"].as_u64().unwrap();
+        assert!(games < 1_000_000_000, "{j}");
+        // Snakes and ladders always ends: every game counted has one winner.
+        let won: u64 = j["wins"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(won, games, "{j}");
+        assert!(
+            err.contains(&format!(
+                "(interrupted: {games} of 1000000000 games played)"
+            )),
+            "{err}"
+        );
+    }
+    // Playouts of a grid game (played natively) and of a game of equations.
+    for game in ["examples/connect.game", "examples/quoridor.game"] {
+        let o = interrupted_run(&["playout", game, "--seconds", "600", "--json"], wait);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(130), "{game}: {err}");
+        let j: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|e| panic!("{game}: {e}: {}", stdout(&o)));
+        assert_eq!(j["interrupted"], true, "{j}");
+        assert!(j["seconds"].as_f64().unwrap() < 600.0, "{j}");
+        assert!(err.contains("(interrupted after"), "{err}");
+    }
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_the_qbf_solver_and_ends_with_the_interrupted_status() {
+    // A "solver" that would run a minute, and a child of its own: both must be gone.
+    let dir = std::env::temp_dir().join(format!("gamelang-qbf-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nap = format!("sleep {}", 100_000 + std::process::id());
+    let solver = script(&dir, "slow.sh", &format!("#!/bin/sh\n{nap} &\nwait\n"));
+    let o = interrupted_run(
+        &[
+            "solve",
+            "examples/grid/tictactoe.game",
+            "--qbf",
+            "--solver",
+            &solver,
+        ],
+        std::time::Duration::from_millis(1500),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("interrupted (the QBF solver was stopped)"),
+        "{err}"
+    );
+    // (The solver's group is killed before gamelang reports: nothing to wait for.)
+    // Read from /proc (no `pgrep` needed): the command lines of every process.
+    let running: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|b| String::from_utf8_lossy(&b).replace('\0', " "))
+        .collect();
+    for pattern in [solver.as_str(), nap.as_str()] {
+        let left: Vec<&String> = running.iter().filter(|c| c.contains(pattern)).collect();
+        assert!(left.is_empty(), "`{pattern}` outlived gamelang: {left:?}");
+    }
+}

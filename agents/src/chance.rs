@@ -420,9 +420,11 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
         Node::Over { .. } => 0,
     };
     let mut tally = MatchTally::new(players.len());
+    let mut interrupted = false;
     for _ in 0..games {
         if rules.model.interrupted() {
-            return Err(ChanceError::Interrupted);
+            interrupted = true;
+            break;
         }
         let rec = arena::play_game(
             &mut rules,
@@ -433,8 +435,16 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
             &mut events,
             &mut |_, _, _, _, _| Ok(()),
         )
-        .map_err(chance_error)?;
-        tally.add(&rec);
+        .map_err(chance_error);
+        match rec {
+            Ok(rec) => tally.add(&rec),
+            // The game under way is not counted; the finished ones are the answer so far.
+            Err(ChanceError::Interrupted) => {
+                interrupted = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
     }
     Ok(Tally {
         players,
@@ -442,5 +452,6 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
         wins: tally.wins.iter().map(|&w| w as u64).collect(),
         unfinished: tally.stopped as u64,
         total_moves: tally.plies as u64,
+        interrupted,
     })
 }

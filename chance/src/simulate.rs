@@ -36,6 +36,9 @@ pub struct Tally {
     /// Games that reached the move limit without ending.
     pub unfinished: u64,
     pub total_moves: u64,
+    /// Stopped by the user (Ctrl-C) before all the games asked for were played: the
+    /// counts are those of the games finished.
+    pub interrupted: bool,
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials.
@@ -79,18 +82,36 @@ pub fn simulate<M: ChanceModel>(
         games: 0,
         unfinished: 0,
         total_moves: 0,
+        interrupted: false,
     };
-    for _ in 0..games {
+    'games: for _ in 0..games {
+        // Asked between games and every so many moves: once the states met are
+        // remembered, a game asks the model nothing that would notice a Ctrl-C.
+        if model.interrupted() {
+            tally.interrupted = true;
+            break;
+        }
         let mut s = start;
         let mut moves = 0u64;
         loop {
+            if moves & 0xFFFF == 0xFFFF && model.interrupted() {
+                tally.interrupted = true;
+                break 'games;
+            }
             // Expansions are remembered, but the memory is emptied when it holds CACHED
             // states: a game too big to solve is too big to remember whole.
             if cache.len() >= CACHED && !cache.contains_key(&s) {
                 cache.clear();
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(s) {
-                let node = match model.expand(s)? {
+                let node = match model.expand(s) {
+                    Err(ChanceError::Interrupted) => {
+                        tally.interrupted = true;
+                        break 'games;
+                    }
+                    node => node?,
+                };
+                let node = match node {
                     Node::Final { winners } => Cached::Final(winners),
                     Node::Turn { options, .. } => {
                         Cached::Turn(options.into_iter().map(Opt::outcomes_f64).collect())

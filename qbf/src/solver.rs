@@ -7,11 +7,26 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The default command: DepQBF printing the outermost block's assignment.
 pub const DEFAULT_SOLVER: &str = "depqbf --qdo";
+
+/// Set by [`interrupt`]: the user asked to stop (Ctrl-C).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Stop the solver running now, and any started after: [`run_solver`] kills it (and what
+/// it started) and answers [`Answer::Unknown`]; [`interrupted`] then says why. Returns
+/// whether it had been asked before (a second Ctrl-C may end the program at once).
+pub fn interrupt() -> bool {
+    INTERRUPTED.swap(true, Ordering::SeqCst)
+}
+
+/// Has [`interrupt`] been called?
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
 
 /// What the solver decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +145,12 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) => {
+                if interrupted() {
+                    kill_group(group);
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
                 if start.elapsed() >= timeout {
                     kill_group(group);
                     let _ = child.kill();
@@ -169,6 +190,8 @@ pub fn run_solver(cmd: &str, qdimacs: &str, timeout: Duration) -> Result<SolverR
         .collect();
     let answer = if timed_out {
         Answer::Unknown(format!("timeout after {:.1} s", timeout.as_secs_f64()))
+    } else if status.is_none() {
+        Answer::Unknown("interrupted".into())
     } else {
         match status.and_then(|s| s.code()) {
             Some(10) => Answer::True,
