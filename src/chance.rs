@@ -85,6 +85,14 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
     if args.max_depth.is_some() || args.first.is_some() || args.solver.qbf {
         return Failure::usage("--max-depth, --first and --qbf are for two-player games without chance (in a chance game, whose turn it is is part of the state)").report();
     }
+    if !(args.tolerance >= 0.0 && args.tolerance.is_finite()) {
+        return Failure::usage(format!(
+            "--tolerance must be a finite number of at least 0, not {}",
+            args.tolerance
+        ))
+        .help("value iteration stops when no value changes by more than it in a sweep (default 1e-12; 0: until nothing changes)")
+        .report();
+    }
     let (mut engine, start) = match prepare(
         &mut session,
         &game,
@@ -174,10 +182,27 @@ fn solve_on(
         graph.len(),
         explored.as_secs_f64() * 1e3
     ));
+    let converged = out
+        .get("converged")
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
     if args.json {
         println!("{}", Value::Object(out));
     } else {
         print!("{text}");
+    }
+    if !converged {
+        // The values are printed (with their estimated error), but a script that reads
+        // only the status must not take them for answers within the tolerance.
+        return Failure::new(
+            Code::Program,
+            format!(
+                "value iteration did not converge to the tolerance {:e}: the values above are not within it",
+                args.tolerance
+            ),
+        )
+        .help("raise --tolerance, or solve exactly (--exact) where the game is small enough")
+        .report();
     }
     ExitCode::SUCCESS
 }

@@ -1478,3 +1478,48 @@ fn three_players_follow_max_n_and_its_tie_rule() {
         "all equal: the first"
     );
 }
+
+#[test]
+fn value_iteration_stops_at_a_fixed_point_and_refuses_a_tolerance_that_is_not_a_number() {
+    let pig = example("pig.game");
+    // The exact answer, as rationals.
+    let exact = json(&["solve", &pig, "--set", "goal=10", "--exact", "--json"]);
+    let want = |p: &str| -> f64 {
+        let text = exact["win_probability_exact"][p].as_str().unwrap();
+        let (a, b) = text.split_once('/').unwrap();
+        a.parse::<f64>().unwrap() / b.parse::<f64>().unwrap()
+    };
+    // Tolerance 0: sweep until a sweep changes nothing (it ran to the sweep limit, 81
+    // million sweeps, and said NOT CONVERGED with a change of 0).
+    let float = json(&[
+        "solve",
+        &pig,
+        "--set",
+        "goal=10",
+        "--float",
+        "--tolerance",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(float["converged"], true, "{float}");
+    assert_eq!(float["residual"], 0.0, "{float}");
+    assert!(float["sweeps"].as_u64().unwrap() < 100_000, "{float}");
+    for p in ["p1", "p2"] {
+        let got = float["win_probability"][p].as_f64().unwrap();
+        assert!(
+            (got - want(p)).abs() < 1e-12,
+            "{p}: {got} against {}",
+            want(p)
+        );
+    }
+    for bad in ["nan", "inf", "-inf"] {
+        let arg = format!("--tolerance={bad}");
+        let o = gamelang(&["solve", &pig, "--float", &arg]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {err}");
+        assert!(
+            err.contains("--tolerance must be a finite number"),
+            "{bad}: {err}"
+        );
+    }
+}

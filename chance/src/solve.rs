@@ -427,7 +427,9 @@ fn float<S, C>(
                 block.store(&x, &mut vals);
                 break;
             }
-            let done = delta < opts.tolerance;
+            // (A sweep that changed nothing is a fixed point, whatever the tolerance: with
+            // a tolerance of 0 it is the only way to stop.)
+            let done = delta < opts.tolerance || delta == 0.0;
             if extrapolate && !done && previous.is_finite() && previous > 0.0 {
                 let r = delta / previous;
                 steady = if (r - ratio).abs() < 1e-3 * r {
