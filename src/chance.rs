@@ -160,10 +160,15 @@ fn solve_on(
                 Exactness::Auto
             },
             tolerance: args.tolerance,
+            // Ctrl-C (the engine's flag, raised by the handler `prepare` installed).
+            interrupt: Some(model.engine.interrupt.clone()),
             ..solver::Options::default()
         };
         let sol = match solver::solve(&graph, &opts) {
             Ok(s) => s,
+            Err(ChanceError::Interrupted) => {
+                return Failure::interrupted("interrupted").report();
+            }
             Err(e) => return render(session, &error_diag(e)),
         };
         report(&graph, &model, &sol, args.value, &mut out, &mut text);

@@ -75,6 +75,19 @@ pub struct Options {
     /// depth-first post-order, for the fewest sweeps. Default 2^18 values (2 MiB, the size
     /// of a core's L2 cache on this machine and a common size elsewhere).
     pub locality_values: usize,
+    /// Raised when the user asks to stop (Ctrl-C): the solver then ends with
+    /// [`ChanceError::Interrupted`], between two components, policy rounds, pivots of an
+    /// elimination or sweeps.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Options {
+    /// Has the user asked to stop?
+    fn stopped(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 impl Default for Options {
@@ -91,6 +104,7 @@ impl Default for Options {
             lifting_component: 16,
             lifting_budget: 2_000_000_000,
             locality_values: 1 << 18,
+            interrupt: None,
         }
     }
 }
@@ -347,6 +361,9 @@ fn float<S, C>(
     // `GAMELANG_TRACE_SWEEPS`: say what each component of a thousand states or more cost.
     let trace = std::env::var_os("GAMELANG_TRACE_SWEEPS").is_some();
     for (comp, &cyc) in comps.iter().zip(cyclic) {
+        if cyc && opts.stopped() {
+            return Err(ChanceError::Interrupted);
+        }
         if !cyc {
             let s = comp[0] as usize;
             step_f(g, s, opts.goal, &vals, &mut best, &mut scratch, &mut base);
@@ -417,6 +434,9 @@ fn float<S, C>(
             };
             k += 1;
             since += 1;
+            if k & 0xFF == 0 && opts.stopped() {
+                return Err(ChanceError::Interrupted);
+            }
             if !delta.is_finite() {
                 // A value that is infinite or not a number: the iteration diverged. Say
                 // so (not converged, no error bound) rather than stop as if it had
@@ -802,6 +822,9 @@ fn exact<S, C>(
         vals.iter_mut().for_each(Vec::clear);
     }
     for (comp, &cyc) in comps.iter().zip(cyclic) {
+        if opts.stopped() {
+            return Err(Fallback::Game(ChanceError::Interrupted));
+        }
         if !cyc {
             let s = comp[0] as usize;
             vals[s] = best_q(g, s, opts.goal, &vals).1;
@@ -841,6 +864,9 @@ fn exact<S, C>(
             }
         }
         loop {
+            if opts.stopped() {
+                return Err(Fallback::Game(ChanceError::Interrupted));
+            }
             rounds += 1;
             if rounds > 50 * comps.len().max(1) {
                 return Err(Fallback::TooBig("policy iteration did not settle".into()));
@@ -1039,7 +1065,9 @@ fn evaluate<S, C>(
     let auto = opts.exactness == Exactness::Auto;
     let x = sys
         .solve(|f, w| {
-            if auto && work0 + w > opts.work_budget {
+            if opts.stopped() {
+                Err("interrupted".into())
+            } else if auto && work0 + w > opts.work_budget {
                 Err(format!(
                     "the exact elimination passed its budget of {:e} bit operations",
                     opts.work_budget as f64
@@ -1054,6 +1082,7 @@ fn evaluate<S, C>(
             }
         })
         .map_err(|e| match e {
+            _ if opts.stopped() => Fallback::Game(ChanceError::Interrupted),
             Stop::Singular => Fallback::TooBig("a singular linear system".into()),
             Stop::Budget(why) => Fallback::TooBig(why),
         })?;

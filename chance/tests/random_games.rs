@@ -557,3 +557,30 @@ fn exploring_by_dense_index_gives_the_graph_of_the_hash_table() {
         assert!(a.len() > 1, "round {round}");
     }
 }
+
+#[test]
+fn a_raised_interrupt_stops_every_method_and_a_lowered_one_changes_nothing() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let mut rng = Rng::new(7);
+    let mut game = random(&mut rng, 12, 2);
+    let g = explore(&mut game, false, 1000).unwrap();
+    for exactness in [Exactness::Exact, Exactness::Float, Exactness::Auto] {
+        let flag = Arc::new(AtomicBool::new(false));
+        let with = |flag: &Arc<AtomicBool>| Options {
+            interrupt: Some(flag.clone()),
+            ..options(exactness)
+        };
+        // Lowered: the same answer as without a flag.
+        let plain = solve(&g, &options(exactness)).unwrap();
+        let watched = solve(&g, &with(&flag)).unwrap();
+        assert_eq!(plain.value, watched.value, "{exactness:?}");
+        assert_eq!(plain.exact, watched.exact, "{exactness:?}");
+        // Raised (Ctrl-C): stopped, whatever the method.
+        flag.store(true, Ordering::Relaxed);
+        assert!(
+            matches!(solve(&g, &with(&flag)), Err(ChanceError::Interrupted)),
+            "{exactness:?}"
+        );
+    }
+}

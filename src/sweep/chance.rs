@@ -133,6 +133,7 @@ pub fn evaluate(
     };
     let opts = solver::Options {
         goal: q.goal,
+        interrupt: Some(model.engine.interrupt.clone()),
         ..solver::Options::default()
     };
     let sol = solver::solve(&graph, &opts)?;
