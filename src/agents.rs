@@ -355,6 +355,9 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         let flag = interrupt.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     }
+    if args.threads == Some(0) {
+        return crate::failure::Failure::usage("--threads must be at least 1").report();
+    }
     // No more threads than games (each reserves a deep stack) or than the cores can use.
     let threads = crate::app::worker_threads(args.threads, args.games);
     let pool = match rayon::ThreadPoolBuilder::new()

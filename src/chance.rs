@@ -418,7 +418,7 @@ pub struct SimulateArgs {
     #[arg(long)]
     pub json: bool,
     /// Give up with an error after this many rewrite steps.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
 }
 

@@ -26,7 +26,7 @@ pub struct ReduceArgs {
     #[arg(long, value_name = "NAME")]
     pub module: Option<String>,
     /// Give up with an error after this many rewrite steps.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Cut each printed normal form with `…` after about N characters (default: in full).
     #[arg(long, value_name = "N")]

@@ -47,7 +47,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "D")]
     pub max_depth: Option<u64>,
     /// Give up with an error after this many rewrite steps.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Positions the search for the fastest win (and longest defence) may visit; past it the
     /// principal line is the winner's first winning moves, and `depth_optimal` is false.

@@ -616,3 +616,63 @@ fn ctrl_c_stops_the_qbf_solver_and_ends_with_the_interrupted_status() {
         assert!(left.is_empty(), "`{pattern}` outlived gamelang: {left:?}");
     }
 }
+
+#[test]
+fn small_inconsistencies_of_the_command_line_are_gone() {
+    let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
+    // `--where false`: the report said "9 left out by --where: " with nothing after.
+    let o = gamelang(&[
+        "sweep",
+        heaps,
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--where",
+        "false",
+        "--no-boundaries",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = stdout(&o);
+    let line = report.lines().nth(1).unwrap();
+    assert!(line.ends_with("9 left out by --where"), "{report}");
+    // --threads 0 is refused by match as by sweep; --max-steps 0 everywhere, as the REPL's
+    // `set max-steps 0` is.
+    let ttt = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tictactoe.game");
+    fails_with(
+        &["match", ttt, "--agents", "random,random", "--threads", "0"],
+        "--threads must be at least 1",
+    );
+    for cmd in ["solve", "sweep", "reduce"] {
+        let mut args = vec![cmd, heaps, "--max-steps", "0"];
+        if cmd == "sweep" {
+            args.extend(["--range", "k=1..2"]);
+        }
+        let o = gamelang(&args);
+        assert_eq!(o.status.code(), Some(2), "{cmd}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("'--max-steps <N>'"),
+            "{cmd}: {}",
+            stderr(&o)
+        );
+    }
+    // A file with old Mac line endings (a lone CR): its comments end at the line's end.
+    let dir = std::env::temp_dir().join(format!("gamelang-cr-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cr = dir.join("heaps-cr.game");
+    std::fs::write(
+        &cr,
+        std::fs::read_to_string(heaps).unwrap().replace('\n', "\r"),
+    )
+    .unwrap();
+    let (plain, mac) = (
+        gamelang(&["solve", heaps, "--json"]),
+        gamelang(&["solve", cr.to_str().unwrap(), "--json"]),
+    );
+    assert!(mac.status.success(), "{}", stderr(&mac));
+    let j = |o: &Output| -> serde_json::Value { serde_json::from_slice(&o.stdout).unwrap() };
+    assert_eq!(j(&plain)["winner"], j(&mac)["winner"]);
+    assert_eq!(j(&plain)["principal_line"], j(&mac)["principal_line"]);
+}

@@ -112,6 +112,14 @@ pub fn read_source(path: &std::path::Path) -> Result<String, String> {
             MAX_SOURCE_BYTES >> 20
         ));
     }
+    // Old Mac line endings (a lone CR): read as LF, byte for byte (the offsets stay), so
+    // that comments end and diagnostics count lines as the editor shows them. (CRLF is
+    // left alone: its LF ends the line.)
+    for k in 0..bytes.len() {
+        if bytes[k] == b'\r' && bytes.get(k + 1) != Some(&b'\n') {
+            bytes[k] = b'\n';
+        }
+    }
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -132,6 +140,15 @@ pub fn read_source(path: &std::path::Path) -> Result<String, String> {
 
 #[cfg(test)]
 mod read_tests {
+    #[test]
+    fn old_mac_line_endings_are_lines() {
+        let path = std::env::temp_dir().join(format!("gamelang-cr-{}.game", std::process::id()));
+        std::fs::write(&path, b"--- a comment\rfmod X is\r\n  sort S .\rendfm\r").unwrap();
+        let text = super::read_source(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(text, "--- a comment\nfmod X is\r\n  sort S .\nendfm\n");
+    }
+
     #[test]
     fn a_byte_that_is_not_utf8_is_located() {
         let path = std::env::temp_dir().join(format!("gamelang-span-{}.game", std::process::id()));

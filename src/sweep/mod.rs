@@ -79,7 +79,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Give up with an error when one point takes more than this many rewrite steps.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Do not print the boundary sequences.
     #[arg(long)]
@@ -584,7 +584,11 @@ pub fn run(args: SweepArgs) -> ExitCode {
     if skipped > 0 {
         how.push(format!("{skipped} left out by --where"));
     }
-    let _ = writeln!(report, "{}: {}", how.join(", "), counts.join(", "));
+    // (No counts when every point was left out by --where.)
+    let _ = match counts.is_empty() {
+        true => writeln!(report, "{}", how.join(", ")),
+        false => writeln!(report, "{}: {}", how.join(", "), counts.join(", ")),
+    };
     let mut wrote = Vec::new();
     if let Some(p) = &csv_path {
         wrote.push(format!("csv: {}", p.display()));
