@@ -625,7 +625,8 @@ impl Engine {
         let ctors: Vec<bool> = self.ops.iter().map(|rt| rt.plain && !rt.norm).collect();
         let mut eqs = Vec::with_capacity(program.equations.len());
         for eq in &program.equations {
-            let wanted = compile::rhs_subpatterns(&eq.rhs, eq.cond.as_ref());
+            let wanted =
+                compile::rhs_subpatterns(&eq.rhs, eq.cond.as_ref(), compile::size(&eq.lhs));
             let compiled = Pattern::compile_lhs(&eq.lhs, &eq.vars, &mut self.store, &wanted);
             let (lhs, bound) = (compiled.pattern, compiled.bound);
             // A simple match checks (or knows) the sort of every variable it binds; the AC

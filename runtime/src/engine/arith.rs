@@ -111,7 +111,9 @@ impl Engine {
             let mut ops = 0;
             // One built-in on variables and literals is what `quick` does best already:
             // the code pays from the second on, whose operand it need not intern.
-            if self.emit(node, &mut code, &mut ops, 0).is_some() && ops >= 2 && code.len() < MAX_LEN
+            if self.emit(node, &mut code, &mut ops, 0, 0).is_some()
+                && ops >= 2
+                && code.len() < MAX_LEN
             {
                 self.arith[node as usize] = self.arith_code.len() as u32;
                 self.arith_code.extend_from_slice(&code);
@@ -121,10 +123,20 @@ impl Engine {
     }
 
     /// Append the postfix code of `node` to `code`, with `height` values already on the
-    /// stack below it: its type, or `None` if it has no such code. Counts the built-ins in
-    /// `ops`.
-    fn emit(&self, node: u32, code: &mut Vec<Arith>, ops: &mut u32, height: usize) -> Option<Ty> {
-        if height >= STACK || code.len() >= MAX_LEN {
+    /// stack below it and `depth` built-ins above it: its type, or `None` if it has no such
+    /// code. Counts the built-ins in `ops`.
+    fn emit(
+        &self,
+        node: u32,
+        code: &mut Vec<Arith>,
+        ops: &mut u32,
+        height: usize,
+        depth: usize,
+    ) -> Option<Ty> {
+        // (Each built-in above is an instruction to come: past MAX_LEN of them the code
+        // cannot fit, and the descent stops there. Without this, every node of a chain
+        // `N + 1 + … + 1` walked the whole chain down to its first leaf: quadratic.)
+        if height >= STACK || code.len() + depth >= MAX_LEN {
             return None;
         }
         match self.nodes[node as usize] {
@@ -156,7 +168,7 @@ impl Engine {
                 let mut typed = false;
                 for i in 0..n {
                     let k = self.kids[(kids + i) as usize];
-                    let ty = self.emit(k, code, ops, height + i as usize)?;
+                    let ty = self.emit(k, code, ops, height + i as usize, depth + 1)?;
                     if want != Ty::Either && ty != Ty::Either && ty != want {
                         // Ill-typed (`true + 1`): `quick` and the machine say so.
                         return None;
