@@ -12,9 +12,9 @@
 //! parentheses, two operators of the loosest precedence that differ in associativity)
 //! leaves the span to the chart parser, so the readings found are the chart parser's.
 
-use super::mixfix::{Reading, TermParser};
+use super::mixfix::{RPat, Reading, TermParser};
 use crate::elab::mixfix::SymTarget;
-use crate::program::{Pat, PatPiece};
+use crate::program::PatPiece;
 
 /// Spans shorter than this are left to the chart parser.
 pub const CHAIN_MIN: usize = 16;
@@ -313,16 +313,13 @@ impl TermParser<'_> {
                 // Flattening in place: `build` would copy the whole chain at every step.
                 (SymTarget::Op(op), true, None) => {
                     let ill = l.ill + r.ill;
-                    let mut args = match l.pat {
-                        Pat::App(o, args) if o == *op => args,
-                        other => vec![other],
-                    };
-                    match r.pat {
-                        Pat::App(o, inner) if o == *op => args.extend(inner),
-                        other => args.push(other),
+                    let mut args = l.pat.into_args_of(*op).unwrap_or_else(|other| vec![other]);
+                    match r.pat.into_args_of(*op) {
+                        Ok(inner) => args.extend(inner),
+                        Err(other) => args.push(other),
                     }
                     Some(Reading {
-                        pat: Pat::App(*op, args),
+                        pat: RPat::app(*op, args),
                         // Subsort overloading: the chain's sort so far with the next one.
                         sort: self.sig.app_sort(*op, &[l.sort, r.sort]),
                         prec: sym.prec,

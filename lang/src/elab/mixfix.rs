@@ -263,9 +263,66 @@ impl VarScope for NoVars {
     }
 }
 
+/// A reading's term: a [`Pat`] whose children are shared, so that a reading built over
+/// another shares it instead of copying it (the chart keeps every reading of every span:
+/// copied, a term nested n deep took time and memory n², 3 GB for `abs(` nested 8,000
+/// deep). [`RPat::to_pat`] makes the chosen reading a `Pat`.
+#[derive(Clone, Debug)]
+pub(super) enum RPat {
+    Var(u32),
+    Int(i64),
+    App(OpId, Rc<Vec<RPat>>),
+}
+
+impl PartialEq for RPat {
+    fn eq(&self, other: &RPat) -> bool {
+        match (self, other) {
+            (RPat::Var(a), RPat::Var(b)) => a == b,
+            (RPat::Int(a), RPat::Int(b)) => a == b,
+            (RPat::App(p, x), RPat::App(q, y)) => p == q && (Rc::ptr_eq(x, y) || x == y),
+            _ => false,
+        }
+    }
+}
+
+impl RPat {
+    pub(super) fn app(op: OpId, args: Vec<RPat>) -> RPat {
+        RPat::App(op, Rc::new(args))
+    }
+
+    /// The pattern read.
+    pub(super) fn to_pat(&self) -> Pat {
+        match self {
+            RPat::Var(v) => Pat::Var(*v),
+            RPat::Int(n) => Pat::Int(*n),
+            RPat::App(op, args) => Pat::App(*op, args.iter().map(RPat::to_pat).collect()),
+        }
+    }
+
+    /// `p` as a reading's term.
+    pub(super) fn of(p: &Pat) -> RPat {
+        match p {
+            Pat::Var(v) => RPat::Var(*v),
+            Pat::Int(n) => RPat::Int(*n),
+            Pat::App(op, args) => RPat::app(*op, args.iter().map(RPat::of).collect()),
+        }
+    }
+
+    /// The arguments of an application of `op` (taken without a copy when nothing else
+    /// holds them), or `None`.
+    pub(super) fn into_args_of(self, op: OpId) -> Result<Vec<RPat>, RPat> {
+        match self {
+            RPat::App(o, args) if o == op => {
+                Ok(Rc::try_unwrap(args).unwrap_or_else(|rc| (*rc).clone()))
+            }
+            other => Err(other),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct Reading {
-    pub(super) pat: Pat,
+    pub(super) pat: RPat,
     pub(super) sort: SortId,
     pub(super) prec: u32,
     /// How many arguments are only kind-correct (their sort is not below the declared one).
@@ -423,7 +480,12 @@ pub fn parse_term(
     let best = readings.iter().map(Reading::rank).min().unwrap_or((0, 0));
     readings.retain(|r| r.rank() == best);
     if readings.len() > 1 {
-        let readings: Vec<(&Pat, SortId)> = readings.iter().map(|r| (&r.pat, r.sort)).collect();
+        let pats: Vec<Pat> = readings.iter().map(|r| r.pat.to_pat()).collect();
+        let readings: Vec<(&Pat, SortId)> = pats
+            .iter()
+            .zip(readings.iter())
+            .map(|(p, r)| (p, r.sort))
+            .collect();
         // The variables' names, to show the readings as written (the lookups were all
         // made while parsing, so they change nothing).
         let mut names = FxHashMap::default();
@@ -441,7 +503,7 @@ pub fn parse_term(
         return Err(super::extend::ambiguous(sig, &readings, &names, whole));
     }
     let r = readings.pop().expect("one reading");
-    Ok((r.pat, r.sort))
+    Ok((r.pat.to_pat(), r.sort))
 }
 
 /// `S:Set{TwoHeaps}` is lexed as `S:Set` `{` `TwoHeaps` `}`; glue such inline-variable sorts
@@ -736,7 +798,7 @@ impl TermParser<'_> {
         let grammar = self.grammar;
         for r in readings.iter() {
             let parenthesised_form = match &r.pat {
-                Pat::App(op, args) if !args.is_empty() => {
+                RPat::App(op, args) if !args.is_empty() => {
                     let form = &self.sig.op(*op).form;
                     form.first() == Some(&PatPiece::Lit("(".into()))
                         && form.last() == Some(&PatPiece::Lit(")".into()))
@@ -780,7 +842,7 @@ impl TermParser<'_> {
                         push(
                             out,
                             Reading {
-                                pat: Pat::Int(n),
+                                pat: RPat::Int(n),
                                 sort,
                                 prec: 0,
                                 ill: 0,
@@ -806,7 +868,7 @@ impl TermParser<'_> {
                     Some((v, s)) => push(
                         out,
                         Reading {
-                            pat: Pat::Var(v),
+                            pat: RPat::Var(v),
                             sort: s,
                             prec: 0,
                             ill: 0,
@@ -834,7 +896,7 @@ impl TermParser<'_> {
             push(
                 out,
                 Reading {
-                    pat: Pat::Var(v),
+                    pat: RPat::Var(v),
                     sort: s,
                     prec: 0,
                     ill: 0,
@@ -854,8 +916,8 @@ impl TermParser<'_> {
                 && matches!(sym.form.as_slice(), [PatPiece::Lit(l)] if *l == text)
             {
                 let pat = match &sym.target {
-                    SymTarget::Op(op) => Pat::App(*op, Vec::new()),
-                    SymTarget::Macro(t) => (**t).clone(),
+                    SymTarget::Op(op) => RPat::app(*op, Vec::new()),
+                    SymTarget::Macro(t) => RPat::of(t),
                 };
                 push(
                     out,
@@ -1091,23 +1153,23 @@ impl TermParser<'_> {
             }
             _ => {}
         }
-        let pats: Vec<Pat> = args.into_iter().map(|a| a.pat).collect();
+        let pats: Vec<RPat> = args.into_iter().map(|a| a.pat).collect();
         let pat = match &sym.target {
             SymTarget::Op(op) => {
                 if sym.assoc {
                     let mut flat = Vec::with_capacity(pats.len());
                     for p in pats {
-                        match p {
-                            Pat::App(o, inner) if o == *op => flat.extend(inner),
-                            other => flat.push(other),
+                        match p.into_args_of(*op) {
+                            Ok(inner) => flat.extend(inner),
+                            Err(other) => flat.push(other),
                         }
                     }
-                    Pat::App(*op, flat)
+                    RPat::app(*op, flat)
                 } else {
-                    Pat::App(*op, pats)
+                    RPat::app(*op, pats)
                 }
             }
-            SymTarget::Macro(template) => substitute(template, &pats),
+            SymTarget::Macro(template) => substitute_reading(template, &pats),
         };
         Some(Reading {
             pat,
@@ -1355,6 +1417,18 @@ fn prelude_int_note(sig: &Signature, name: &str) -> Option<String> {
 }
 
 /// Replace `Var(i)` in a view's term template by the i-th argument.
+/// [`substitute`] into readings' terms (the arguments shared, not copied).
+fn substitute_reading(template: &Pat, args: &[RPat]) -> RPat {
+    match template {
+        Pat::Var(i) => args[*i as usize].clone(),
+        Pat::App(op, xs) => RPat::app(
+            *op,
+            xs.iter().map(|x| substitute_reading(x, args)).collect(),
+        ),
+        Pat::Int(n) => RPat::Int(*n),
+    }
+}
+
 pub fn substitute(template: &Pat, args: &[Pat]) -> Pat {
     match template {
         Pat::Var(i) => args[*i as usize].clone(),
