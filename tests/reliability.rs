@@ -14,6 +14,32 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A directory of this test process's own under the temporary directory, `tag` naming the
+/// test.
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gamelang-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `gamelang sweep` of examples/heaps.game over 1..3 × 1..3, with `extra` arguments.
+fn heaps_sweep_3x3(extra: &[&str]) -> Output {
+    let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
+    let mut args = vec![
+        "sweep",
+        heaps,
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--no-boundaries",
+    ];
+    args.extend_from_slice(extra);
+    gamelang(&args)
+}
+
 /// A run that fails cleanly: exit status 1 or 2 (not a panic's 101, not a signal), with
 /// `what` in the error.
 fn fails_with(args: &[&str], what: &str) -> String {
@@ -205,21 +231,7 @@ fn resume_refuses_another_sweeps_csv_and_bad_rows_and_recomputes_a_cut_row() {
     let tmp = tempfile::tempdir().unwrap();
     let csv = tmp.path().join("h.csv");
     let csv = csv.to_str().unwrap();
-    let sweep = |extra: &[&str]| {
-        let mut args = vec![
-            "sweep",
-            "examples/heaps.game",
-            "--from",
-            "(k n)",
-            "--range",
-            "k=1..3",
-            "--range",
-            "n=1..3",
-            "--no-boundaries",
-        ];
-        args.extend_from_slice(extra);
-        gamelang(&args)
-    };
+    let sweep = heaps_sweep_3x3;
     let o = sweep(&["--csv", csv]);
     assert!(o.status.success(), "{}", stderr(&o));
     let full = std::fs::read_to_string(csv).unwrap();
@@ -405,22 +417,7 @@ fn runaway_recursion_stops_at_the_memory_budget_with_an_error() {
 fn thousands_of_threads_asked_for_run_no_more_than_the_work_and_the_cores_can_use() {
     // `--threads 5000` over nine points started 5,000 threads, each with an engine (1.8 GB
     // resident); a match of 3,000 games on 3,000 threads did not end in a minute.
-    let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
-    let sweep = |threads: &str| {
-        gamelang(&[
-            "sweep",
-            heaps,
-            "--from",
-            "(k n)",
-            "--range",
-            "k=1..3",
-            "--range",
-            "n=1..3",
-            "--threads",
-            threads,
-            "--no-boundaries",
-        ])
-    };
+    let sweep = |threads: &str| heaps_sweep_3x3(&["--threads", threads]);
     let (one, many) = (sweep("1"), sweep("5000"));
     assert!(many.status.success(), "{}", stderr(&many));
     let report = stdout(&many);
@@ -488,8 +485,7 @@ fn a_solver_asking_millions_of_short_questions_stops_at_the_memory_budget() {
         .and_then(|s| s.split("```").nth(1))
         .expect("the first game's code block")
         .replace("start 10 .", "start 3000000 .");
-    let dir = std::env::temp_dir().join(format!("gamelang-budget-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("budget");
     let path = dir.join("take.game");
     std::fs::write(&path, game).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
@@ -584,8 +580,7 @@ fn ctrl_c_stops_simulations_and_playouts_with_what_they_did_so_far() {
 #[cfg(unix)]
 fn ctrl_c_stops_the_qbf_solver_and_ends_with_the_interrupted_status() {
     // A "solver" that would run a minute, and a child of its own: both must be gone.
-    let dir = std::env::temp_dir().join(format!("gamelang-qbf-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("qbf-int");
     let nap = format!("sleep {}", 100_000 + std::process::id());
     let solver = script(&dir, "slow.sh", &format!("#!/bin/sh\n{nap} &\nwait\n"));
     let o = interrupted_run(
@@ -621,19 +616,7 @@ fn ctrl_c_stops_the_qbf_solver_and_ends_with_the_interrupted_status() {
 fn small_inconsistencies_of_the_command_line_are_gone() {
     let heaps = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/heaps.game");
     // `--where false`: the report said "9 left out by --where: " with nothing after.
-    let o = gamelang(&[
-        "sweep",
-        heaps,
-        "--from",
-        "(k n)",
-        "--range",
-        "k=1..3",
-        "--range",
-        "n=1..3",
-        "--where",
-        "false",
-        "--no-boundaries",
-    ]);
+    let o = heaps_sweep_3x3(&["--where", "false"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report = stdout(&o);
     let line = report.lines().nth(1).unwrap();
@@ -659,8 +642,7 @@ fn small_inconsistencies_of_the_command_line_are_gone() {
         );
     }
     // A file with old Mac line endings (a lone CR): its comments end at the line's end.
-    let dir = std::env::temp_dir().join(format!("gamelang-cr-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("cr");
     let cr = dir.join("heaps-cr.game");
     std::fs::write(
         &cr,
@@ -689,8 +671,7 @@ fn a_right_hand_side_of_fifty_thousand_terms_compiles_in_linear_time() {
         "fmod LONG is\n  protecting INT .\n  op f : Int -> Int .\n  var N : Int .\n  eq f(N) = N {} .\nendfm\n",
         "+ 1 ".repeat(n)
     );
-    let dir = std::env::temp_dir().join(format!("gamelang-long-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("long");
     let path = dir.join("long.maude");
     std::fs::write(&path, text).unwrap();
     let o = gamelang(&["reduce", path.to_str().unwrap(), "f(7)", "--quiet"]);
@@ -710,8 +691,7 @@ fn a_term_nested_eight_thousand_deep_is_read_in_linear_memory() {
         "abs(".repeat(depth),
         ")".repeat(depth)
     );
-    let dir = std::env::temp_dir().join(format!("gamelang-nest-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("nest");
     let path = dir.join("nest.maude");
     std::fs::write(&path, text).unwrap();
     let o = Command::new("sh")
