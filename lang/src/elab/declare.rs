@@ -58,6 +58,7 @@ impl Session {
             library_vars: FxHashSet::default(),
             own_sorts: Vec::new(),
             own_ops: Vec::new(),
+            own_by_name: FxHashMap::default(),
             params: Vec::new(),
             param_sorts: Vec::new(),
             param_ops: Vec::new(),
@@ -370,9 +371,12 @@ impl Session {
                     // unless the results are of unrelated kinds (`nil` of lists and of
                     // trees, which Maude allows too): the context tells them apart.
                     let sig = &self.program.sig;
-                    let dup = self.modules[m].own_ops.iter().any(|&o| {
-                        let i = sig.op(o);
-                        i.name == name.name && i.args == arg_sorts && sig.same_kind(i.result, res)
+                    let same_name = self.modules[m].own_by_name.get(&name.name);
+                    let dup = same_name.is_some_and(|ops| {
+                        ops.iter().any(|&o| {
+                            let i = sig.op(o);
+                            i.args == arg_sorts && sig.same_kind(i.result, res)
+                        })
                     });
                     if dup {
                         return Err(Diag::at(
@@ -398,6 +402,7 @@ impl Session {
                     self.add_visible_op(m, id);
                     let module = &mut self.modules[m];
                     module.own_ops.push(id);
+                    (module.own_by_name.entry(name.name.clone()).or_default()).push(id);
                     if module.kind == ModuleKind::Theory {
                         module.param_ops.push(id);
                     }

@@ -69,6 +69,10 @@ pub struct Module {
     /// Sorts and operators declared by this module itself (for listings).
     pub own_sorts: Vec<SortId>,
     pub own_ops: Vec<OpId>,
+    /// [`Module::own_ops`] by name, for the checks that compare an operator with the
+    /// module's own of its name (a scan of them all made a module of 200,000 constants
+    /// take minutes to load). Kept with `own_ops` (`Session::own_op`, `overload.rs`).
+    own_by_name: FxHashMap<String, Vec<OpId>>,
     /// For an instance: how each parameter was bound.
     pub params: Vec<ParamBinding>,
     /// For a theory: the sorts and operators a view must map (own and from imported theories).
@@ -578,10 +582,14 @@ impl Session {
         let sig = &self.program.sig;
         let hidden_by_own = |op: &OpId| {
             let i = sig.op(*op);
-            !module.own_ops.contains(op)
-                && (module.own_ops.iter()).any(|&o| {
+            let own = module
+                .own_by_name
+                .get(&i.name)
+                .map_or(&[][..], Vec::as_slice);
+            !own.contains(op)
+                && own.iter().any(|&o| {
                     let own = sig.op(o);
-                    own.name == i.name && own.args == i.args && own.result == i.result
+                    own.args == i.args && own.result == i.result
                 })
         };
         // A `weak` operator gives way to any other of its name (see `OpAttrs::weak`): the

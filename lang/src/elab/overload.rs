@@ -244,6 +244,11 @@ impl Session {
         }
         let module = &mut self.modules[m];
         module.own_ops.retain(|o| !others.contains(o));
+        for o in others {
+            if let Some(ops) = module.own_by_name.get_mut(&sig.op(*o).name) {
+                ops.retain(|x| x != o);
+            }
+        }
         module.ops.retain(|o| !others.contains(o));
         for o in others {
             module.op_set.remove(o);
