@@ -133,11 +133,8 @@ pub fn list() -> ExitCode {
 }
 
 fn fail(session: &Session, d: Diag) -> ExitCode {
-    eprint!(
-        "{}",
-        d.render(&session.sources, std::io::stderr().is_terminal())
-    );
-    ExitCode::FAILURE
+    // (As text, or under --json as one line of JSON.)
+    crate::failure::diag(&session.sources, &d)
 }
 
 /// The game a command works on: two players without chance (`instance WINS{…}` and the

@@ -91,6 +91,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => args.json,
         Command::Simulate(args) => args.json,
         Command::Bddl(bddl::BddlCommand::Solve(args)) => args.json,
+        Command::Match(args) => args.json,
+        Command::Playout(args) => args.json,
         _ => false,
     });
     // A long reduction shows a progress line on a terminal (a sweep has its own bar).
