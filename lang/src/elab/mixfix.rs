@@ -309,7 +309,7 @@ impl RPat {
     }
 
     /// The arguments of an application of `op` (taken without a copy when nothing else
-    /// holds them), or `None`.
+    /// holds them), or the term itself back if it is not one.
     pub(super) fn into_args_of(self, op: OpId) -> Result<Vec<RPat>, RPat> {
         match self {
             RPat::App(o, args) if o == op => {
@@ -1169,7 +1169,7 @@ impl TermParser<'_> {
                     RPat::app(*op, pats)
                 }
             }
-            SymTarget::Macro(template) => substitute_reading(template, &pats),
+            SymTarget::Macro(template) => substitute(template, &pats),
         };
         Some(Reading {
             pat,
@@ -1416,24 +1416,13 @@ fn prelude_int_note(sig: &Signature, name: &str) -> Option<String> {
     ))
 }
 
-/// Replace `Var(i)` in a view's term template by the i-th argument.
-/// [`substitute`] into readings' terms (the arguments shared, not copied).
-fn substitute_reading(template: &Pat, args: &[RPat]) -> RPat {
+/// Replace `Var(i)` in a view's term template by the i-th argument (a reading's term,
+/// shared, not copied).
+fn substitute(template: &Pat, args: &[RPat]) -> RPat {
     match template {
         Pat::Var(i) => args[*i as usize].clone(),
-        Pat::App(op, xs) => RPat::app(
-            *op,
-            xs.iter().map(|x| substitute_reading(x, args)).collect(),
-        ),
+        Pat::App(op, xs) => RPat::app(*op, xs.iter().map(|x| substitute(x, args)).collect()),
         Pat::Int(n) => RPat::Int(*n),
-    }
-}
-
-pub fn substitute(template: &Pat, args: &[Pat]) -> Pat {
-    match template {
-        Pat::Var(i) => args[*i as usize].clone(),
-        Pat::App(op, xs) => Pat::App(*op, xs.iter().map(|x| substitute(x, args)).collect()),
-        Pat::Int(n) => Pat::Int(*n),
     }
 }
 

@@ -71,7 +71,8 @@ pub struct Module {
     pub own_ops: Vec<OpId>,
     /// [`Module::own_ops`] by name, for the checks that compare an operator with the
     /// module's own of its name (a scan of them all made a module of 200,000 constants
-    /// take minutes to load). Kept with `own_ops` (`Session::own_op`, `overload.rs`).
+    /// take minutes to load). Kept with `own_ops` (an `op` declaration in `declare.rs`,
+    /// overloads retired in `overload.rs`).
     own_by_name: FxHashMap<String, Vec<OpId>>,
     /// For an instance: how each parameter was bound.
     pub params: Vec<ParamBinding>,

@@ -334,12 +334,14 @@ impl Dag {
 
     /// The children's ids of `id`, in order.
     fn kids(&self, id: u32) -> &[u32] {
+        &self.kid_ids[self.kid_range(id)]
+    }
+
+    /// Where the children's ids of `id` are in `kid_ids`.
+    fn kid_range(&self, id: u32) -> std::ops::Range<usize> {
         let i = id as usize;
-        let end = self
-            .kid_start
-            .get(i + 1)
-            .map_or(self.kid_ids.len(), |&e| e as usize);
-        &self.kid_ids[self.kid_start[i] as usize..end]
+        let end = (self.kid_start.get(i + 1)).map_or(self.kid_ids.len(), |&e| e as usize);
+        self.kid_start[i] as usize..end
     }
 
     /// The id of `p`, added with its sub-patterns where they are new.
@@ -394,13 +396,7 @@ impl Dag {
             if self.uses[id as usize] == 0 {
                 continue;
             }
-            let (start, end) = (
-                self.kid_start[id as usize] as usize,
-                self.kid_start
-                    .get(id as usize + 1)
-                    .map_or(self.kid_ids.len(), |&e| e as usize),
-            );
-            for k in start..end {
+            for k in self.kid_range(id) {
                 let kid = self.kid_ids[k];
                 self.uses[kid as usize] += 1;
             }
