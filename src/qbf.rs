@@ -142,16 +142,21 @@ pub fn ask(model: &Model, depth: u32, args: &SolverArgs) -> Result<Asked, Failur
                 move_name(model, true, k, x, y)
             )));
         };
-        // A solver that prints no certificate (or a bogus one) decodes to some legal move
-        // that need not win: check it wins within the remaining plies before showing it.
+        // The certificate's move must win within the remaining plies before it is shown.
+        // One that does not contradicts the solver's own answer: a true formula's
+        // certificate names a winning first move. So the answer is not given at all.
         match move_wins(model, &next, depth, args) {
             Ok(true) => {}
             Ok(false) => {
-                move_note = Some(format!(
-                    "the solver's certificate names {}, which does not win (the solver gave no usable certificate)",
+                return Err(Failure::solver(format!(
+                    "the solver's answer does not check out: it says Black wins within {depth} plies, \
+                     but the first move of its certificate, {}, does not win",
                     move_name(model, true, k, x, y)
+                ))
+                .help(
+                    "the solver (or gamelang's encoding) is wrong here; try another solver with --solver CMD, \
+                     or `gamelang solve` on the converted game (`gamelang bddl convert`)",
                 ));
-                first_move = None;
             }
             Err(why) => {
                 move_note = Some(format!(

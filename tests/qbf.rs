@@ -306,3 +306,54 @@ fn solver_failures_are_errors_or_unknown_never_false() {
     ]);
     assert_eq!(j["black_wins"], true);
 }
+
+/// A solver that says "true" and certifies a first move that does not win has
+/// contradicted itself: no answer is given (exit 1), rather than "Black has a winning
+/// strategy" with a note.
+#[test]
+fn a_certificate_that_does_not_win_refutes_the_answer() {
+    let (d, p) = corpus_files("httt", "3x3_5_el.ig");
+    // At depth 3 Black cannot complete the L of three cells (two Black moves): the real
+    // solver says so.
+    let j = json(&["bddl", "solve", &d, &p, "--qbf", "--json", "--depth", "3"]);
+    assert_eq!(j["black_wins"], false, "{j}");
+    // The liar: exit 10 (true), every variable of the first block false (a full
+    // certificate, which decodes to the move in the corner).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let liar = tmp.path().join("liar.sh");
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\nawk '/^e /{ if (!done) { for (i = 2; i < NF; i++) print \"V -\" $i \" 0\"; done = 1 } }' \"$1\"\nexit 10\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for extra in [&[][..], &["--json"][..]] {
+        let mut args = vec![
+            "bddl",
+            "solve",
+            &d,
+            &p,
+            "--qbf",
+            "--depth",
+            "3",
+            "--solver",
+            liar.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = gamelang(&args);
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("does not check out") && text.contains("occupy(1,1)"),
+            "{text}"
+        );
+        assert!(!text.contains("winning strategy"), "{text}");
+    }
+}

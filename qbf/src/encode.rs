@@ -41,7 +41,7 @@ use crate::circuit::{Circuit, Lit};
 use crate::qdimacs::{to_cnf, Cnf, CnfOptions, Quant};
 use gamelang_bddl::{Action, Atom, Coord, Model, Piece};
 use gamelang_board::{bounds, MAX_SIDE};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// A coordinate expression, 0-based: relative to the position an action or goal is tried
@@ -366,11 +366,13 @@ impl Encoding {
     }
 
     /// Black's first move (when Black moves first) from an assignment of the outermost
-    /// existential block of the QDIMACS form (literals as DepQBF's `--qdo` prints them; a
-    /// variable not listed counts as false): the index into `model.black_actions` and the position (x, y),
-    /// 1-based. An axis the action does not refer to relatively gives 1 (every position
-    /// on it is the same move). `None` if Black does not move first or the assignment is
-    /// not a legal position for the action.
+    /// existential block of the QDIMACS form (literals as DepQBF's `--qdo` prints them):
+    /// the index into `model.black_actions` and the position (x, y), 1-based. An axis the
+    /// action does not refer to relatively gives 1 (every position on it is the same
+    /// move). `None` if Black does not move first, if the assignment leaves out a variable
+    /// of the move that the QDIMACS form has (no certificate), or if it is not a legal
+    /// position for the action. A variable the QDIMACS form dropped (no clause reads it)
+    /// is a don't-care and counts as false.
     pub fn first_move(&self, assignment: &[i64]) -> Option<(usize, i64, i64)> {
         let f = self.first.as_ref()?;
         // The assignment is in the QDIMACS numbering: map it back.
@@ -383,22 +385,27 @@ impl Encoding {
                 (o != 0).then_some((o, l > 0))
             })
             .collect();
-        let value = |vars: &[u32]| -> i64 {
-            vars.iter().enumerate().fold(0i64, |acc, (i, v)| {
-                if truth.get(v).copied().unwrap_or(false) {
-                    acc | (1 << i)
-                } else {
-                    acc
-                }
+        let in_qdimacs: HashSet<u32> = original.iter().copied().filter(|&o| o != 0).collect();
+        // A variable of the QDIMACS form that the assignment leaves out means no
+        // certificate (a solver that prints none, DepQBF without --qdo), not a false
+        // variable: reading it as false would decode a move nobody chose.
+        let value = |vars: &[u32]| -> Option<i64> {
+            vars.iter().enumerate().try_fold(0i64, |acc, (i, v)| {
+                let bit = match truth.get(v) {
+                    Some(&b) => b,
+                    None if in_qdimacs.contains(v) => return None,
+                    None => false,
+                };
+                Some(if bit { acc | (1 << i) } else { acc })
             })
         };
-        let j = usize::try_from(value(&f.action)).ok()?;
+        let j = usize::try_from(value(&f.action)?).ok()?;
         let a = f.actions.get(j)?;
         if !a.cond.feasible() {
             return None;
         }
-        let x = if a.cond.rel.0 { value(&f.x) } else { 0 };
-        let y = if a.cond.rel.1 { value(&f.y) } else { 0 };
+        let x = if a.cond.rel.0 { value(&f.x)? } else { 0 };
+        let y = if a.cond.rel.1 { value(&f.y)? } else { 0 };
         let inside = |v: i64, lo: i64, hi: i64, rel: bool| !rel || (lo..=hi).contains(&v);
         (inside(x, a.cond.lo.0, a.cond.hi.0, a.cond.rel.0)
             && inside(y, a.cond.lo.1, a.cond.hi.1, a.cond.rel.1))
