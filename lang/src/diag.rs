@@ -5,7 +5,7 @@ use crate::span::{Sources, Span};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, termcolor};
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DiagLabel {
     pub span: Span,
     pub message: String,
@@ -14,7 +14,7 @@ pub struct DiagLabel {
 }
 
 /// An error with its message, the places it concerns and notes (hints, likely fixes).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diag {
     pub message: String,
     pub labels: Vec<DiagLabel>,

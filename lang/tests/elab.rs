@@ -236,6 +236,28 @@ view V from GAME-TREE to G is sort Config to Nat . sort SetConfig to Set{Nat} . 
     assert!(text.contains("won : Players Nat -> Bool"), "{text}");
 }
 
+/// A view that does not elaborate is met twice (on its own, and by the instance that
+/// uses it): one error, not the same error twice.
+#[test]
+fn a_broken_view_used_by_a_game_is_one_error() {
+    let src = "
+fmod A is sort S . endfm
+view V from GAME-TREE to NOPE is sort Config to S . endv
+game g is instance WINS{V} . start c . first R . endgame";
+    let mut s = session();
+    let errors = s
+        .load_source("test.game", src)
+        .expect_err("NOPE is unknown");
+    assert_eq!(
+        errors.len(),
+        1,
+        "{}",
+        render_all(&errors, &s.sources, false)
+    );
+    assert_eq!(errors[0].message, "unknown module `NOPE`");
+    assert_eq!(span_text(&s, &errors[0]), "NOPE");
+}
+
 #[test]
 fn parameterised_modules_are_checked_at_definition() {
     let (d, _, s) = load_err(

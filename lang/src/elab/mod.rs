@@ -439,7 +439,12 @@ impl Session {
         if self.errors.is_empty() {
             Ok(loaded)
         } else {
-            Err(std::mem::take(&mut self.errors))
+            // One fault met along two paths (a view that does not elaborate, checked on
+            // its own and again by the instance that uses it) is one error.
+            let mut errors = std::mem::take(&mut self.errors);
+            let mut seen = FxHashSet::default();
+            errors.retain(|d| seen.insert(d.clone()));
+            Err(errors)
         }
     }
 
