@@ -92,6 +92,8 @@ pub enum Stop {
     /// The matrix is singular (a zero pivot modulo several primes), or the certificate
     /// never came.
     Failed(String),
+    /// The caller's `stopped` said so (Ctrl-C), at one of the points the budget is checked.
+    Interrupted,
 }
 
 /// The residual vector `r` of the lifting: integers, in 128 bits where they fit (after a
@@ -431,9 +433,16 @@ pub fn reconstruct(x: &BigInt, m: &BigInt) -> Option<(BigInt, BigInt)> {
 }
 
 /// Solve `sys` exactly: the rows `wanted` as rationals, every row as floating point.
-/// `max_ops` bounds the machine multiplications (the factorisation's and the lifting's).
-pub fn solve(sys: &IntSystem, wanted: &[bool], max_ops: u64) -> Result<Solved, Stop> {
-    solve_with(sys, wanted, max_ops, true)
+/// `max_ops` bounds the machine multiplications (the factorisation's and the lifting's);
+/// `stopped` is asked wherever that budget is checked (every lifting step), so that Ctrl-C
+/// ends a long lifting.
+pub fn solve(
+    sys: &IntSystem,
+    wanted: &[bool],
+    max_ops: u64,
+    stopped: &dyn Fn() -> bool,
+) -> Result<Solved, Stop> {
+    solve_with(sys, wanted, max_ops, stopped, true)
 }
 
 /// [`solve`], with the certificate taken from pass 1's digits when `from_digits` (else,
@@ -442,6 +451,7 @@ fn solve_with(
     sys: &IntSystem,
     wanted: &[bool],
     max_ops: u64,
+    stopped: &dyn Fn() -> bool,
     from_digits: bool,
 ) -> Result<Solved, Stop> {
     let m = sys.rows.len();
@@ -479,7 +489,9 @@ fn solve_with(
     let nnz: u64 = sys.rows.iter().map(|r| r.len() as u64).sum();
     let mut ops = sym.factor_ops;
     let budget = |ops: u64| -> Result<(), Stop> {
-        if ops > max_ops {
+        if stopped() {
+            Err(Stop::Interrupted)
+        } else if ops > max_ops {
             Err(Stop::Budget(format!(
                 "the exact solution passed its budget of {max_ops:e} multiplications modulo p"
             )))
@@ -899,8 +911,8 @@ mod tests {
             };
             let wanted = vec![true; m];
             // Certified from pass 1's digits, and by lifting `D·B` again (pass 2).
-            let got = solve(&int, &wanted, u64::MAX).expect("solved");
-            let again = solve_with(&int, &wanted, u64::MAX, false).expect("solved");
+            let got = solve(&int, &wanted, u64::MAX, &|| false).expect("solved");
+            let again = solve_with(&int, &wanted, u64::MAX, &|| false, false).expect("solved");
             for k in 0..m {
                 let e = got.exact(k).unwrap();
                 assert_eq!(e, want[k], "round {round}, row {k}");
@@ -913,6 +925,46 @@ mod tests {
                         got.float[k * n + i]
                     );
                 }
+            }
+        }
+    }
+
+    /// Ctrl-C during a lifting: `stopped` is asked at every step, and a `true` ends the
+    /// solution with [`Stop::Interrupted`] wherever it comes; never asked `true`, the same
+    /// system is solved.
+    #[test]
+    fn a_lifting_stops_when_asked() {
+        let m = 40;
+        let mut chain = TwoWays::new(m, 1);
+        for k in 0..m {
+            let mut row = vec![0i64; m];
+            row[k] += 6;
+            row[(k + 1) % m] -= 2;
+            row[(k * 7 + 3) % m] -= 3;
+            chain.push(&row, vec![BigInt::from(k as i64 + 1)]);
+        }
+        let (Some(want), int) = chain.split(1) else {
+            panic!("the chain leaves at every state")
+        };
+        let wanted = vec![true; m];
+        let asked = std::cell::Cell::new(0u32);
+        let count = || {
+            asked.set(asked.get() + 1);
+            false
+        };
+        let got = solve(&int, &wanted, u64::MAX, &count).expect("solved");
+        assert_eq!(got.exact(0).unwrap(), want[0]);
+        let steps = asked.get();
+        assert!(steps > 5, "asked only {steps} times");
+        for stop_at in [1, 2, steps / 2, steps] {
+            let asked = std::cell::Cell::new(0u32);
+            let stop = || {
+                asked.set(asked.get() + 1);
+                asked.get() >= stop_at
+            };
+            match solve(&int, &wanted, u64::MAX, &stop) {
+                Err(Stop::Interrupted) => assert_eq!(asked.get(), stop_at),
+                other => panic!("stop at {stop_at} of {steps}: {:?}", other.map(|s| s.ops)),
             }
         }
     }
@@ -951,7 +1003,7 @@ mod tests {
                 continue;
             };
             let wanted: Vec<bool> = (0..m).map(|k| k % 2 == 0).collect();
-            let got = solve(&int, &wanted, u64::MAX).expect("solved");
+            let got = solve(&int, &wanted, u64::MAX, &|| false).expect("solved");
             assert_eq!(got.lifted, if spoil { n } else { n - 1 }, "round {round}");
             for k in 0..m {
                 if wanted[k] {

@@ -997,7 +997,7 @@ fn evaluate<S, C>(
             } else {
                 u64::MAX
             };
-            match dixon::solve(&sys.system, wanted, budget) {
+            match dixon::solve(&sys.system, wanted, budget, &|| opts.stopped()) {
                 Ok(sol) => {
                     let one = sys.scale == BigInt::from(1);
                     let scale = Q::from_integer(sys.scale.clone());
@@ -1030,6 +1030,9 @@ fn evaluate<S, C>(
                     return Ok((exact, floats));
                 }
                 Err(dixon::Stop::Budget(why)) => return Err(Fallback::TooBig(why)),
+                Err(dixon::Stop::Interrupted) => {
+                    return Err(Fallback::Game(ChanceError::Interrupted))
+                }
                 // Not for this method: rational elimination below.
                 Err(dixon::Stop::Unsuitable(_)) | Err(dixon::Stop::Failed(_)) => {}
             }
