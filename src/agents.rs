@@ -202,6 +202,11 @@ pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
                 return Err(fail(&session, d));
             }
         }
+        let checked =
+            crate::app::check_requirements(&session, &game.name, &game.params, &game.requires);
+        if let Err(d) = checked {
+            return Err(fail(&session, d));
+        }
         return Ok((session, Which::Chance(game)));
     }
     let game = match crate::app::pick_game(&session, &args.file, args.game.as_deref()) {
@@ -212,6 +217,11 @@ pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
         if let Err(d) = session.set_parameter(&game, assignment) {
             return Err(fail(&session, d));
         }
+    }
+    let checked =
+        crate::app::check_requirements(&session, &game.name, &game.params, &game.requires);
+    if let Err(d) = checked {
+        return Err(fail(&session, d));
     }
     Ok((session, Which::Plain(game)))
 }

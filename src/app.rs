@@ -10,8 +10,8 @@
 
 use crate::failure::Failure;
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{Game, Session};
-use gamelang_lang::program::Pat;
+use gamelang_lang::elab::{Game, Requirement, Session};
+use gamelang_lang::program::{OpId, Pat};
 use gamelang_runtime::Engine;
 use std::path::Path;
 use std::process::ExitCode;
@@ -70,7 +70,64 @@ pub fn game_with_parameters(
     for assignment in set {
         session.set_parameter(&game, assignment)?;
     }
+    check_requirements(session, &game.name, &game.params, &game.requires)?;
     Ok(game)
+}
+
+/// Do the game's `requires` conditions hold with its parameters as they are now (after
+/// `--set`)? Each is reduced; one that gives `false` is an error located at the
+/// condition, with the parameters' values; one that fails to reduce, or gives something
+/// else than a truth value, is that error.
+pub fn check_requirements(
+    session: &Session,
+    game: &str,
+    params: &[(String, OpId)],
+    requires: &[Requirement],
+) -> Result<(), Diag> {
+    if requires.is_empty() {
+        return Ok(());
+    }
+    let mut engine = self::engine(session);
+    for r in requires {
+        let t = engine.build(&r.cond, &[]);
+        let v = engine
+            .reduce(t)
+            .map_err(|e| gamelang_runtime::diagnose::failure(&engine, &engine.failure(e)))?;
+        if Some(v) == engine.true_term() {
+            continue;
+        }
+        let text = session.sources.snippet(r.span).to_string();
+        if Some(v) != engine.false_term() {
+            return Err(Diag::at(
+                r.span,
+                format!(
+                    "the requirement `{text}` of game `{game}` gives `{}`, not `true` or `false`",
+                    engine.show(v)
+                ),
+                "not a truth value",
+            ));
+        }
+        let values: Vec<String> = params
+            .iter()
+            .map(|(name, op)| {
+                let c = engine.build(&Pat::App(*op, Vec::new()), &[]);
+                match engine.reduce(c) {
+                    Ok(v) => format!("{name} = {}", engine.show(v)),
+                    Err(_) => format!("{name} = ?"),
+                }
+            })
+            .collect();
+        let mut d = Diag::at(
+            r.span,
+            format!("game `{game}` requires `{text}`, which does not hold"),
+            "false",
+        );
+        if !values.is_empty() {
+            d = d.note(format!("with {}", values.join(", ")));
+        }
+        return Err(d.note("give the parameters values it allows (`--set NAME=VALUE`)"));
+    }
+    Ok(())
 }
 
 /// The position a command starts from: `--from` (a configuration) and `--first` (a

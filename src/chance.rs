@@ -48,6 +48,7 @@ fn prepare(
     for assignment in set {
         session.set_chance_parameter(game, assignment)?;
     }
+    crate::app::check_requirements(session, &game.name, &game.params, &game.requires)?;
     let start = match from {
         Some(text) => {
             Some(session.parse_term(game.module, "--from", text, Some(game.state_sort))?)

@@ -361,3 +361,128 @@ fn line_capture_is_refused_by_bddl_and_qbf_where_the_game_says_it() {
     }
     assert!(!Path::new("/tmp/agents-never").exists());
 }
+
+/// Where the line `requires …` of `game` stands in `file` (1-based), for the located
+/// errors below.
+fn requires_line(file: &str, game: &str) -> usize {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+    let start = text
+        .lines()
+        .position(|l| l.starts_with(&format!("game {game} is")))
+        .expect("the game");
+    start
+        + 1
+        + text
+            .lines()
+            .skip(start)
+            .position(|l| l.trim_start().starts_with("requires"))
+            .expect("a requires field")
+}
+
+/// A game's `requires` refuses parameters it does not allow, wherever they are set: the
+/// error is located at the condition, says the values, and exits 1; allowed values play.
+#[test]
+fn a_game_refuses_parameters_its_requires_does_not_allow() {
+    let line = requires_line("examples/othello.game", "othello");
+    let at = format!("examples/othello.game:{line}:12");
+    for args in [
+        &["solve", "examples/othello.game", "--set", "n=5"][..],
+        &["solve", "examples/othello.game", "--set", "n=12"][..],
+        &[
+            "match",
+            "examples/othello.game",
+            "--set",
+            "n=3",
+            "--agents",
+            "random,random",
+            "--games",
+            "1",
+        ][..],
+        &[
+            "playout",
+            "examples/othello.game",
+            "--set",
+            "n=0",
+            "--seconds",
+            "1",
+        ][..],
+    ] {
+        let o = gamelang(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        let n = args.iter().find_map(|a| a.strip_prefix("n=")).unwrap();
+        assert!(
+            err.contains("game `othello` requires `n rem 2 == 0 and 2 <= n and n <= 10`, which does not hold")
+                && err.contains(&at)
+                && err.contains(&format!("with n = {n}")),
+            "{args:?}: {err}"
+        );
+    }
+    // Allowed: 6 x 6 within two plies.
+    let o = gamelang(&[
+        "solve",
+        "examples/othello.game",
+        "--set",
+        "n=6",
+        "--max-depth",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A chance game's too: Quoridor for three players is not a game the file defines.
+    let line = requires_line("examples/quoridor.game", "quoridor-n");
+    let o = gamelang(&[
+        "simulate",
+        "examples/quoridor.game",
+        "--game",
+        "quoridor-n",
+        "--set",
+        "players=3",
+        "--random",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("requires `n >= 2 and (players == 2 or players == 4)`")
+            && err.contains(&format!("examples/quoridor.game:{line}:12"))
+            && err.contains("players = 3"),
+        "{err}"
+    );
+    // The REPL refuses the value and keeps the old one.
+    let o = support::cli::gamelang_with_input(
+        &["repl", "examples/othello.game"],
+        "set n 5\nreduce n\nset n 6\nreduce n\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &stderr(&o);
+    assert!(out.contains("which does not hold"), "{out}");
+    let results: Vec<&str> = out.lines().filter(|l| l.starts_with("result")).collect();
+    assert_eq!(results.len(), 2, "{out}");
+    assert!(
+        results[0].ends_with(": 4") && results[1].ends_with(": 6"),
+        "{out}"
+    );
+}
+
+/// `requires` must be a truth value, checked when the file is loaded.
+#[test]
+fn a_requirement_that_is_not_a_condition_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("g.game");
+    let heaps =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/heaps.game"))
+            .unwrap();
+    std::fs::write(
+        &file,
+        heaps.replace("  first R .\n", "  first R .\n  requires 1 + 1 .\n"),
+    )
+    .unwrap();
+    let o = gamelang(&["solve", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("expected a term of sort `Bool`, but this term has sort `Int`")
+            && err.contains("g.game:60:12"),
+        "{err}"
+    );
+}

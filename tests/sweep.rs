@@ -386,17 +386,15 @@ fn rows(csv: &str) -> Vec<Vec<String>> {
 }
 
 fn sweep_rows(args: &[&str]) -> Vec<Vec<String>> {
-    let dir = std::env::temp_dir().join(format!("gamelang-sweep-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let csv = dir.join(format!("{}.csv", args.len()));
+    // A directory of its own: tests run in parallel.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("sweep.csv");
     let mut all: Vec<&str> = vec!["sweep"];
     all.extend(args);
     all.extend(["--no-boundaries", "--csv", csv.to_str().unwrap()]);
     let o = gamelang(&all);
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let r = rows(&std::fs::read_to_string(&csv).unwrap());
-    let _ = std::fs::remove_dir_all(&dir);
-    r
+    rows(&std::fs::read_to_string(&csv).unwrap())
 }
 
 fn solve_json(args: &[&str]) -> serde_json::Value {
@@ -484,4 +482,70 @@ fn sweeps_answer_what_solve_answers() {
         }
     }
     assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+}
+
+/// A range over a game parameter may appear in the swept term and in `--where`: there it
+/// is the parameter itself, with the point's value (it read as two identical terms, an
+/// "ambiguous term", before). Checked against `solve --set` at each value.
+#[test]
+fn a_parameter_range_may_appear_in_the_term_and_the_condition() {
+    let rows = sweep_rows(&[
+        "examples/colouring.game",
+        "--expr",
+        "value(B, board(0, 0)) + 100 * n",
+        "--range",
+        "n=2..4",
+        "--where",
+        "n > 2",
+    ]);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in &rows {
+        let n: i64 = row[0].parse().unwrap();
+        assert!(n > 2);
+        let v = solve_json(&[
+            "examples/colouring.game",
+            "--set",
+            &format!("n={n}"),
+            "--value",
+        ]);
+        let want = v["value"].as_i64().unwrap() + 100 * n;
+        assert_eq!(row[1], want.to_string(), "n={n}");
+    }
+}
+
+/// A game's `requires` over a parameter range: the points it refuses are an error that
+/// names them, unless `--where` leaves them out.
+#[test]
+fn a_sweep_over_a_parameter_keeps_to_what_the_game_requires() {
+    let o = gamelang(&[
+        "sweep",
+        "examples/othello.game",
+        "--expr",
+        "n * n",
+        "--range",
+        "n=2..6",
+        "--no-boundaries",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("game `othello` requires `n rem 2 == 0 and 2 <= n and n <= 10`")
+            && err.contains("with n = 3")
+            && err.contains("at the points with n=3"),
+        "{err}"
+    );
+    let rows = sweep_rows(&[
+        "examples/othello.game",
+        "--expr",
+        "n * n",
+        "--range",
+        "n=2..6",
+        "--where",
+        "n rem 2 == 0",
+    ]);
+    let want: Vec<Vec<String>> = [2, 4, 6]
+        .iter()
+        .map(|n: &i64| vec![n.to_string(), (n * n).to_string()])
+        .collect();
+    assert_eq!(rows, want);
 }

@@ -100,24 +100,41 @@ pub struct SweepArgs {
 
 /// The range variables, visible while parsing the swept term.
 struct RangeVars {
-    names: Vec<String>,
+    /// By range: its variable's name (`None` for a range over a game parameter).
+    names: Vec<Option<String>>,
     sorts: Vec<SortId>,
 }
 
 impl VarScope for RangeVars {
     fn declared(&mut self, name: &str) -> Option<(u32, SortId)> {
-        let i = self.names.iter().position(|n| n == name)?;
+        let i = self.names.iter().position(|n| n.as_deref() == Some(name))?;
         Some((i as u32, self.sorts[i]))
     }
     fn inline(&mut self, _: &str, _: &str) -> Option<(u32, SortId)> {
         None
     }
     fn names(&self) -> Vec<String> {
-        self.names.clone()
+        self.names.iter().flatten().cloned().collect()
     }
     fn sort_names(&self) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// Does the `--where` condition `filter` leave out every one of `points` (with the
+/// session's program as it is: the parameters of their group set)? Any point it keeps,
+/// or cannot decide, says no.
+fn none_included(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> bool {
+    let mut engine = crate::app::engine(session);
+    let mut point = Vec::new();
+    points.iter().all(|&i| {
+        grid.point(i, &mut point);
+        let ints: Vec<_> = point.iter().map(|&v| engine.mk_int(v)).collect();
+        let c = engine.build(filter, &ints);
+        engine
+            .reduce(c)
+            .is_ok_and(|v| Some(v) == engine.false_term())
+    })
 }
 
 /// What is computed at each point.
@@ -132,12 +149,17 @@ pub enum Kind {
     Chance,
 }
 
+///
+/// A range over a game parameter (`--range n=2..6` for `param n .`) is no variable: `n`
+/// in the term is the parameter itself, which has the point's value when the term is
+/// evaluated (were it also a variable, every `n` would have two readings).
 fn parse_with_ranges(
     session: &mut Session,
     module: usize,
     origin: &str,
     text: &str,
     grid: &Grid,
+    params: &[(String, gamelang_lang::program::OpId)],
     expected: Option<SortId>,
 ) -> Result<Pat, Diag> {
     let file = session.sources.add(origin, text);
@@ -166,7 +188,14 @@ fn parse_with_ranges(
         return Err(Diag::error("the program has no integers to sweep over"));
     };
     let mut vars = RangeVars {
-        names: grid.ranges.iter().map(|r| r.name.clone()).collect(),
+        names: grid
+            .ranges
+            .iter()
+            .map(|r| {
+                let param = params.iter().any(|(p, _)| *p == r.name);
+                (!param).then(|| r.name.clone())
+            })
+            .collect(),
         sorts,
     };
     let grammar = session.grammar(module);
@@ -254,6 +283,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 origin,
                 state,
                 &grid,
+                &params,
                 Some(g.state_sort),
             ),
             None => Ok(g.start.clone()),
@@ -267,7 +297,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let mut first_error = None;
             let mut parsed = None;
             for m in modules {
-                match parse_with_ranges(&mut session, m, origin, text, &grid, expected) {
+                match parse_with_ranges(&mut session, m, origin, text, &grid, &params, expected) {
                     Ok(p) => {
                         parsed = Some(p);
                         break;
@@ -279,7 +309,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             parsed.ok_or_else(|| first_error.expect("at least one module was tried"))
         }
-        _ => parse_with_ranges(&mut session, module, origin, text, &grid, expected),
+        _ => parse_with_ranges(&mut session, module, origin, text, &grid, &params, expected),
     };
     let template = match template {
         Ok(p) => p,
@@ -288,7 +318,15 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let filter = match &args.filter {
         Some(cond) => {
             let bool_sort = session.program.sig.bool_sort;
-            match parse_with_ranges(&mut session, module, "--where", cond, &grid, bool_sort) {
+            match parse_with_ranges(
+                &mut session,
+                module,
+                "--where",
+                cond,
+                &grid,
+                &params,
+                bool_sort,
+            ) {
                 Ok(p) => Some(p),
                 Err(d) => return fail(&session, d),
             }
@@ -449,6 +487,36 @@ pub fn run(args: SweepArgs) -> ExitCode {
             if let Err(diag) = set {
                 return fail(&session, diag);
             }
+        }
+        // The game's `requires`, with the parameters of this group of points.
+        let (params, requires) = match &target {
+            work::Target::Classic(g) => (&g.params, &g.requires),
+            work::Target::Chance(g, _) => (&g.params, &g.requires),
+        };
+        if let Err(mut diag) = crate::app::check_requirements(&session, &name, params, requires) {
+            // Not an error if `--where` leaves every point of the group out (`--where 'n
+            // rem 2 == 0'` over a game that requires an even `n`).
+            if let Some(f) = &job.filter {
+                if none_included(&session, f, &grid, &points) {
+                    for &i in &points {
+                        results[i] = SKIPPED;
+                    }
+                    progress.inc(points.len() as u64);
+                    continue;
+                }
+            }
+            if !param_dims.is_empty() {
+                let at: Vec<String> = param_dims
+                    .iter()
+                    .zip(&key)
+                    .map(|(&d, v)| format!("{}={v}", grid.ranges[d].name))
+                    .collect();
+                diag = diag.note(format!(
+                    "at the points with {}; leave them out with --where",
+                    at.join(", ")
+                ));
+            }
+            return fail(&session, diag);
         }
         if !param_dims.is_empty() {
             job.program = Arc::new(session.program.clone());

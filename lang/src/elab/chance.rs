@@ -40,6 +40,8 @@ pub struct ChanceGame {
     /// `display : State -> String`, if the game's module defines it.
     pub display: Option<OpId>,
     pub params: Vec<(String, OpId)>,
+    /// What the parameters must satisfy (see [`super::game::Requirement`]).
+    pub requires: Vec<super::game::Requirement>,
     /// Where the game's operators are declared (for located run-time errors), by theory
     /// name: `events`, `winner`, `choices`, `players`, `move`, ….
     pub decl_spans: Vec<(String, Span)>,
@@ -66,13 +68,16 @@ impl Session {
     pub(super) fn chance_game(&mut self, g: &ast::GameDecl) -> Result<ChanceGame, Diag> {
         let field = |key: &str| g.fields.iter().find(|f| f.key.name == key);
         for f in &g.fields {
-            if !matches!(f.key.name.as_str(), "instance" | "start" | "param") {
+            if !matches!(
+                f.key.name.as_str(),
+                "instance" | "start" | "param" | "requires"
+            ) {
                 return Err(Diag::at(
                     f.key.span,
                     format!("unknown field `{}` of a chance game", f.key.name),
                     "not a field of a chance game",
                 )
-                .note("chance game fields: instance, start, param (whose turn it is is part of the state)"));
+                .note("chance game fields: instance, start, param, requires (whose turn it is is part of the state)"));
             }
         }
         let inst = field("instance").expect("is_chance checked");
@@ -167,6 +172,7 @@ impl Session {
         });
         let start = self.game_start(g, module, state_sort, "st(0, 0, a)")?;
         let params = self.game_params(g, module)?;
+        let requires = self.game_requires(g, module)?;
         Ok(ChanceGame {
             name: g.name.name.clone(),
             span: g.span,
@@ -186,6 +192,7 @@ impl Session {
             score,
             display,
             params,
+            requires,
             decl_spans,
         })
     }

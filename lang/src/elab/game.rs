@@ -8,6 +8,18 @@ use crate::parser;
 use crate::program::{Equation, OpId, Pat, SortId};
 use crate::span::Span;
 
+/// A `requires COND .` field of a game: a Boolean term over the game's parameters (and
+/// anything else of its module) that must reduce to `true` for the game to be played:
+/// `requires n rem 2 == 0 and 2 <= n .` Where a field's values are only meaningful in a
+/// range (the side of an Othello board), this turns a nonsensical `--set` into a located
+/// error instead of an answer about some other game.
+#[derive(Clone, Debug)]
+pub struct Requirement {
+    pub cond: Pat,
+    /// The condition as written (its tokens' span).
+    pub span: Span,
+}
+
 /// A `game` declaration, resolved: everything `solve` and the REPL need.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -56,6 +68,9 @@ pub struct Game {
     /// Named parameters (`param n .`): constants of the game whose defining equation
     /// `--set n=6` replaces.
     pub params: Vec<(String, OpId)>,
+    /// What the parameters must satisfy (`requires n rem 2 == 0 .`), checked whenever
+    /// they are set.
+    pub requires: Vec<Requirement>,
     /// `value` of the standard library's VALUE instance, for games with a `score`.
     pub value: Option<OpId>,
     /// `display : Config -> String` of the game's module, which draws a configuration.
@@ -198,14 +213,14 @@ impl Session {
         for f in &g.fields {
             if !matches!(
                 f.key.name.as_str(),
-                "instance" | "start" | "first" | "param" | "symmetry"
+                "instance" | "start" | "first" | "param" | "symmetry" | "requires"
             ) {
                 return Err(Diag::at(
                     f.key.span,
                     format!("unknown game field `{}`", f.key.name),
                     "not a field of `game`",
                 )
-                .note("game fields: instance, start, first, param, symmetry"));
+                .note("game fields: instance, start, first, param, requires, symmetry"));
             }
         }
         let Some(inst) = field("instance") else {
@@ -341,6 +356,7 @@ impl Session {
             None => (None, None, None),
         };
         let params = self.game_params(g, module)?;
+        let requires = self.game_requires(g, module)?;
         let op_named = |name: &str| {
             let sig = &self.program.sig;
             self.modules[solver]
@@ -395,6 +411,7 @@ impl Session {
             outcome: op_named("outcome")?,
             draw: op_named("draw")?,
             params,
+            requires,
             value,
             display,
             concat: self.string_concat(),
@@ -433,6 +450,33 @@ impl Session {
             Some(sort),
         )?;
         Ok(pat)
+    }
+
+    /// The `requires` fields of a game: Boolean terms of its module, without variables.
+    pub(super) fn game_requires(
+        &mut self,
+        g: &ast::GameDecl,
+        module: ModuleId,
+    ) -> Result<Vec<Requirement>, Diag> {
+        let mut out = Vec::new();
+        for f in g.fields.iter().filter(|f| f.key.name == "requires") {
+            let (Some(first), Some(last)) = (f.value.first(), f.value.last()) else {
+                return Err(Diag::at(
+                    f.key.span,
+                    "`requires` needs a condition",
+                    "e.g. `requires n rem 2 == 0 .`",
+                ));
+            };
+            let span = first.span.to(last.span);
+            let grammar = self.grammar(module);
+            let mut nv = mixfix::NoVars;
+            let bool_sort = self.program.sig.bool_sort;
+            // (The parser refuses a term of another sort, located.)
+            let (cond, _) =
+                mixfix::parse_term(&self.program.sig, &grammar, &f.value, &mut nv, bool_sort)?;
+            out.push(Requirement { cond, span });
+        }
+        Ok(out)
     }
 
     /// The `param` fields of a game: constants of its module with a default equation.

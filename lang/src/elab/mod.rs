@@ -31,7 +31,7 @@ mod overload;
 mod successor;
 
 pub use declare::op_form;
-pub use game::Game;
+pub use game::{Game, Requirement};
 
 use crate::ast::{self, Ident, Item, ModExpr, ModuleDecl, ModuleKind, Token, TokenRun, ViewDecl};
 use crate::diag::Diag;

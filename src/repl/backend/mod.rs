@@ -696,8 +696,17 @@ impl Backend {
                 // A game parameter, as `--set name=value`: its defining equation is replaced
                 // and the memo tables (computed with the old value) are dropped.
                 let game = self.game_named(None).expect("checked").clone();
+                let before = self.session.program.clone();
                 self.session
                     .set_parameter(&game, &format!("{name}={value}"))?;
+                let (params, requires) = (&game.params, &game.requires);
+                if let Err(d) =
+                    crate::app::check_requirements(&self.session, &game.name, params, requires)
+                {
+                    // Refused: the parameter keeps its value.
+                    self.session.program = before;
+                    return Err(d);
+                }
                 self.engine
                     .set_program(std::sync::Arc::new(self.session.program.clone()));
                 r.out(format!("{name} = {value}\n"));
@@ -713,8 +722,16 @@ impl Backend {
             {
                 // The same for the chance game `play` would play (the last one loaded).
                 let game = self.session.chance_games.last().expect("checked").clone();
+                let before = self.session.program.clone();
                 self.session
                     .set_chance_parameter(&game, &format!("{name}={value}"))?;
+                let (params, requires) = (&game.params, &game.requires);
+                if let Err(d) =
+                    crate::app::check_requirements(&self.session, &game.name, params, requires)
+                {
+                    self.session.program = before;
+                    return Err(d);
+                }
                 self.engine
                     .set_program(std::sync::Arc::new(self.session.program.clone()));
                 r.out(format!("{name} = {value}\n"));
