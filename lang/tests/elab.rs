@@ -412,6 +412,56 @@ fn long_chains() {
     }
 }
 
+/// Chains of an operator whose token is also a prefix operator (`_-_` and `-_`) or that
+/// declares its gathering (`_-_` is `gather (E e)`): 3,000 operands (5,999 tokens, past
+/// the chart parser's cap; at 259 it used to drop the well-formed reading and call the
+/// term ambiguous), grouped as the gathering says, checked against the groupings of a
+/// fold written here.
+#[test]
+fn chains_of_an_operator_that_is_also_prefix_or_gathered() {
+    big_stack(gathered_chains);
+}
+
+fn gathered_chains() {
+    let mut s = load(
+        "fmod T is protecting INT . sort E . subsort Int < E .\n\
+         op _>>>_ : E E -> E [gather (e E)] .\n\
+         op ~~_ : E -> E .\n\
+         op _~~_ : E E -> E .\n\
+         endfm",
+    );
+    let nums: Vec<String> = (0..3000).map(|k| (k * 7 % 100).to_string()).collect();
+    // Left-grouped: `((a - b) - c) - …`, so the fold from the left.
+    let left = nums
+        .iter()
+        .skip(1)
+        .fold(nums[0].to_string(), |acc, n| format!("({acc} - {n})"));
+    // Right-grouped: `a >>> (b >>> (c >>> …))`.
+    let right = nums
+        .iter()
+        .rev()
+        .skip(1)
+        .fold(nums[nums.len() - 1].clone(), |acc, n| {
+            format!("({n} >>> {acc})")
+        });
+    let tilde = nums
+        .iter()
+        .skip(1)
+        .fold(nums[0].to_string(), |acc, n| format!("({acc} ~~ {n})"));
+    for (op, want) in [(" - ", left), (" >>> ", right), (" ~~ ", tilde)] {
+        let chain = nums.join(op);
+        let pat = try_term(&mut s, "T", &chain).unwrap_or_else(|d| panic!("{op}: {d}"));
+        let shown = show_pat(&s.program.sig, &pat);
+        assert_eq!(shown.len(), want.len(), "{op}");
+        assert!(
+            shown == want,
+            "{op}: {} … vs {} …",
+            &shown[..80],
+            &want[..80]
+        );
+    }
+}
+
 #[test]
 fn deep_parentheses_are_an_error_not_a_crash() {
     big_stack(deep_parentheses);

@@ -177,6 +177,7 @@ impl TermParser<'_> {
     /// Split tokens `i..j` into items and infix operators, or `None` if something else is
     /// at the top level.
     fn pieces(&self, i: usize, j: usize) -> Option<Vec<Piece>> {
+        let no_juxtaposition = self.grammar.chains().juxtaposition.is_empty();
         let mut out = Vec::new();
         let mut k = i;
         while k < j {
@@ -205,14 +206,19 @@ impl TermParser<'_> {
                 continue;
             }
             // An infix operator; its token may also be a bracket of another form (`|_|`),
-            // which cannot stand right after an item.
+            // which cannot stand right after an item, or a prefix operator (`-_` beside
+            // `_-_`, `~_` beside `_~_`), which cannot either unless something joins items
+            // side by side (then `a - b` might be `a (- b)`).
             let lit = |p: Option<&PatPiece>| matches!(p, Some(PatPiece::Lit(l)) if l == t);
             let bracket = |f: &&[PatPiece]| f.len() >= 3 && lit(f.first()) && lit(f.last());
+            let prefix = |f: &&[PatPiece]| {
+                f.len() == 2 && lit(f.first()) && f[1] == PatPiece::Hole && no_juxtaposition
+            };
             let after_item = matches!(out.last(), Some(Piece::Item(..)));
             if forms.iter().any(|f| is_infix(f, t))
                 && forms
                     .iter()
-                    .all(|f| is_infix(f, t) || (after_item && bracket(f)))
+                    .all(|f| is_infix(f, t) || (after_item && (bracket(f) || prefix(f))))
             {
                 let precs: Vec<u32> = (self.grammar.chains().infix(t).iter())
                     .map(|&s| self.grammar.syms[s].prec)
@@ -220,13 +226,10 @@ impl TermParser<'_> {
                 if precs.iter().any(|&p| p != precs[0]) {
                     return None;
                 }
-                // An explicit `gather` (a right-associative `_^_`, say) is left to the
-                // chart parser, which reads it; chains here combine from the left.
-                if (self.grammar.chains().infix(t).iter())
-                    .any(|&s| self.grammar.syms[s].gather.is_some())
-                {
-                    return None;
-                }
+                // An explicit `gather` is read as the chart parser reads it: `combine`
+                // checks each argument's precedence against it, so `(E e)` (`_-_`) reads
+                // from the left, and `(e E)` (a right-associative `_^_`), which no reading
+                // from the left satisfies, from the right (below).
                 if matches!(out.last(), None | Some(Piece::Op(..))) {
                     return None;
                 }
