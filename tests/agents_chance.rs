@@ -650,3 +650,41 @@ fn a_long_chance_game_collects_garbage_and_plays_the_same_games() {
     assert!(forced.len() > 60, "{} plies", forced.len());
     assert_eq!(forced, free);
 }
+
+/// `exact` follows the chance solver's tie rule: among moves of the same value to the
+/// mover, the one giving the others together the least. In a chance game a draw is worth
+/// 0 to everyone, as a loss is to the mover, so without the rule `exact` took a loss as
+/// readily as a draw. Cop and robber on a cycle of 5: the robber escapes for ever from the
+/// start (Nowakowski and Winkler: a cycle of 4 or more is not cop-win), so the `exact`
+/// robber is never caught, whatever the cop does.
+#[test]
+fn exact_prefers_a_draw_to_a_loss_and_nobody_winning_to_another_winning() {
+    let j = json(&[
+        "simulate",
+        "examples/cops-robbers.game",
+        "--set",
+        "n=5",
+        "--agents",
+        "random,exact",
+        "--games",
+        "100",
+        "--max-moves",
+        "200",
+        "--json",
+    ]);
+    assert_eq!(j["agents"]["robber"], "exact", "{j}");
+    assert_eq!(j["wins"]["cop"], 0, "{j}");
+    assert_eq!(j["unfinished"], 100, "{j}");
+    // Three players: p1's choice between p2 winning and nobody winning.
+    let j = json(&[
+        "simulate",
+        "tests/data/tie-rule.game",
+        "--agents",
+        "exact,random,random",
+        "--games",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(j["wins"]["p2"], 0, "{j}");
+    assert_eq!(j["wins"]["p1"], 0, "{j}");
+}

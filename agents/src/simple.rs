@@ -134,13 +134,33 @@ pub struct Exact {
 
 impl Agent for Exact {
     /// A move that keeps the mover's best value under best play (a win, else a draw, else
-    /// any; in a chance game the highest probability of winning), uniformly among equals.
+    /// any; in a chance game the highest probability of winning), and among those, as the
+    /// chance solver's max-n rule says, the one giving the other players together the
+    /// least: in a chance game a draw is worth 0 to everyone, as a loss is to the mover,
+    /// and only the others' share tells them apart. Uniformly among equals.
     fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
-        let mut keys = Vec::with_capacity(turn.moves.len());
+        let p = turn.player;
+        let mut own = Vec::with_capacity(turn.moves.len());
+        let mut others = Vec::with_capacity(turn.moves.len());
         for m in &turn.moves {
-            let v = expected(m, |next| Ok(Some(rules.values(next)?[turn.player])))?;
-            keys.push(-v.unwrap_or(0.0));
+            let v = expected(m, |next| Ok(Some(rules.values(next)?[p])))?;
+            let rest = expected(m, |next| {
+                let v = rules.values(next)?;
+                Ok(Some(v.iter().sum::<f64>() - v[p]))
+            })?;
+            own.push(v.unwrap_or(0.0));
+            others.push(rest.unwrap_or(0.0));
         }
+        let best = own.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let keys: Vec<f64> = (0..own.len())
+            .map(|i| {
+                if own[i] >= best - 1e-9 {
+                    others[i]
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect();
         Ok(least_by(&mut self.rng, &keys))
     }
 }
