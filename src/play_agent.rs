@@ -277,9 +277,22 @@ impl Table<'_> {
                 print!("your move> ");
                 let _ = std::io::stdout().flush();
             }
-            let Some(Ok(line)) = lines.next() else {
-                println!("(end of input: the game is left unfinished)");
-                return Ok(status(refused, interactive));
+            let line = match lines.next() {
+                Some(Ok(line)) => line,
+                None => {
+                    println!("(end of input: the game is left unfinished)");
+                    return Ok(status(refused, interactive));
+                }
+                // Not text (invalid UTF-8) or not readable: an error, not the end of the
+                // game (the lines after it would be dropped without a word).
+                Some(Err(e)) => {
+                    return Ok(self.refuse(
+                        Diag::error(format!(
+                            "cannot read the next move from standard input: {e}"
+                        ))
+                        .code("gamelang::io"),
+                    ));
+                }
             };
             match self.input(rules, line.trim(), p, &turn) {
                 Ok(Input::Moved) => show = true,

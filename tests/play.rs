@@ -395,3 +395,28 @@ fn the_repls_hint_against_exhaustive_search_is_a_winning_move() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the game is over"), "{err}");
 }
+
+/// Input that is not text is an error (exit 1), not the end of the game with the lines
+/// after it dropped and exit 0.
+#[test]
+fn input_that_is_not_utf8_is_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["play", TTT, "--agent", "random"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run gamelang");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"\xff\n1\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read the next move from standard input") && err.contains("UTF-8"),
+        "{err}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("end of input"));
+}
