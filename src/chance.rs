@@ -428,7 +428,22 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let Some(game) = chosen(&session, args.game.as_deref()).cloned() else {
+    // Without --game: the file's first chance game that has every parameter --set names
+    // (`quoridor.game --set players=4` is its four-player game), as `match` and `play`
+    // choose, even when a two-player game comes first.
+    let named: Vec<&str> = args
+        .set
+        .iter()
+        .filter_map(|a| a.split_once('=').map(|(n, _)| n.trim()))
+        .collect();
+    let default = session
+        .chance_games
+        .iter()
+        .find(|g| named.iter().all(|n| g.params.iter().any(|(p, _)| p == n)))
+        .or(session.chance_games.first())
+        .map(|g| g.name.clone());
+    let name = args.game.clone().or(default);
+    let Some(game) = chosen(&session, name.as_deref()).cloned() else {
         return Failure::new(
             Code::Program,
             format!(

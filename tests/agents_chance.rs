@@ -688,3 +688,26 @@ fn exact_prefers_a_draw_to_a_loss_and_nobody_winning_to_another_winning() {
     assert_eq!(j["wins"]["p2"], 0, "{j}");
     assert_eq!(j["wins"]["p1"], 0, "{j}");
 }
+
+/// `simulate` picks the file's chance game as `match` and `play` do: quoridor.game's
+/// two-player game comes first, and `--set players=4` (or no `--game` at all) means its
+/// four-player chance game; it said the file declared no chance game.
+#[test]
+fn simulate_finds_the_chance_game_after_a_two_player_one() {
+    for (players, seats) in [("players=4", 4), ("players=2", 2)] {
+        let j = json(&[
+            "simulate",
+            "examples/quoridor.game",
+            "--set",
+            "n=5",
+            "--set",
+            players,
+            "--random",
+            "--games",
+            "2",
+            "--json",
+        ]);
+        assert_eq!(j["game"], "quoridor-n", "{j}");
+        assert_eq!(j["wins"].as_object().unwrap().len(), seats, "{j}");
+    }
+}
