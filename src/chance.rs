@@ -415,7 +415,8 @@ pub struct SimulateArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Print one JSON object (game, games, seed, wins, win_rate, ci95, unfinished,
-    /// mean_moves, millis).
+    /// mean_moves, millis; with --events/--choices: game, start, moves, final, winners,
+    /// ran_out).
     #[arg(long)]
     pub json: bool,
     /// Give up with an error after this many rewrite steps.
@@ -596,7 +597,11 @@ fn split_terms(text: &str) -> Vec<String> {
 }
 
 /// `simulate --events … --choices …`: seed 002's `move-repeatedly` — apply `move` to the
-/// state with the next event and choice until a final state; print the states and winners.
+/// state with the next event and choice until a final state; print the states and winners
+/// as they come, or with `--json` one object at the end: `game`, `start`, `moves` (each
+/// `player`, `choice`, `event` — null when the choice had one outcome and none was given —
+/// and `state`), `final`, `winners` (null when play did not end) and, when the events or
+/// choices ran out first, `ran_out`.
 fn sequences(
     session: &mut Session,
     engine: &mut Engine,
@@ -617,45 +622,78 @@ fn sequences(
     let mut model = EngineModel::new(engine, game, start).map_err(error_diag)?;
     let players = model.players().map_err(error_diag)?;
     let mut s = model.start().map_err(error_diag)?;
-    println!(
-        "game {}: move-repeatedly from {}",
-        game.name,
-        model.show_state(s)
-    );
-    let mut k = 0usize;
-    loop {
-        let node = model.expand(s).map_err(error_diag)?;
-        let options = match node {
-            gamelang_chance::model::Node::Final { winners } => {
-                let names: Vec<&str> = winners.iter().map(|&w| players[w].as_str()).collect();
-                println!(
-                    "final after {k} move(s); winners: {}",
-                    if names.is_empty() {
+    let text = !args.json;
+    let start_text = model.show_state(s);
+    if text {
+        println!("game {}: move-repeatedly from {start_text}", game.name);
+    }
+    let mut moves: Vec<Value> = Vec::new();
+    // How the sequence ended: the winners of a final state, or what ran out.
+    let end = |moves: Vec<Value>, winners: Option<Vec<&str>>, ran_out: Option<&str>| {
+        if text {
+            match (&winners, ran_out) {
+                (Some(w), _) => println!(
+                    "final after {} move(s); winners: {}",
+                    moves.len(),
+                    if w.is_empty() {
                         "none".to_string()
                     } else {
-                        names.join(", ")
+                        w.join(", ")
                     }
-                );
-                return Ok(ExitCode::SUCCESS);
+                ),
+                (None, Some(what)) => println!(
+                    "the {what} ran out after {} move(s): the state is not final",
+                    moves.len()
+                ),
+                (None, None) => {}
             }
-            gamelang_chance::model::Node::Turn { player, options } => {
-                print!("{k:>4}. {}", players[player]);
-                options
+        } else {
+            let mut out = Map::new();
+            out.insert("game".into(), json!(game.name));
+            out.insert("start".into(), json!(start_text));
+            out.insert("final".into(), json!(winners.is_some()));
+            out.insert("winners".into(), json!(winners));
+            if let Some(what) = ran_out {
+                out.insert("ran_out".into(), json!(what));
             }
+            out.insert("moves".into(), Value::Array(moves));
+            println!("{}", Value::Object(out));
+        }
+        if winners.is_some() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        }
+    };
+    loop {
+        let k = moves.len();
+        let node = model.expand(s).map_err(error_diag)?;
+        let (player, options) = match node {
+            gamelang_chance::model::Node::Final { winners } => {
+                let names: Vec<&str> = winners.iter().map(|&w| players[w].as_str()).collect();
+                return Ok(end(moves, Some(names), None));
+            }
+            gamelang_chance::model::Node::Turn { player, options } => (player, options),
         };
+        if text {
+            print!("{k:>4}. {}", players[player]);
+        }
         // The choice: the next one given, or the only one there is.
         let opt = match &choices {
             Some(cs) => {
                 let Some(c) = cs.get(k) else {
-                    println!(" to move");
-                    println!("the choices ran out after {k} move(s): the state is not final");
-                    return Ok(ExitCode::FAILURE);
+                    if text {
+                        println!(" to move");
+                    }
+                    return Ok(end(moves, None, Some("choices")));
                 };
                 let c = model.call(c, &[]).map_err(error_diag)?;
                 match options.iter().find(|o| o.choice == c) {
                     Some(o) => o,
                     None => {
-                        println!();
+                        if text {
+                            println!();
+                        }
                         let open: Vec<String> = options
                             .iter()
                             .map(|o| model.show_choice(&o.choice))
@@ -671,7 +709,9 @@ fn sequences(
             }
             None if options.len() == 1 => &options[0],
             None => {
-                println!();
+                if text {
+                    println!();
+                }
                 return Err(Diag::error(format!(
                     "move {}: {} choices here; give them with --choices",
                     k + 1,
@@ -681,34 +721,44 @@ fn sequences(
         };
         let c = model.show_choice(&opt.choice);
         // The event: the next one given (it must be possible), or the only outcome.
-        let next = match &events {
+        let (next, event) = match &events {
             Some(es) => {
                 let Some(e) = es.get(k) else {
-                    println!(" to move");
-                    println!("the events ran out after {k} move(s): the state is not final");
-                    return Ok(ExitCode::FAILURE);
+                    if text {
+                        println!(" to move");
+                    }
+                    return Ok(end(moves, None, Some("events")));
                 };
                 let e = model.call(e, &[]).map_err(error_diag)?;
                 let t = model
                     .call(&game.moves, &[e, opt.choice, s])
                     .map_err(error_diag)?;
                 if !opt.outcomes.iter().any(|(_, n)| *n == t) {
-                    println!();
+                    if text {
+                        println!();
+                    }
                     return Err(Diag::error(format!(
                         "move {}: event `{}` cannot happen after choice `{c}`",
                         k + 1,
                         model.show_state(e)
                     )));
                 }
-                print!(" chooses {c}, event {}", model.show_state(e));
-                t
+                let event = model.show_state(e);
+                if text {
+                    print!(" chooses {c}, event {event}");
+                }
+                (t, Some(event))
             }
             None if opt.outcomes.len() == 1 => {
-                print!(" chooses {c}");
-                opt.outcomes[0].1
+                if text {
+                    print!(" chooses {c}");
+                }
+                (opt.outcomes[0].1, None)
             }
             None => {
-                println!();
+                if text {
+                    println!();
+                }
                 return Err(Diag::error(format!(
                     "move {}: the choice `{c}` has {} outcomes; give the events with --events",
                     k + 1,
@@ -717,8 +767,16 @@ fn sequences(
             }
         };
         s = next;
-        k += 1;
-        println!(" -> {}", model.show_state(s));
+        let state = model.show_state(s);
+        if text {
+            println!(" -> {state}");
+        }
+        moves.push(json!({
+            "player": players[player],
+            "choice": c,
+            "event": event,
+            "state": state,
+        }));
     }
 }
 

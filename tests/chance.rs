@@ -1523,3 +1523,50 @@ fn value_iteration_stops_at_a_fixed_point_and_refuses_a_tolerance_that_is_not_a_
         );
     }
 }
+
+/// `simulate --events … --choices … --json` (seed 002's move-repeatedly) prints one JSON
+/// object with the moves the text shows, line for line; it printed the text.
+#[test]
+fn move_repeatedly_as_json_is_the_text_move_for_move() {
+    for (events, done) in [("heads, heads", true), ("heads", false)] {
+        let args = [
+            "simulate",
+            "examples/tosses.game",
+            "--events",
+            events,
+            "--choices",
+            "heads, tails",
+        ];
+        let text = support::cli::gamelang(&args);
+        let mut with_json = args.to_vec();
+        with_json.push("--json");
+        let out = support::cli::gamelang(&with_json);
+        assert_eq!(out.status.code(), text.status.code());
+        assert_eq!(out.status.success(), done);
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        let lines: Vec<String> = String::from_utf8_lossy(&text.stdout)
+            .lines()
+            .filter(|l| l.contains(" chooses "))
+            .map(str::to_string)
+            .collect();
+        let moves = j["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), lines.len(), "{j}");
+        for (m, line) in moves.iter().zip(&lines) {
+            let shown = format!(
+                "{}. {} chooses {}, event {} -> {}",
+                lines.iter().position(|l| l == line).unwrap(),
+                m["player"].as_str().unwrap(),
+                m["choice"].as_str().unwrap(),
+                m["event"].as_str().unwrap(),
+                m["state"].as_str().unwrap()
+            );
+            assert_eq!(line.trim_start(), shown);
+        }
+        assert_eq!(j["final"], done, "{j}");
+        if done {
+            assert_eq!(j["winners"], serde_json::json!(["a"]), "{j}");
+        } else {
+            assert!(j["winners"].is_null() && j["ran_out"] == "events", "{j}");
+        }
+    }
+}
