@@ -549,3 +549,44 @@ fn a_sweep_over_a_parameter_keeps_to_what_the_game_requires() {
         .collect();
     assert_eq!(rows, want);
 }
+
+/// Output files that cannot be written are `gamelang::io` errors (exit 1), found before
+/// the sweep runs; a picture of three variables is a usage error (exit 2), also before.
+#[test]
+fn unwritable_outputs_are_io_errors_before_the_work() {
+    let base = [
+        "sweep",
+        "examples/heaps.game",
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--no-boundaries",
+    ];
+    for (flag, file) in [
+        ("--csv", "/nonexistent-dir/x.csv"),
+        ("--png", "/nonexistent-dir/x.png"),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([flag, file]);
+        let o = gamelang(&args);
+        assert_eq!(o.status.code(), Some(1), "{flag}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains("error[gamelang::io]: cannot write `/nonexistent-dir/x."),
+            "{err}"
+        );
+        assert!(
+            text(&o.stdout).is_empty(),
+            "the sweep ran: {}",
+            text(&o.stdout)
+        );
+    }
+    let mut args = base.to_vec();
+    args.extend(["--range", "d=1..2", "--png", "/tmp/never.png"]);
+    let o = gamelang(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--png draws one or two variables; this sweep has 3"));
+}

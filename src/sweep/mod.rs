@@ -241,6 +241,27 @@ pub fn run(args: SweepArgs) -> ExitCode {
     if args.from.is_none() && args.expr.is_none() {
         return usage("say what to sweep: --from CONFIG (who wins) or --expr TERM".into());
     }
+    // (Before the work, not after it.)
+    if let Some(png) = &args.png {
+        if !(1..=2).contains(&grid.ranges.len()) {
+            return usage(format!(
+                "--png draws one or two variables; this sweep has {}",
+                grid.ranges.len()
+            ));
+        }
+        let dir = match png.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => std::path::Path::new("."),
+        };
+        if !dir.is_dir() {
+            return Failure::io(format!(
+                "cannot write `{}`: no directory `{}`",
+                png.display(),
+                dir.display()
+            ))
+            .report();
+        }
+    }
     if args.threads == Some(0) {
         return usage("--threads must be at least 1".into());
     }
@@ -413,12 +434,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 // A fresh file (or another one than the resumed CSV): start it with the
                 // points already known.
                 if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
-                    return Failure::io(e).status(2).report();
+                    return Failure::io(e).report();
                 }
             }
             match csv::Appender::open(path, &header) {
                 Ok(a) => Some(a),
-                Err(e) => return Failure::io(e).status(2).report(),
+                Err(e) => return Failure::io(e).report(),
             }
         }
         None => None,
@@ -622,7 +643,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             None => (format!("{name}: {what}"), picture::Shading::Categories),
         };
         if let Err(e) = picture::draw(path, &grid, &results, &values, &title, columns[0], shading) {
-            return usage(e);
+            return Failure::io(e).report();
         }
     }
     // The report goes to standard output in one piece (a closed pipe is not an error).
