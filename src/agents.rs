@@ -127,7 +127,7 @@ pub fn list() -> ExitCode {
         "\nA game may declare, in its module, what the agents use (docs/agents.md):\n  \
          op eval : Players Config -> Int .           alphabeta's evaluation, counted for B\n  \
          op goal-distance : Players Config -> Int .  astar's (and semi-random's) distance to goal\n  \
-         op randomizable : Players Config -> SetConfig .  semi-random's moves"
+         op randomizable : Players Config -> SetConfig .  semi-random's moves\n           (a chance game over its own sorts of players and states: op eval : Seat State -> Int .)"
     );
     ExitCode::SUCCESS
 }

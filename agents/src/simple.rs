@@ -77,7 +77,9 @@ impl Agent for AStar {
         astar_move(&mut self.rng, rules, turn)?.ok_or_else(|| {
             SolveError::Game(
                 "the `astar` agent needs the game's distance to goal: define \
-                 `op goal-distance : Players Config -> Int` in the game's module"
+                 `op goal-distance : Players Config -> Int` in the game's module (in a \
+                 chance game over its own sorts of players and states, e.g. \
+                 `op goal-distance : Seat State -> Int`)"
                     .into(),
             )
         })
