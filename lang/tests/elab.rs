@@ -258,6 +258,33 @@ game g is instance WINS{V} . start c . first R . endgame";
     assert_eq!(span_text(&s, &errors[0]), "NOPE");
 }
 
+/// An equation of a parameterised module that does not parse is met at the module's own
+/// check and again in each instance (with other hints: other operators are in scope):
+/// reported once, as the module's check words it.
+#[test]
+fn an_error_in_a_parameterised_module_is_reported_once_for_all_its_instances() {
+    let src = "
+fmod BOX{X :: TRIV} is
+  sort Box{X} .
+  op box : X$Elt -> Box{X} [ctor] .
+  op f : Box{X} -> Box{X} .
+  var A : X$Elt .
+  eq f(box(A)) = box(A A) .
+endfm
+fmod T is protecting INT . protecting BOX{Nat} . protecting BOX{Int} . endfm";
+    let mut s = session();
+    let errors = s
+        .load_source("test.game", src)
+        .expect_err("A A does not parse");
+    assert_eq!(
+        errors.len(),
+        1,
+        "{}",
+        render_all(&errors, &s.sources, false)
+    );
+    assert!(errors[0].message.starts_with("no parse for `box ( A A )`"));
+}
+
 #[test]
 fn parameterised_modules_are_checked_at_definition() {
     let (d, _, s) = load_err(

@@ -440,10 +440,13 @@ impl Session {
             Ok(loaded)
         } else {
             // One fault met along two paths (a view that does not elaborate, checked on
-            // its own and again by the instance that uses it) is one error.
+            // its own and again by the instance that uses it; an equation of a
+            // parameterised module, checked at its definition and again in an instance,
+            // whose hints may differ by what each has in scope) is one error: the same
+            // message at the same places, reported the first way it was met.
             let mut errors = std::mem::take(&mut self.errors);
             let mut seen = FxHashSet::default();
-            errors.retain(|d| seen.insert(d.clone()));
+            errors.retain(|d| seen.insert((d.message.clone(), d.labels.clone())));
             Err(errors)
         }
     }
