@@ -770,3 +770,27 @@ endfm
         "{stderr}"
     );
 }
+
+/// A parameter given the sort of an instance (`LIST{Set{Nat}}`, Maude's way to make lists
+/// of sets): it was "unknown view, module or sort `Set`". Lists of two sets, by lengths
+/// counted here.
+#[test]
+fn a_module_instantiated_with_the_sort_of_an_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ls.maude");
+    std::fs::write(
+        &file,
+        "fmod LS is protecting INT . protecting SET{Nat} . protecting LIST{Set{Nat}} . endfm\n\
+         red size((1, 2) (3, 4) (5, 5)) .\n\
+         red | head((7, 8, 9) (1, 2)) | .\n",
+    )
+    .unwrap();
+    let want = [3.to_string(), [7, 8, 9].len().to_string()];
+    assert_eq!(
+        reduce_sorted_results(&file)
+            .into_iter()
+            .map(|(_, nf)| nf)
+            .collect::<Vec<_>>(),
+        want
+    );
+}

@@ -227,7 +227,11 @@ impl Session {
             let display = self.modules[target].name.clone();
             return self.by_name(theory, target, display, Some(target), &[], arg.span);
         }
-        if arg.args.is_empty() {
+        // A sort, possibly of an instance itself (`LIST{Set{Nat}}`: the sort `Set{Nat}`,
+        // spelt as sorts are, braces included).
+        let spelt = sort_spelling(arg);
+        let name = &spelt;
+        {
             if let Some(c) = ctx {
                 if let Some(&sort) = self.modules[c].sorts.get(name) {
                     let t = &self.modules[theory];
@@ -648,4 +652,14 @@ impl VarScope for TemplateVars {
     fn sort_names(&self) -> Vec<String> {
         Vec::new()
     }
+}
+
+/// A module expression read as a sort name: `Set{Nat}`, `Map{Nat,Set{Nat}}` (as
+/// [`crate::ast::SortRef`] spells sorts: no spaces, `,` between arguments).
+fn sort_spelling(e: &ModExpr) -> String {
+    if e.args.is_empty() {
+        return e.name.name.clone();
+    }
+    let args: Vec<String> = e.args.iter().map(sort_spelling).collect();
+    format!("{}{{{}}}", e.name.name, args.join(","))
 }
