@@ -72,10 +72,23 @@ impl Backend {
         }
         match self.game_named(None) {
             Some(g) => Ok(g.clone()),
-            None => Err(Diag::error("no game is loaded").note(
-                "load a file that declares one (`load examples/heaps.game`), or type a \
-                 `game NAME is instance WINS{View} . start TERM . endgame` block",
-            )),
+            None => match self.session.chance_games.last() {
+                // (This command is the two-player games'.)
+                Some(c) => Err(Diag::error(format!(
+                    "`{}` is a chance game, and this command works on two-player games \
+                     (`instance WINS{{…}}`)",
+                    c.name
+                ))
+                .note(format!(
+                    "at this prompt, `play` plays it; on the command line, `gamelang solve FILE \
+                     --game {}` solves it and `gamelang simulate` samples it (docs/chance.md)",
+                    c.name
+                ))),
+                None => Err(Diag::error("no game is loaded").note(
+                    "load a file that declares one (`load examples/heaps.game`), or type a \
+                     `game NAME is instance WINS{View} . start TERM . endgame` block",
+                )),
+            },
         }
     }
 

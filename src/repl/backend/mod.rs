@@ -772,6 +772,22 @@ impl Backend {
             ));
             return Ok(());
         }
+        if let Some(g) = self
+            .session
+            .chance_games
+            .iter()
+            .rev()
+            .find(|g| g.name == name)
+        {
+            // A chance game: its module becomes the current one; `play` plays the chance
+            // game loaded last, which the other game commands do not work on.
+            self.module = self.session.modules[g.module].name.clone();
+            r.out(format!(
+                "current module: {} (`{name}` is a chance game: `play` plays the last one loaded)\n",
+                self.module
+            ));
+            return Ok(());
+        }
         match self.session.module_by_name(name) {
             Some(m) => {
                 self.module = self.session.modules[m].name.clone();

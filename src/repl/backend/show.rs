@@ -104,6 +104,16 @@ impl Backend {
             let _ = writeln!(out, "{mark} {kind:8} {:24} {place}", m.name);
         }
         let _ = writeln!(out, "  standard library: {}", stdlib.join(", "));
+        if !self.session.chance_games.is_empty() {
+            out.push_str("chance games (`play` plays the last one):\n");
+            for g in &self.session.chance_games {
+                let _ = writeln!(
+                    out,
+                    "  {:12} instance {}",
+                    g.name, self.session.modules[g.module].name
+                );
+            }
+        }
         if self.session.games.is_empty() {
             out.push_str("games: none\n");
         } else {

@@ -171,3 +171,29 @@ fn settings() {
     assert!(!r.quit);
     assert!(b.execute("quit").quit);
 }
+
+/// A file with a chance game only: `show modules` lists it, `select` names it, and the
+/// two-player commands say that it is a chance game and what plays it (they said "no
+/// game is loaded").
+#[test]
+fn a_chance_game_is_known_for_what_it_is() {
+    let mut b =
+        Backend::new(Arc::new(AtomicBool::new(false)), Limits::default()).expect("stdlib loads");
+    let pig = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/pig.game");
+    let r = b.load_startup(Path::new(pig), true);
+    assert!(r.parts.is_empty(), "{:?}", r.parts);
+    let out = b.execute("show modules").stdout();
+    assert!(
+        out.contains("chance games") && out.contains("pig "),
+        "{out}"
+    );
+    for command in ["solve", "moves", "value"] {
+        let err = b.execute(command).stderr();
+        assert!(
+            err.contains("`pig` is a chance game") && err.contains("`play` plays it"),
+            "{command}: {err}"
+        );
+    }
+    let out = b.execute("select pig").stdout();
+    assert!(out.contains("`pig` is a chance game"), "{out}");
+}
