@@ -573,26 +573,32 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Split a list of terms at the commas outside parentheses and braces.
-fn split_terms(text: &str) -> Vec<String> {
+/// The byte ranges of the terms of a comma-separated list (`heads, f(a, b), tails`):
+/// commas inside brackets do not separate; blanks around a term are left out.
+fn split_terms(text: &str) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut depth = 0i32;
-    let mut cur = String::new();
-    for ch in text.chars() {
+    let mut start = 0;
+    let mut push = |a: usize, b: usize| {
+        let piece = &text[a..b];
+        let lead = piece.len() - piece.trim_start().len();
+        let trail = piece.len() - piece.trim_end().len();
+        if lead < piece.len() {
+            out.push(a + lead..b - trail);
+        }
+    };
+    for (i, ch) in text.char_indices() {
         match ch {
             '(' | '{' | '[' => depth += 1,
             ')' | '}' | ']' => depth -= 1,
             ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-                continue;
+                push(start, i);
+                start = i + 1;
             }
             _ => {}
         }
-        cur.push(ch);
     }
-    if !cur.trim().is_empty() {
-        out.push(cur.trim().to_string());
-    }
+    push(start, text.len());
     out
 }
 
@@ -611,9 +617,11 @@ fn sequences(
 ) -> Result<ExitCode, Diag> {
     let mut parse_all = |text: &Option<String>, what: &str, sort| -> Result<Option<Vec<_>>, Diag> {
         let Some(text) = text else { return Ok(None) };
+        // One source for the whole list, so that an error points into it where it is.
+        let file = session.sources.add(what, text);
         let mut out = Vec::new();
-        for t in split_terms(text) {
-            out.push(session.parse_term(game.module, what, &t, Some(sort))?);
+        for range in split_terms(text) {
+            out.push(session.parse_term_in(game.module, file, range, Some(sort))?);
         }
         Ok(Some(out))
     };

@@ -1570,3 +1570,25 @@ fn move_repeatedly_as_json_is_the_text_move_for_move() {
         }
     }
 }
+
+/// A term of `--events` or `--choices` that does not parse is shown where it is in the
+/// list (it was shown alone, at column 1).
+#[test]
+fn an_error_in_a_list_of_events_is_located_in_the_list() {
+    let out = gamelang(&[
+        "simulate",
+        "examples/tosses.game",
+        "--events",
+        "heads,  bogus",
+        "--choices",
+        "heads, tails",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown operator or variable `bogus`")
+            && err.contains("--events:1:9")
+            && err.contains("heads,  bogus"),
+        "{err}"
+    );
+}
