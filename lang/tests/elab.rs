@@ -285,6 +285,19 @@ fmod T is protecting INT . protecting BOX{Nat} . protecting BOX{Int} . endfm";
     assert!(errors[0].message.starts_with("no parse for `box ( A A )`"));
 }
 
+/// An `assoc` operator whose result is not of its arguments' kind is refused where it is
+/// declared (as Maude refuses it), not at its first use.
+#[test]
+fn an_assoc_operator_must_stay_in_its_kind() {
+    let (d, _, s) = load_err("fmod T is protecting INT . op f : Int Int -> Bool [assoc] . endfm");
+    assert_eq!(
+        d.message,
+        "an `assoc` operator's arguments and result must be of one kind, and `f : Int Int -> Bool` mixes kinds"
+    );
+    assert_eq!(span_text(&s, &d), "f");
+    load("fmod U is protecting INT . sort E . subsort Int < E . op g : Int E -> E [assoc] . endfm");
+}
+
 #[test]
 fn parameterised_modules_are_checked_at_definition() {
     let (d, _, s) = load_err(

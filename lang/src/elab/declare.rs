@@ -367,6 +367,25 @@ impl Session {
                             "not binary",
                         ));
                     }
+                    // `f(f(a, b), c)` must be well formed: the result is an argument again
+                    // (Maude refuses the declaration too).
+                    let sig = &self.program.sig;
+                    if op_attrs.assoc && arg_sorts.iter().any(|&a| !sig.same_kind(a, res)) {
+                        return Err(Diag::at(
+                            name.span,
+                            format!(
+                                "an `assoc` operator's arguments and result must be of one kind, and `{} : {} -> {}` mixes kinds",
+                                name.name,
+                                arg_sorts
+                                    .iter()
+                                    .map(|&a| sig.sort(a).name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                                sig.sort(res).name
+                            ),
+                            "its result cannot be its argument",
+                        ));
+                    }
                     // The same name on the same argument sorts is one operator twice,
                     // unless the results are of unrelated kinds (`nil` of lists and of
                     // trees, which Maude allows too): the context tells them apart.
