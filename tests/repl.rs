@@ -794,3 +794,29 @@ fn play_a_four_player_chance_game_as_the_third_player() {
         assert_eq!(*who, format!("p{}", i % 4 + 1), "throw {i}: {throws:?}");
     }
 }
+
+/// `solve` at the prompt prints what `gamelang solve` prints (docs/repl.md), the boards of
+/// the principal line included (a game with `display`): compared line for line with the
+/// command's output, times left out.
+#[test]
+fn solve_draws_the_line_as_the_command_does() {
+    let file = "examples/colouring.game";
+    let at_prompt = repl(&[file], "solve\n");
+    let command = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["solve", file])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run gamelang");
+    let timeless = |s: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(s)
+            .lines()
+            .filter(|l| !l.contains("time:"))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = timeless(&command.stdout);
+    assert!(want.iter().any(|l| l.starts_with("ply 1")), "{want:?}");
+    let got = timeless(&at_prompt.stdout);
+    let first = got.iter().position(|l| l == &want[0]).expect("the report");
+    assert_eq!(&got[first..first + want.len()], &want[..]);
+}

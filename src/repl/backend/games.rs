@@ -184,6 +184,10 @@ impl Backend {
             .map_err(|e| self.runtime_diag(&e))?;
         let shown = Renderer::new(&self.engine, &game, SHOW_PLIES);
         r.out(shown.text(&Report::Outcome(&o)));
+        // The principal line drawn with the game's `display`, as `gamelang solve` draws it.
+        let drawn = crate::report::draw_line(&mut self.engine, &game, &o, SHOW_PLIES)
+            .map_err(|e| self.runtime_diag(&e))?;
+        r.out(drawn);
         Ok(())
     }
 
