@@ -69,8 +69,12 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             }
             let program = engine.program();
             if let Some(eqs) = program.eqs_by_op.get(op).filter(|_| no_equation) {
-                for &i in eqs.iter().take(6) {
-                    d = d.secondary(program.equations[i].span, "this equation does not apply");
+                // (An equation of an AC operator may stand for several compiled ones,
+                // its extension among them: one label per equation as written.)
+                let mut spans: Vec<_> = eqs.iter().map(|&i| program.equations[i].span).collect();
+                spans.dedup();
+                for span in spans.into_iter().take(6) {
+                    d = d.secondary(span, "this equation does not apply");
                 }
             }
             if no_equation {
