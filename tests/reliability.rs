@@ -752,3 +752,25 @@ fn match_and_playout_report_errors_as_json_under_json() {
         );
     }
 }
+
+/// Output files that cannot be written are `gamelang::io` errors (exit 1), found before
+/// the sweep runs; a picture of three variables is a usage error (exit 2), also before.
+#[test]
+fn unwritable_sweep_outputs_are_io_errors_before_the_work() {
+    for (flag, file) in [
+        ("--csv", "/nonexistent-dir/x.csv"),
+        ("--png", "/nonexistent-dir/x.png"),
+    ] {
+        let o = heaps_sweep_3x3(&[flag, file]);
+        assert_eq!(o.status.code(), Some(1), "{flag}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("error[gamelang::io]: cannot write `/nonexistent-dir/x."),
+            "{err}"
+        );
+        assert!(stdout(&o).is_empty(), "the sweep ran: {}", stdout(&o));
+    }
+    let o = heaps_sweep_3x3(&["--range", "d=1..2", "--png", "/tmp/never.png"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--png draws one or two variables; this sweep has 3"));
+}
