@@ -549,3 +549,25 @@ fn a_sweep_over_a_parameter_keeps_to_what_the_game_requires() {
         .collect();
     assert_eq!(rows, want);
 }
+
+/// An error in the state of a chance question (`win(p1, STATE)`) points into `--expr`
+/// where the state is (it was parsed as a source of its own and shown at column 1).
+#[test]
+fn an_error_in_a_chance_questions_state_is_located_in_the_expression() {
+    let o = gamelang(&[
+        "sweep",
+        "examples/pig.game",
+        "--range",
+        "goal=1..3",
+        "--expr",
+        "win(p1,  foo(goal))",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("unknown operator or variable `foo`")
+            && err.contains("--expr:1:10")
+            && err.contains("win(p1,  foo(goal))"),
+        "{err}"
+    );
+}

@@ -30,6 +30,8 @@ pub struct Question {
     pub player: String,
     /// The start state, written by the user (`None`: the game's `start`).
     pub state: Option<String>,
+    /// Where `state` begins in the text the question was read from (for located errors).
+    pub state_at: usize,
 }
 
 impl Question {
@@ -66,6 +68,15 @@ impl Question {
             Some(i) => (&inner[..i], Some(inner[i + 1..].trim().to_string())),
             None => (inner, None),
         };
+        // (`inner` and the state are slices of `text`: their offsets are the distances.)
+        let state_at = match split {
+            Some(i) => {
+                let after = &inner[i + 1..];
+                let lead = after.len() - after.trim_start().len();
+                after.as_ptr() as usize - text.as_ptr() as usize + lead
+            }
+            None => 0,
+        };
         let player = player.trim();
         if player.is_empty() || state.as_deref() == Some("") {
             return None;
@@ -74,6 +85,7 @@ impl Question {
             goal,
             player: player.to_string(),
             state,
+            state_at,
         })
     }
 

@@ -153,20 +153,43 @@ pub enum Kind {
 /// A range over a game parameter (`--range n=2..6` for `param n .`) is no variable: `n`
 /// in the term is the parameter itself, which has the point's value when the term is
 /// evaluated (were it also a variable, every `n` would have two readings).
+///
+/// The term is `text` from byte `at` on (the state of `win(p1, STATE)`), the source shown
+/// in errors the whole `text`.
+#[allow(clippy::too_many_arguments)]
 fn parse_with_ranges(
     session: &mut Session,
     module: usize,
     origin: &str,
-    text: &str,
+    (text, at): (&str, usize),
+    term: &str,
     grid: &Grid,
     params: &[(String, gamelang_lang::program::OpId)],
     expected: Option<SortId>,
 ) -> Result<Pat, Diag> {
     let file = session.sources.add(origin, text);
-    let toks = parser::lex_run(file, text).map_err(|e| gamelang_lang::elab::parse_diag(&e))?;
+    let shift = |mut span: Span| {
+        span.start += at as u32;
+        span.end += at as u32;
+        span
+    };
+    let toks = parser::lex_run(file, term).map_err(|e| {
+        let mut d = gamelang_lang::elab::parse_diag(&e);
+        for l in &mut d.labels {
+            l.span = shift(l.span);
+        }
+        d
+    })?;
+    let toks: Vec<_> = toks
+        .into_iter()
+        .map(|t| gamelang_lang::ast::Token {
+            span: shift(t.span),
+            ..t
+        })
+        .collect();
     if toks.is_empty() {
         return Err(Diag::at(
-            Span::new(file, 0, text.len()),
+            Span::new(file, at, at + term.len()),
             "expected a term",
             "empty",
         ));
@@ -302,6 +325,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 &mut session,
                 module,
                 origin,
+                (text, q.state_at),
                 state,
                 &grid,
                 &params,
@@ -318,7 +342,16 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let mut first_error = None;
             let mut parsed = None;
             for m in modules {
-                match parse_with_ranges(&mut session, m, origin, text, &grid, &params, expected) {
+                match parse_with_ranges(
+                    &mut session,
+                    m,
+                    origin,
+                    (text, 0),
+                    text,
+                    &grid,
+                    &params,
+                    expected,
+                ) {
                     Ok(p) => {
                         parsed = Some(p);
                         break;
@@ -330,7 +363,16 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             parsed.ok_or_else(|| first_error.expect("at least one module was tried"))
         }
-        _ => parse_with_ranges(&mut session, module, origin, text, &grid, &params, expected),
+        _ => parse_with_ranges(
+            &mut session,
+            module,
+            origin,
+            (text, 0),
+            text,
+            &grid,
+            &params,
+            expected,
+        ),
     };
     let template = match template {
         Ok(p) => p,
@@ -343,6 +385,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 &mut session,
                 module,
                 "--where",
+                (cond, 0),
                 cond,
                 &grid,
                 &params,
