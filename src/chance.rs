@@ -127,7 +127,12 @@ fn solve_on(
     let graph = match explore(&mut model, args.value, args.max_states) {
         Ok(g) => g,
         Err(ChanceError::Interrupted) => {
-            return Failure::interrupted("interrupted").report();
+            return Failure::interrupted(format!(
+                "interrupted while exploring the states, after {:.1} s and {} rewrites",
+                began.elapsed().as_secs_f64(),
+                model.engine.steps()
+            ))
+            .report();
         }
         Err(e) => return render(session, &error_diag(e)),
     };
@@ -168,7 +173,13 @@ fn solve_on(
         let sol = match solver::solve(&graph, &opts) {
             Ok(s) => s,
             Err(ChanceError::Interrupted) => {
-                return Failure::interrupted("interrupted").report();
+                return Failure::interrupted(format!(
+                    "interrupted while solving: {} states explored in {:.1} s, then {:.1} s of solving",
+                    graph.len(),
+                    explored.as_secs_f64(),
+                    (began.elapsed() - explored).as_secs_f64()
+                ))
+                .report();
             }
             Err(e) => return render(session, &error_diag(e)),
         };

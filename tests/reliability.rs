@@ -774,3 +774,25 @@ fn unwritable_sweep_outputs_are_io_errors_before_the_work() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--png draws one or two variables; this sweep has 3"));
 }
+
+/// Ctrl-C of a chance `solve` says in which phase it stopped and how far it had come (it
+/// said "interrupted" alone). Four-seat Snakes takes seconds to explore.
+#[test]
+fn ctrl_c_of_a_chance_solve_says_how_far_it_came() {
+    let o = interrupted_run(
+        &[
+            "solve",
+            "examples/snakes-ladders.game",
+            "--set",
+            "players=4",
+        ],
+        std::time::Duration::from_millis(700),
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("error[gamelang::interrupted]: interrupted while exploring the states, after")
+            && err.contains("rewrites"),
+        "{err}"
+    );
+}
