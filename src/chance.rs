@@ -154,6 +154,12 @@ fn solve_on(
         graph.players.join(" ")
     );
     if !args.value && retro::applies(&graph) && !args.max_n {
+        if args.float || args.exact {
+            crate::failure::warning(&format!(
+                "{} does not apply: this game has no chance outcomes and two players, so it is solved by retrograde analysis, exactly",
+                if args.float { "--float" } else { "--exact" }
+            ));
+        }
         retro_report(&graph, &model, &mut out, &mut text);
     } else {
         let opts = solver::Options {

@@ -1592,3 +1592,22 @@ fn an_error_in_a_list_of_events_is_located_in_the_list() {
         "{err}"
     );
 }
+
+/// `--float` and `--exact` choose between the chance solver's methods; a two-player game
+/// without chance is solved by retrograde analysis whatever they say, and a warning says
+/// so (they were ignored without a word).
+#[test]
+fn float_on_a_game_without_chance_is_said_not_to_apply() {
+    for flag in ["--float", "--exact"] {
+        let out = gamelang(&["solve", "examples/cops-robbers.game", flag]);
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("warning: {flag} does not apply"))
+                && err.contains("retrograde analysis"),
+            "{err}"
+        );
+    }
+    let out = gamelang(&["solve", "examples/cops-robbers.game"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("does not apply"));
+}
