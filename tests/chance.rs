@@ -1248,7 +1248,7 @@ fn chance_sweep_errors() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success());
     assert!(
-        err.contains("unknown operator or variable `p9`") && err.contains("--expr:1:14"),
+        err.contains("unknown operator or variable `p9`") && err.contains("--expr:1:22"),
         "{err}"
     );
 }
