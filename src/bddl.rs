@@ -334,6 +334,12 @@ fn side_name(s: Side) -> &'static str {
 }
 
 fn solve(args: SolveArgs) -> ExitCode {
+    if args.max_depth.is_some() && args.depth.as_deref() != Some("auto") {
+        // (It was ignored: the search went to the fixed depth.)
+        return Failure::usage("--max-depth goes with --depth auto (the largest depth it tries)")
+            .help("give --depth auto --max-depth D for the critical depth up to D, or --depth D for a fixed depth")
+            .report();
+    }
     let model = match read_model(&args.files) {
         Ok(m) => m,
         Err(code) => return code,

@@ -80,6 +80,13 @@ pub fn run(args: PlayArgs) -> ExitCode {
         model.depth
     );
     println!("{}", qbf::draw(&board));
+    if left == 0 && !qbf::goal_holds(&model, &board, true) {
+        // No ply to play and no goal: no strategy was asked for, so none failed.
+        println!(
+            "Black has no winning strategy within 0 plies: its goal does not hold at the start."
+        );
+        return ExitCode::FAILURE;
+    }
     loop {
         if left == 0 {
             println!(

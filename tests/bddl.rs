@@ -542,3 +542,31 @@ fn the_readme_example_is_what_bddl_solve_prints() {
         );
     }
 }
+
+/// `--max-depth` without `--depth auto` is refused (exit 2): it was ignored, and the
+/// search went to the file's depth. With `play --qbf --depth 0` no strategy was asked for,
+/// so none "FAILED": the goal simply does not hold.
+#[test]
+fn depth_flags_that_would_be_ignored_are_refused() {
+    let (d, p) = support::cli::corpus_files("httt", "3x3_3_domino.ig");
+    let o = support::cli::gamelang(&["bddl", "solve", &d, &p, "--max-depth", "5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--max-depth goes with --depth auto"));
+    let o = support::cli::gamelang_with_input(
+        &[
+            "play",
+            "examples/grid/domineering.game",
+            "--qbf",
+            "--depth",
+            "0",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("Black has no winning strategy within 0 plies"),
+        "{out}"
+    );
+    assert!(!out.contains("FAILED"), "{out}");
+}
