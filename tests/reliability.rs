@@ -796,3 +796,35 @@ fn ctrl_c_of_a_chance_solve_says_how_far_it_came() {
         "{err}"
     );
 }
+
+#[test]
+fn questions_that_each_build_megabytes_stop_at_the_budget() {
+    // On a 64 × 64 board each question builds thousands of boards of a kilobyte, and the
+    // budget, read at the start of every 4,096th question, was read after gigabytes: 3.2 GB
+    // under any budget from 100M to 2G. It is also read once the store has grown by 2^16
+    // terms. Under 1.5 GB of address space the old engine's allocation failed (abort).
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 1500000 && exec \"$0\" \"$@\"",
+            env!("CARGO_BIN_EXE_gamelang"),
+            "solve",
+            "examples/grid/tictactoe.game",
+            "--set",
+            "width=64",
+            "--set",
+            "height=64",
+            "--max-depth",
+            "3",
+        ])
+        .env("GAMELANG_MAX_MEMORY", "150M")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{:?}: {err}", o.status);
+    assert!(
+        err.contains("more than the memory budget of 150 MB"),
+        "{err}"
+    );
+}

@@ -448,6 +448,9 @@ pub struct Engine {
     /// budget is checked, since the short questions of a solver never reach a check of
     /// their own run loop (`Engine::watch_questions`).
     questions: u32,
+    /// The store's size past which the next reduction to begin checks the memory budget
+    /// whatever `questions` says (`watch::TERMS_BETWEEN_CHECKS`).
+    check_at_terms: usize,
     /// Times a reduction has read the process's resident memory (`Engine::watch`).
     memory_checks: u64,
     /// Nested calls of the direct evaluator under way, and constructors pending (counted
@@ -535,6 +538,7 @@ impl Engine {
             direct_used: false,
             d_ticks: 0,
             questions: 0,
+            check_at_terms: 0,
             memory_checks: 0,
             d_depth: 0,
             conses: Vec::new(),

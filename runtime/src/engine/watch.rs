@@ -33,6 +33,11 @@ pub(super) const CHECK_MASK: u32 = (1 << 18) - 1;
 /// grew past any budget until an allocation failed and the process aborted.
 pub(super) const QUESTIONS_MASK: u32 = (1 << 12) - 1;
 
+/// New terms in the store between two checks at the start of a reduction, however few
+/// reductions that was: a question about a 64 × 64 board builds thousands of boards of a
+/// kilobyte each, and 4,096 such questions went gigabytes past the budget.
+pub(super) const TERMS_BETWEEN_CHECKS: usize = 1 << 16;
+
 static BUDGET: AtomicU64 = AtomicU64::new(0);
 static PROGRESS: AtomicBool = AtomicBool::new(false);
 
@@ -171,9 +176,10 @@ impl Engine {
     #[inline]
     pub(super) fn watch_questions(&mut self, term: TermId) -> Result<(), RuntimeError> {
         self.questions = self.questions.wrapping_add(1);
-        if self.questions & QUESTIONS_MASK != 0 {
+        if self.questions & QUESTIONS_MASK != 0 && self.store.len() < self.check_at_terms {
             return Ok(());
         }
+        self.check_at_terms = self.store.len() + TERMS_BETWEEN_CHECKS;
         self.watch(&Task::Return(term))
     }
 
