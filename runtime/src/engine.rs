@@ -567,6 +567,8 @@ impl Engine {
             grid_cache: Default::default(),
         };
         e.set_program(program);
+        // (Growth is counted from the program's own terms on.)
+        e.check_at_terms = e.store.len() + watch::TERMS_BETWEEN_CHECKS;
         e
     }
 
