@@ -135,6 +135,15 @@ pub fn model_from_files(
     depth: Option<u32>,
 ) -> Result<Model, ExitCode> {
     let mut model = if files.len() == 2 {
+        // (A BDDL problem has no game to pick and no parameters: the flags would be
+        // ignored.)
+        if game.is_some() || !set.is_empty() {
+            return Err(Failure::usage(
+                "--game and --set are for a `.game` file; a BDDL domain and problem have no games or parameters to choose",
+            )
+            .help("edit the problem file (its board size, #depth, init) instead")
+            .report());
+        }
         crate::bddl::read_model(&crate::bddl::Files {
             domain: files[0].clone(),
             problem: files[1].clone(),

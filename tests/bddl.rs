@@ -570,3 +570,24 @@ fn depth_flags_that_would_be_ignored_are_refused() {
     );
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+/// `--set` and `--game` with a BDDL domain and problem are refused (exit 2): they were
+/// ignored, and the formula of the file as it is written out.
+#[test]
+fn game_flags_with_a_bddl_pair_are_refused() {
+    let (d, p) = support::cli::corpus_files("httt", "3x3_3_domino.ig");
+    for extra in [&["--set", "width=4"][..], &["--game", "foo"][..]] {
+        let mut args = vec!["lower", &d, &p, "--to", "qdimacs"];
+        args.extend_from_slice(extra);
+        let o = support::cli::gamelang(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("--game and --set are for a `.game` file"),
+            "{err}"
+        );
+    }
+    let o = support::cli::gamelang(&["lower", &d, &p, "--to", "qdimacs"]);
+    assert!(o.status.success());
+}
