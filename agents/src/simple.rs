@@ -145,13 +145,17 @@ impl Agent for Exact {
         let mut own = Vec::with_capacity(turn.moves.len());
         let mut others = Vec::with_capacity(turn.moves.len());
         for m in &turn.moves {
-            let v = expected(m, |next| Ok(Some(rules.values(next)?[p])))?;
-            let rest = expected(m, |next| {
-                let v = rules.values(next)?;
-                Ok(Some(v.iter().sum::<f64>() - v[p]))
-            })?;
-            own.push(v.unwrap_or(0.0));
-            others.push(rest.unwrap_or(0.0));
+            // Each player's expected value after the move.
+            let mut v: Vec<f64> = Vec::new();
+            for &(prob, next) in &m.outcomes {
+                let after = rules.values(next)?;
+                v.resize(after.len(), 0.0);
+                for (x, a) in v.iter_mut().zip(after) {
+                    *x += prob * a;
+                }
+            }
+            own.push(v.get(p).copied().unwrap_or(0.0));
+            others.push(v.iter().sum::<f64>() - own[own.len() - 1]);
         }
         let best = own.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let keys: Vec<f64> = (0..own.len())

@@ -14,7 +14,7 @@ pub struct DiagLabel {
 }
 
 /// An error with its message, the places it concerns and notes (hints, likely fixes).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
     pub message: String,
     pub labels: Vec<DiagLabel>,

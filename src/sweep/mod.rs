@@ -21,9 +21,9 @@ use gamelang_game::Side;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::mixfix::{self, VarScope};
 use gamelang_lang::elab::Session;
-use gamelang_lang::parser;
+
 use gamelang_lang::program::{Pat, SortId};
-use gamelang_lang::span::Span;
+use gamelang_lang::span::{FileId, Span};
 use grid::{has_value, Grid, Range, Values, PENDING, SKIPPED};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
@@ -154,42 +154,20 @@ pub enum Kind {
 /// in the term is the parameter itself, which has the point's value when the term is
 /// evaluated (were it also a variable, every `n` would have two readings).
 ///
-/// The term is `text` from byte `at` on (the state of `win(p1, STATE)`), the source shown
-/// in errors the whole `text`.
-#[allow(clippy::too_many_arguments)]
+/// The term is the `range` of source `file` (the state of `win(p1, STATE)` is part of
+/// `--expr`), located in the whole of it.
 fn parse_with_ranges(
     session: &mut Session,
     module: usize,
-    origin: &str,
-    (text, at): (&str, usize),
-    term: &str,
+    (file, range): (FileId, std::ops::Range<usize>),
     grid: &Grid,
     params: &[(String, gamelang_lang::program::OpId)],
     expected: Option<SortId>,
 ) -> Result<Pat, Diag> {
-    let file = session.sources.add(origin, text);
-    let shift = |mut span: Span| {
-        span.start += at as u32;
-        span.end += at as u32;
-        span
-    };
-    let toks = parser::lex_run(file, term).map_err(|e| {
-        let mut d = gamelang_lang::elab::parse_diag(&e);
-        for l in &mut d.labels {
-            l.span = shift(l.span);
-        }
-        d
-    })?;
-    let toks: Vec<_> = toks
-        .into_iter()
-        .map(|t| gamelang_lang::ast::Token {
-            span: shift(t.span),
-            ..t
-        })
-        .collect();
+    let toks = session.term_tokens(file, range.clone())?;
     if toks.is_empty() {
         return Err(Diag::at(
-            Span::new(file, at, at + term.len()),
+            Span::new(file, range.start, range.end),
             "expected a term",
             "empty",
         ));
@@ -319,14 +297,15 @@ pub fn run(args: SweepArgs) -> ExitCode {
         (None, Some(t), _) => ("--expr", t, None),
         _ => unreachable!("checked above"),
     };
+    // The swept term (and `--where`) as sources of their own, read from here on.
+    let file = session.sources.add(origin, text);
+    let whole = (file, 0..text.len());
     let template = match &target {
         work::Target::Chance(g, Some(q)) => match &q.state {
             Some(state) => parse_with_ranges(
                 &mut session,
                 module,
-                origin,
-                (text, q.state_at),
-                state,
+                (file, q.state_at..q.state_at + state.len()),
                 &grid,
                 &params,
                 Some(g.state_sort),
@@ -342,16 +321,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let mut first_error = None;
             let mut parsed = None;
             for m in modules {
-                match parse_with_ranges(
-                    &mut session,
-                    m,
-                    origin,
-                    (text, 0),
-                    text,
-                    &grid,
-                    &params,
-                    expected,
-                ) {
+                match parse_with_ranges(&mut session, m, whole.clone(), &grid, &params, expected) {
                     Ok(p) => {
                         parsed = Some(p);
                         break;
@@ -363,16 +333,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             parsed.ok_or_else(|| first_error.expect("at least one module was tried"))
         }
-        _ => parse_with_ranges(
-            &mut session,
-            module,
-            origin,
-            (text, 0),
-            text,
-            &grid,
-            &params,
-            expected,
-        ),
+        _ => parse_with_ranges(&mut session, module, whole, &grid, &params, expected),
     };
     let template = match template {
         Ok(p) => p,
@@ -381,16 +342,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let filter = match &args.filter {
         Some(cond) => {
             let bool_sort = session.program.sig.bool_sort;
-            match parse_with_ranges(
-                &mut session,
-                module,
-                "--where",
-                (cond, 0),
-                cond,
-                &grid,
-                &params,
-                bool_sort,
-            ) {
+            let file = session.sources.add("--where", cond);
+            let whole = (file, 0..cond.len());
+            match parse_with_ranges(&mut session, module, whole, &grid, &params, bool_sort) {
                 Ok(p) => Some(p),
                 Err(d) => return fail(&session, d),
             }

@@ -124,8 +124,9 @@ impl Session {
         viable && !complete
     }
 
-    /// The tokens of the term at `range` of `file`, without a final `.`.
-    fn term_tokens(&self, file: FileId, range: Range<usize>) -> Result<Vec<Token>, Diag> {
+    /// The tokens of the term at `range` of `file`, without a final `.`, located in the
+    /// whole file.
+    pub fn term_tokens(&self, file: FileId, range: Range<usize>) -> Result<Vec<Token>, Diag> {
         let text = self.sources.text(file).get(range.clone()).unwrap_or("");
         lex_term(file, text, range.start)
     }

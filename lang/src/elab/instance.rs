@@ -231,16 +231,14 @@ impl Session {
         // spelt as sorts are, braces included).
         let spelt = sort_spelling(arg);
         let name = &spelt;
-        {
-            if let Some(c) = ctx {
-                if let Some(&sort) = self.modules[c].sorts.get(name) {
-                    let t = &self.modules[theory];
-                    if t.param_sorts.len() != 1 {
-                        return Err(Diag::at(arg.span, format!("the sort `{name}` can only stand for a theory with one sort; `{}` has {}", t.name, t.param_sorts.len()), "write a view instead"));
-                    }
-                    let ts = t.param_sorts[0];
-                    return self.by_name(theory, c, name.clone(), None, &[(ts, sort)], arg.span);
+        if let Some(c) = ctx {
+            if let Some(&sort) = self.modules[c].sorts.get(name) {
+                let t = &self.modules[theory];
+                if t.param_sorts.len() != 1 {
+                    return Err(Diag::at(arg.span, format!("the sort `{name}` can only stand for a theory with one sort; `{}` has {}", t.name, t.param_sorts.len()), "write a view instead"));
                 }
+                let ts = t.param_sorts[0];
+                return self.by_name(theory, c, name.clone(), None, &[(ts, sort)], arg.span);
             }
         }
         if let Some(d) = wrong_view {
