@@ -110,6 +110,59 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
     code
 }
 
+/// The flags of `gamelang solve` that apply to a chance game (the REPL's `solve` and
+/// `value` take [`ChanceOptions::new`]'s defaults, the command's).
+pub struct ChanceOptions {
+    /// Expected scores instead of probabilities of winning (`--value`).
+    pub value: bool,
+    pub exact: bool,
+    pub float: bool,
+    pub tolerance: f64,
+    pub max_states: usize,
+    /// Max-n even where retrograde analysis applies (`--max-n`).
+    pub max_n: bool,
+}
+
+impl ChanceOptions {
+    /// The command's defaults; `value` asks for expected scores.
+    pub fn new(value: bool) -> ChanceOptions {
+        ChanceOptions {
+            value,
+            exact: false,
+            float: false,
+            tolerance: 1e-12,
+            max_states: 50_000_000,
+            max_n: false,
+        }
+    }
+
+    fn of(args: &SolveArgs) -> ChanceOptions {
+        ChanceOptions {
+            value: args.value,
+            exact: args.exact,
+            float: args.float,
+            tolerance: args.tolerance,
+            max_states: args.max_states,
+            max_n: args.max_n,
+        }
+    }
+}
+
+/// A chance game solved: the report as text and as the JSON object of `solve --json`,
+/// and whether value iteration (if it ran) converged to the tolerance.
+pub struct ChanceSolved {
+    pub text: String,
+    pub json: Map<String, Value>,
+    pub converged: bool,
+}
+
+/// Why a chance game was not solved.
+pub enum ChanceUnsolved {
+    /// Ctrl-C, with where it stopped.
+    Interrupted(String),
+    Failed(Diag),
+}
+
 /// `gamelang solve` of the chance game `game` from `start` (its start state if `None`):
 /// the report printed, the exit status returned.
 fn solve_on(
@@ -119,22 +172,56 @@ fn solve_on(
     engine: &mut Engine,
     start: Option<gamelang_lang::program::Pat>,
 ) -> ExitCode {
-    let began = Instant::now();
-    let mut model = match EngineModel::new(engine, game, start) {
-        Ok(m) => m,
-        Err(e) => return render(session, &error_diag(e)),
+    let solved = match solve_chance(engine, game, start, &ChanceOptions::of(args)) {
+        Ok(s) => s,
+        Err(ChanceUnsolved::Interrupted(how)) => return Failure::interrupted(how).report(),
+        Err(ChanceUnsolved::Failed(d)) => return render(session, &d),
     };
-    let graph = match explore(&mut model, args.value, args.max_states) {
+    if args.json {
+        println!("{}", Value::Object(solved.json));
+    } else {
+        print!("{}", solved.text);
+    }
+    if !solved.converged {
+        // The values are printed (with their estimated error), but a script that reads
+        // only the status must not take them for answers within the tolerance.
+        return Failure::new(
+            Code::Program,
+            format!(
+                "value iteration did not converge to the tolerance {:e}: the values above are not within it",
+                args.tolerance
+            ),
+        )
+        .help("raise --tolerance, or solve exactly (--exact) where the game is small enough")
+        .report();
+    }
+    ExitCode::SUCCESS
+}
+
+/// Solve the chance game `game` from `start` (its start state if `None`) on `engine`:
+/// explore its states, then solve them (retrograde analysis for a deterministic
+/// two-player game, else max-n, exactly where possible).
+pub fn solve_chance(
+    engine: &mut Engine,
+    game: &ChanceGame,
+    start: Option<gamelang_lang::program::Pat>,
+    o: &ChanceOptions,
+) -> Result<ChanceSolved, ChanceUnsolved> {
+    let failed = |e: ChanceError| ChanceUnsolved::Failed(error_diag(e));
+    let began = Instant::now();
+    // (The REPL's engine has counted the session's earlier commands.)
+    let steps_before = engine.steps();
+    let mut model = EngineModel::new(engine, game, start).map_err(failed)?;
+    let graph = match explore(&mut model, o.value, o.max_states) {
         Ok(g) => g,
         Err(ChanceError::Interrupted) => {
-            return Failure::interrupted(format!(
+            return Err(ChanceUnsolved::Interrupted(format!(
                 "interrupted while exploring the states, after {:.1} s and {} rewrites",
                 began.elapsed().as_secs_f64(),
-                model.engine.steps()
-            ))
-            .report();
+                model.engine.steps() - steps_before
+            )));
         }
-        Err(e) => return render(session, &error_diag(e)),
+        Err(e) => return Err(failed(e)),
     };
     let explored = began.elapsed();
     let start_t = graph.states[0];
@@ -153,45 +240,44 @@ fn solve_on(
         model.show_state(start_t),
         graph.players.join(" ")
     );
-    if !args.value && retro::applies(&graph) && !args.max_n {
-        if args.float || args.exact {
+    if !o.value && retro::applies(&graph) && !o.max_n {
+        if o.float || o.exact {
             crate::failure::warning(&format!(
                 "{} does not apply: this game has no chance outcomes and two players, so it is solved by retrograde analysis, exactly",
-                if args.float { "--float" } else { "--exact" }
+                if o.float { "--float" } else { "--exact" }
             ));
         }
         retro_report(&graph, &model, &mut out, &mut text);
     } else {
         let opts = solver::Options {
-            goal: if args.value { Goal::Score } else { Goal::Win },
-            exactness: if args.float {
+            goal: if o.value { Goal::Score } else { Goal::Win },
+            exactness: if o.float {
                 Exactness::Float
-            } else if args.exact {
+            } else if o.exact {
                 Exactness::Exact
             } else {
                 Exactness::Auto
             },
-            tolerance: args.tolerance,
-            // Ctrl-C (the engine's flag, raised by the handler `prepare` installed).
+            tolerance: o.tolerance,
+            // Ctrl-C (the engine's flag: the command's handler, or the REPL's).
             interrupt: Some(model.engine.interrupt.clone()),
             ..solver::Options::default()
         };
         let sol = match solver::solve(&graph, &opts) {
             Ok(s) => s,
             Err(ChanceError::Interrupted) => {
-                return Failure::interrupted(format!(
+                return Err(ChanceUnsolved::Interrupted(format!(
                     "interrupted while solving: {} states explored in {:.1} s, then {:.1} s of solving",
                     graph.len(),
                     explored.as_secs_f64(),
                     (began.elapsed() - explored).as_secs_f64()
-                ))
-                .report();
+                )));
             }
-            Err(e) => return render(session, &error_diag(e)),
+            Err(e) => return Err(failed(e)),
         };
-        report(&graph, &model, &sol, args.value, &mut out, &mut text);
+        report(&graph, &model, &sol, o.value, &mut out, &mut text);
     }
-    let steps = model.engine.steps();
+    let steps = model.engine.steps() - steps_before;
     let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     out.insert("states".into(), json!(graph.len()));
     out.insert("rewrites".into(), json!(steps));
@@ -209,25 +295,11 @@ fn solve_on(
         .get("converged")
         .and_then(Value::as_bool)
         .unwrap_or(true);
-    if args.json {
-        println!("{}", Value::Object(out));
-    } else {
-        print!("{text}");
-    }
-    if !converged {
-        // The values are printed (with their estimated error), but a script that reads
-        // only the status must not take them for answers within the tolerance.
-        return Failure::new(
-            Code::Program,
-            format!(
-                "value iteration did not converge to the tolerance {:e}: the values above are not within it",
-                args.tolerance
-            ),
-        )
-        .help("raise --tolerance, or solve exactly (--exact) where the game is small enough")
-        .report();
-    }
-    ExitCode::SUCCESS
+    Ok(ChanceSolved {
+        text,
+        json: out,
+        converged,
+    })
 }
 
 fn report(

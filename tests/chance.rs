@@ -687,6 +687,50 @@ fn pig_matches_value_iteration_on_the_rules() {
     }
 }
 
+/// The REPL's `solve` on Pig (goal 6) from the start and from a state typed at the prompt
+/// gives each player's probability of winning as value iteration on the rules computes it
+/// here, and p1's and p2's add up to 1; `value` says Pig has no score; `moves` that it is a
+/// chance game.
+#[test]
+fn the_repl_solves_pig_as_the_rules_say() {
+    let v = pig_values(6);
+    let o = repl_session(
+        std::path::Path::new(&example("pig.game")),
+        "set goal 6\nsolve\nsolve pig(3, 1, 2, p1)\nsolve pig(2, 4, 1, p2)\nvalue\nmoves\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    // Each solve's two lines `  p1  24/31  ≈ 0.77…`: the probability after `≈`.
+    let probability =
+        |line: &str| -> f64 { line.rsplit("≈ ").next().unwrap().trim().parse().unwrap() };
+    let of = |player: &str| -> Vec<f64> {
+        out.lines()
+            .filter(|l| l.starts_with(&format!("  {player}  ")))
+            .map(probability)
+            .collect()
+    };
+    let (p1, p2) = (of("p1"), of("p2"));
+    assert_eq!((p1.len(), p2.len()), (3, 3), "{out}\n{err}");
+    // At pig(2, 4, 1, p2) p2 is to move, with score 4 and turn total 1 against p1's 2.
+    let want = [v[0][0][0], v[3][1][2], 1.0 - v[4][2][1]];
+    for i in 0..3 {
+        assert!(
+            (p1[i] - want[i]).abs() < 1e-9,
+            "solve {i}: {} vs {}\n{out}",
+            p1[i],
+            want[i]
+        );
+        assert!((p1[i] + p2[i] - 1.0).abs() < 1e-9, "{out}");
+    }
+    assert!(out.contains("game pig: pig(3, 1, 2, p1)"), "{out}");
+    assert!(out.contains("method: exact rationals"), "{out}");
+    assert!(
+        err.contains("`value` needs the game to define `score"),
+        "{err}"
+    );
+    assert!(err.contains("`pig` is a chance game"), "{err}");
+}
+
 // ----- cop and robber: retrograde analysis with draws --------------------------------------------
 
 /// Plies to the cop's win under best play (cop fastest, robber slowest) at (cop, robber,

@@ -74,7 +74,9 @@ pub const COMMANDS: &[CommandInfo] = &[
                   a winning move when the player to move wins, the principal line, the\n\
                   positions evaluated and the time. Results are memoised for the session, so\n\
                   asking again (or playing) is fast. With `--max-depth D`: can the player to\n\
-                  move force a win within D plies?",
+                  move force a win within D plies? On a chance game (`instance CHANCE{…}`),\n\
+                  CONFIG is a state: each player's probability of winning under optimal play,\n\
+                  as `gamelang solve FILE --game NAME --from STATE` gives it.",
     },
     CommandInfo {
         cmd: Cmd::Value,
@@ -84,7 +86,8 @@ pub const COMMANDS: &[CommandInfo] = &[
         options: &["--first", "--game"],
         summary: "the optimal score from CONFIG (games with a score)",
         details: "The same answer as `gamelang solve FILE --value`: the score under best play,\n\
-                  B maximising and R minimising, for a game whose module defines `score`.",
+                  B maximising and R minimising, for a game whose module defines `score`.\n\
+                  On a chance game: each player's expected score under optimal play.",
     },
     CommandInfo {
         cmd: Cmd::Play,

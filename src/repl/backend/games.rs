@@ -79,11 +79,10 @@ impl Backend {
                      (`instance WINS{{…}}`)",
                     c.name
                 ))
-                .note(format!(
-                    "at this prompt, `play` plays it; on the command line, `gamelang solve FILE \
-                     --game {}` solves it and `gamelang simulate` samples it (docs/chance.md)",
-                    c.name
-                ))),
+                .note(
+                    "at this prompt, `solve` and `value` solve it and `play` plays it; on the \
+                     command line, `gamelang simulate` samples it (docs/chance.md)",
+                )),
                 None => Err(Diag::error("no game is loaded").note(
                     "load a file that declares one (`load examples/heaps.game`), or type a \
                      `game NAME is instance WINS{View} . start TERM . endgame` block",
@@ -163,6 +162,9 @@ impl Backend {
 
     pub(super) fn solve(&mut self, file: FileId, args: &Args, r: &mut Reply) -> Result<(), Diag> {
         let text = self.session.sources.text(file).to_string();
+        if let Some(game) = self.chance_game_for(args, &text) {
+            return self.solve_chance(game, file, args, false, r);
+        }
         let game = self.pick_game(file, args, &text)?;
         let (config, first, _, _) = self.position(&game, file, args)?;
         if let Some(range) = args.get("--max-depth") {
@@ -193,6 +195,9 @@ impl Backend {
 
     pub(super) fn value(&mut self, file: FileId, args: &Args, r: &mut Reply) -> Result<(), Diag> {
         let text = self.session.sources.text(file).to_string();
+        if let Some(game) = self.chance_game_for(args, &text) {
+            return self.solve_chance(game, file, args, true, r);
+        }
         let game = self.pick_game(file, args, &text)?;
         let (config, first, _, _) = self.position(&game, file, args)?;
         let v = driver::solve_value(&mut self.engine, &game, &config, &first)

@@ -13,6 +13,7 @@ mod load;
 mod play;
 mod play_chance;
 mod show;
+mod solve_chance;
 
 use super::commands::{self, ArgError, Args, Cmd, CommandInfo};
 use gamelang_game::{self as driver, SolveError};

@@ -172,9 +172,9 @@ fn settings() {
     assert!(b.execute("quit").quit);
 }
 
-/// A file with a chance game only: `show modules` lists it, `select` names it, and the
-/// two-player commands say that it is a chance game and what plays it (they said "no
-/// game is loaded").
+/// A file with a chance game only: `show modules` lists it, `select` names it, and
+/// `moves`, a two-player command, says that it is a chance game and what works on it (it
+/// said "no game is loaded"). `solve` and `value` work on it (tests/chance.rs).
 #[test]
 fn a_chance_game_is_known_for_what_it_is() {
     let mut b =
@@ -187,13 +187,18 @@ fn a_chance_game_is_known_for_what_it_is() {
         out.contains("chance games") && out.contains("pig "),
         "{out}"
     );
-    for command in ["solve", "moves", "value"] {
-        let err = b.execute(command).stderr();
-        assert!(
-            err.contains("`pig` is a chance game") && err.contains("`play` plays it"),
-            "{command}: {err}"
-        );
-    }
+    let err = b.execute("moves").stderr();
+    assert!(
+        err.contains("`pig` is a chance game") && err.contains("`solve` and `value` solve it"),
+        "{err}"
+    );
+    // A chance game's state has no player apart: `--first` is refused where it is.
+    let err = b.execute("solve --first p2").stderr();
+    assert!(
+        err.contains("`--first` is for two-player games without chance")
+            && err.contains("solve --first p2\n  │               ^^ not for a chance game"),
+        "{err}"
+    );
     let out = b.execute("select pig").stdout();
     assert!(out.contains("`pig` is a chance game"), "{out}");
 }
