@@ -4,6 +4,7 @@
 
 mod support;
 
+use gamelang_agents::alphabeta::AlphaBeta;
 use gamelang_agents::arena::play_game;
 use gamelang_agents::{Agent, AgentSpec, EngineRules, Pos, Rng, Turn};
 use gamelang_game::{Side, Verdict};
@@ -254,6 +255,52 @@ fn alphabeta_finds_a_forced_win_within_its_depth() {
         tried >= 5,
         "only {tried} positions with a win within 3 plies"
     );
+}
+
+/// alphabeta stops deepening once nothing was cut off by the depth limit: with `k` cells
+/// left, `alphabeta:1000` searches at most k + 1 plies deep (the last iteration finding
+/// nothing more to see), and its move is still right. It searched the whole game a
+/// thousand times (`alphabeta:100000` took 10 s for one game of tic-tac-toe).
+#[test]
+fn alphabeta_stops_deepening_when_the_game_is_exhausted() {
+    let mut g = support::load("examples/tictactoe.game");
+    let mut memo = HashMap::new();
+    let mut tried = 0;
+    for (k, (x, o, mover)) in random_positions(60, 5).into_iter().enumerate() {
+        let empty = 9 - (x | o).count_ones();
+        let (v, _) = ttt::value((x, o), mover, &mut memo);
+        let (mut rules, c) = rules_at(&mut g, &ttt::term((x, o)));
+        let p = Pos {
+            to_move: mover,
+            config: c,
+        };
+        let moves = rules.moves(p).unwrap();
+        if moves.len() < 2 {
+            continue;
+        }
+        tried += 1;
+        let mut ab = AlphaBeta::new(1000, Rng::new(k as u64));
+        let i = ab
+            .choose(&mut rules, p, &Turn::without_chance(p, &moves))
+            .unwrap();
+        assert!(
+            ab.depth_reached() <= empty + 1,
+            "{}: {} plies deep with {empty} cells left",
+            ttt::term((x, o)),
+            ab.depth_reached()
+        );
+        // The move keeps the mover's value (a win stays a win, a draw a draw).
+        let (nx, no) = ttt::parse(&rules.engine.show(moves[i]));
+        let (v2, _) = ttt::value((nx, no), mover.opponent(), &mut memo);
+        assert_eq!(
+            v2,
+            -v,
+            "{} played {}",
+            ttt::term((x, o)),
+            ttt::term((nx, no))
+        );
+    }
+    assert!(tried >= 20, "only {tried} positions");
 }
 
 #[test]

@@ -711,3 +711,45 @@ fn simulate_finds_the_chance_game_after_a_two_player_one() {
         assert_eq!(j["wins"].as_object().unwrap().len(), seats, "{j}");
     }
 }
+
+/// alphabeta takes a sure win over a likely one: in tests/data/gamble.game, `gamble` is
+/// worth 4/5 of a win and `safe` a win for sure three plies on. The expectation of the
+/// gamble (0.6 of a win's value) was taken for a forced win at depth 1 and the search
+/// stopped there: alphabeta:3 won 80 games of 100, as the gamble does.
+#[test]
+fn alphabeta_does_not_take_a_likely_win_for_a_forced_one() {
+    for depth in ["alphabeta:3", "alphabeta:5"] {
+        let j = json(&[
+            "simulate",
+            "tests/data/gamble.game",
+            "--agents",
+            &format!("{depth},random"),
+            "--games",
+            "100",
+            "--json",
+        ]);
+        assert_eq!(j["wins"]["a"], 100, "{depth}: {j}");
+        assert_eq!(j["mean_moves"], 3.0, "{depth}: {j}");
+    }
+}
+
+/// MCTS's move among equally tried moves is the one whose playouts did best: in
+/// tests/data/one-shot.game every choice ends the game and only `right` wins, so
+/// `mcts:3` tries each once and must play `right`. It played the first of the three.
+#[test]
+fn mcts_picks_among_equally_tried_moves_by_their_results() {
+    for seed in ["1", "2", "3"] {
+        let j = json(&[
+            "simulate",
+            "tests/data/one-shot.game",
+            "--agents",
+            "mcts:3,random",
+            "--games",
+            "20",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(j["wins"]["a"], 20, "seed {seed}: {j}");
+    }
+}

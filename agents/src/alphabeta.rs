@@ -37,6 +37,8 @@ struct Entry {
     value: f64,
     bound: Bound,
     best: usize,
+    /// No position below it was cut off by the depth limit: its value is the game's.
+    complete: bool,
 }
 
 pub struct AlphaBeta {
@@ -47,6 +49,10 @@ pub struct AlphaBeta {
     table: FxHashMap<Pos, Entry>,
     /// What is known of a position during one decision.
     nodes: FxHashMap<Pos, Rc<Node>>,
+    /// The search below the current node met a position cut off by the depth limit.
+    cut: bool,
+    /// The depth of the last decision's last iteration.
+    reached: u32,
 }
 
 impl AlphaBeta {
@@ -57,7 +63,15 @@ impl AlphaBeta {
             root: 0,
             table: FxHashMap::default(),
             nodes: FxHashMap::default(),
+            cut: false,
+            reached: 0,
         }
+    }
+
+    /// How deep the last decision searched: its depth D, or less where a forced result
+    /// was found first or the whole game fitted in fewer plies.
+    pub fn depth_reached(&self) -> u32 {
+        self.reached
     }
 
     fn node(&mut self, rules: &mut dyn Rules, p: Pos) -> Result<Rc<Node>, SolveError> {
@@ -112,6 +126,7 @@ impl AlphaBeta {
             Node::Turn(t) => t,
         };
         if depth == 0 {
+            self.cut = true;
             let e = rules.eval(p, self.root)?.unwrap_or(0);
             return Ok(e.clamp(-EVAL_BOUND, EVAL_BOUND) as f64);
         }
@@ -119,15 +134,19 @@ impl AlphaBeta {
         let mut first = 0;
         if let Some(e) = self.table.get(&p).copied() {
             if e.depth >= depth {
-                match e.bound {
-                    Bound::Exact => return Ok(e.value),
-                    Bound::Lower if e.value >= beta => return Ok(e.value),
-                    Bound::Upper if e.value <= alpha => return Ok(e.value),
-                    _ => {}
+                let hit = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.value >= beta,
+                    Bound::Upper => e.value <= alpha,
+                };
+                if hit {
+                    self.cut |= !e.complete;
+                    return Ok(e.value);
                 }
             }
             first = e.best;
         }
+        let cut_before = std::mem::replace(&mut self.cut, false);
         let maximise = turn.player == self.root;
         let order = std::iter::once(first).chain((0..turn.moves.len()).filter(|&i| i != first));
         let mut best = if maximise {
@@ -160,6 +179,8 @@ impl AlphaBeta {
         } else {
             Bound::Exact
         };
+        let complete = !self.cut;
+        self.cut |= cut_before;
         self.table.insert(
             p,
             Entry {
@@ -167,6 +188,7 @@ impl AlphaBeta {
                 value: best,
                 bound,
                 best: best_i,
+                complete,
             },
         );
         Ok(best)
@@ -191,6 +213,8 @@ impl Agent for AlphaBeta {
             order.insert(0, best_i);
             let (mut alpha, beta) = (-WIN - 1.0, WIN + 1.0);
             let mut best = f64::NEG_INFINITY;
+            self.cut = false;
+            self.reached = d;
             for &i in &order {
                 let v = self.move_value(rules, &moves[i], d - 1, alpha, beta, 1.0)?;
                 if v > best {
@@ -198,8 +222,18 @@ impl Agent for AlphaBeta {
                 }
                 alpha = alpha.max(v);
             }
-            // A forced win or loss found at this depth is final.
-            if best.abs() > EVAL_BOUND as f64 {
+            // A forced win or loss found at this depth is final: every outcome a win (or
+            // a loss) within d plies, worth at least WIN - d. An expectation over chance
+            // outcomes that mixes wins with anything else is worth less by at least
+            // WIN / 2 times the probability of the rest (values below WIN are at most
+            // EVAL_BOUND = WIN / 2), so it is not taken for one, however large it is.
+            if best.abs() >= WIN - d as f64 {
+                break;
+            }
+            // Nothing was cut off by the depth limit: deeper searches would see the same
+            // tree. (`alphabeta:1000000` on tic-tac-toe searched the whole game a million
+            // times.)
+            if !self.cut {
                 break;
             }
         }

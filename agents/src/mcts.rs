@@ -304,15 +304,22 @@ impl Agent for Mcts {
         for _ in 0..self.simulations {
             search.simulate(rules, &mut self.rng)?;
         }
-        // The most tried move (the first among equals, in the order of the moves).
+        // The most tried move; among equally tried ones the best on average for the
+        // player to move (with fewer simulations than moves, each move is tried once or
+        // not at all), then one at random. Taking the first in the order of the moves
+        // made `mcts:9` open tic-tac-toe in the same corner whatever its playouts said.
         let arms = &search.nodes[0].arms;
-        let mut best = 0;
-        for (i, a) in arms.iter().enumerate() {
-            if a.visits > arms[best].visits {
-                best = i;
-            }
-        }
-        Ok(best)
+        let me = turn.player;
+        let key = |a: &Arm| (a.visits, a.reward[me] / a.visits.max(1) as f64);
+        let top = arms
+            .iter()
+            .map(key)
+            .fold((0, f64::NEG_INFINITY), |m, k| if k > m { k } else { m });
+        let best: Vec<usize> = (0..arms.len()).filter(|&i| key(&arms[i]) == top).collect();
+        Ok(match best[..] {
+            [one] => one,
+            _ => best[self.rng.below(best.len())],
+        })
     }
 }
 
