@@ -10,7 +10,6 @@ use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::{Game, Session};
 use gamelang_runtime::{Engine, Profile};
-use rayon::prelude::*;
 use serde_json::json;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -367,15 +366,6 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     }
     // No more threads than games (each reserves a deep stack) or than the cores can use.
     let threads = crate::app::worker_threads(args.threads, args.games);
-    let pool = match rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .stack_size(256 << 20)
-        .build()
-    {
-        Ok(p) => p,
-        Err(e) => return fail(&session, Diag::error(format!("cannot start threads: {e}"))),
-    };
-    let done = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
     let began = Instant::now();
     let seed = args.game.seed;
@@ -389,65 +379,51 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         interrupt: &interrupt,
         profile: profile.as_ref(),
     };
-    let results: Vec<Option<Result<GameRecord, Failure>>> = pool.install(|| {
-        (0..args.games)
-            .into_par_iter()
-            .map(|k| {
-                if interrupt.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let r = one_game(&setup, k);
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if progress {
-                    eprint!(
-                        "\rgame {n}/{} ({:.0} s)",
-                        args.games,
-                        began.elapsed().as_secs_f64()
-                    );
-                }
-                Some(r)
-            })
-            .collect()
-    });
-    if progress {
-        eprint!("\r\x1b[K");
-    }
     let mut tally = Tally::new(specs.len());
-    let mut records = Vec::new();
-    for r in results.into_iter().flatten() {
-        match r {
-            Ok(rec) => {
-                tally.add(&rec);
-                records.push(rec);
-            }
-            Err(Failure::Interrupted) => {}
-            Err(Failure::Error(d)) => return fail(&session, *d),
-        }
-    }
-    let interrupted = interrupt.load(Ordering::Relaxed);
+    let n = names.len();
     if args.csv {
-        let n = names.len();
         let seats: Vec<&str> = (0..n).map(ordinal).collect();
         println!(
             "game,{},winner,plies,avg_branching,stopped",
             seats.join(",")
         );
-        for (k, r) in records.iter().enumerate() {
-            let winner = if r.winners.is_empty() {
+    }
+    // Each game's result as it is counted (in the order of the games): its CSV row is
+    // printed at once, so that the rows of a match killed half-way are there.
+    let mut count = |k: usize, rec: &GameRecord| {
+        tally.add(rec);
+        if args.csv {
+            let winner = if rec.winners.is_empty() {
                 "draw".to_string()
             } else {
-                let w: Vec<&str> = r.winners.iter().map(|&w| names[w].as_str()).collect();
+                let w: Vec<&str> = rec.winners.iter().map(|&w| names[w].as_str()).collect();
                 w.join(";")
             };
-            let order: Vec<&str> = (0..n).map(|j| names[(r.first + j) % n].as_str()).collect();
+            let order: Vec<&str> = (0..n)
+                .map(|j| names[(rec.first + j) % n].as_str())
+                .collect();
             println!(
                 "{k},{},{winner},{},{:.3},{}",
                 order.join(","),
-                r.plies,
-                r.branching(),
-                r.stopped
+                rec.plies,
+                rec.branching(),
+                rec.stopped
             );
         }
+    };
+    let failed = match play_games(&setup, args.games, threads, progress, began, &mut count) {
+        Ok(f) => f,
+        Err(e) => return fail(&session, Diag::error(format!("cannot start threads: {e}"))),
+    };
+    if let Some(d) = failed {
+        return fail(&session, d);
+    }
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    let interrupted = interrupt.load(Ordering::Relaxed);
+    if args.csv {
+        // (The rows are printed.)
     } else if args.json {
         let wins: serde_json::Map<String, serde_json::Value> = (0..names.len())
             .map(|a| (names[a].clone(), json!(tally.wins[a])))
@@ -492,6 +468,78 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Play games `0..games` of the match on `threads` threads, each taking the next game
+/// not yet begun, and hand each result to `count` in the order of the games (a result
+/// waits only for the games begun before it). Games are begun until they are all
+/// played, Ctrl-C is pressed or a game fails; the error of the first failed game (in
+/// their order) is returned. Nothing is kept per game: a match of any length runs in
+/// the memory of one game per thread.
+fn play_games(
+    setup: &MatchSetup,
+    games: usize,
+    threads: usize,
+    progress: bool,
+    began: Instant,
+    count: &mut dyn FnMut(usize, &GameRecord),
+) -> std::io::Result<Option<Diag>> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Result<GameRecord, Failure>)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, failed) = (&next, &failed);
+            std::thread::Builder::new()
+                // A game's rewriting may recurse deeply.
+                .stack_size(256 << 20)
+                .spawn_scoped(scope, move || loop {
+                    if setup.interrupt.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= games {
+                        break;
+                    }
+                    let r = one_game(setup, k);
+                    if matches!(r, Err(Failure::Error(_))) {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send((k, r)).is_err() {
+                        break;
+                    }
+                })?;
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let (mut due, mut done, mut error) = (0, 0, None);
+        let mut take = |k: usize, r: Result<GameRecord, Failure>, error: &mut Option<Diag>| match r
+        {
+            Ok(rec) if error.is_none() => count(k, &rec),
+            Err(Failure::Error(d)) if error.is_none() => *error = Some(*d),
+            _ => {}
+        };
+        for (k, r) in rx {
+            done += 1;
+            if progress {
+                eprint!(
+                    "\rgame {done}/{games} ({:.0} s)",
+                    began.elapsed().as_secs_f64()
+                );
+            }
+            waiting.insert(k, r);
+            while let Some(r) = waiting.remove(&due) {
+                take(due, r, &mut error);
+                due += 1;
+            }
+        }
+        // Stopped early: the games finished after one that was not.
+        for (k, r) in waiting {
+            take(k, r, &mut error);
+        }
+        Ok(error)
+    })
 }
 
 /// The agents' names as keys: their specs, numbered `(1)`, `(2)`, … in the order of

@@ -828,3 +828,73 @@ fn questions_that_each_build_megabytes_stop_at_the_budget() {
         "{err}"
     );
 }
+
+/// A match's CSV rows are printed as its games end, in the order of the games: a match
+/// killed (SIGKILL) after 40 rows has printed the rows a 40-game match prints, while it
+/// still had thousands of games to play. Before, every row waited for the last game, and
+/// a kill lost them all.
+#[test]
+fn a_match_prints_its_rows_as_it_goes_and_a_kill_keeps_them() {
+    use std::io::BufRead;
+    let args = [
+        "match",
+        "examples/tictactoe.game",
+        "--agents",
+        "random,mcts:30",
+        "--threads",
+        "2",
+        "--csv",
+        "--games",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .arg("5000")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run gamelang");
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let got: Vec<String> = (0..41).map(|_| lines.next().unwrap().unwrap()).collect();
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(running, "the match had ended before its 40th row was read");
+    let full = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .arg("40")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let want: Vec<String> = stdout(&full).lines().map(str::to_string).collect();
+    assert_eq!(got, want);
+}
+
+/// Ctrl-C stops MCTS on a grid game (whose playouts run on native boards, without the
+/// engine that reads the flag) within a playout: no game of a match of mcts:200000 on
+/// Connect-4 is finished when it stops. It played every game begun to its end, a decision
+/// taking tens of seconds.
+#[test]
+fn ctrl_c_stops_mcts_on_a_grid_game_at_once() {
+    let o = interrupted_run(
+        &[
+            "match",
+            "examples/grid/connect4.game",
+            "--agents",
+            "mcts:200000,random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            // (So that, were Ctrl-C ignored, the test would end after two decisions.)
+            "--max-plies",
+            "2",
+            "--json",
+        ],
+        std::time::Duration::from_millis(700),
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["interrupted"], true, "{j}");
+    assert_eq!(j["games"], 0, "{j}");
+}

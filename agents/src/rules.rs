@@ -16,9 +16,10 @@ use gamelang_game::search::OutcomeSearch;
 use gamelang_game::{GameDriver, Side, SolveError, Verdict};
 use gamelang_lang::elab::Game;
 use gamelang_lang::program::Pat;
-use gamelang_runtime::{Engine, TermId};
+use gamelang_runtime::{Engine, RuntimeError, RuntimeFailure, TermId};
 use smallvec::SmallVec;
 use std::borrow::BorrowMut;
+use std::sync::atomic::Ordering;
 
 /// A position. In a two-player game without chance: the player to move and the
 /// configuration. In a chance game: the state, which says itself whose turn it is
@@ -469,6 +470,16 @@ impl<E: BorrowMut<Engine>> Rules for EngineRules<'_, E> {
         p: Pos,
         limit: usize,
     ) -> Result<(Vec<usize>, usize), SolveError> {
+        // A grid game's playout runs on native boards, which never ask the engine, whose
+        // Ctrl-C flag is read only while it rewrites: read here, a match of `mcts:N` on
+        // Connect-4 stops within a playout (it ran on through any number of Ctrl-C).
+        if self.engine.borrow().interrupt.load(Ordering::Relaxed) {
+            return Err(SolveError::Runtime(RuntimeFailure {
+                error: RuntimeError::Interrupted { term: p.config },
+                trace: Vec::new(),
+                elided: 0,
+            }));
+        }
         let playouts = self.playouts();
         let ended = match &playouts {
             Playouts::ByMoves => playout_by_moves(self, rng, p, limit),
