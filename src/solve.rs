@@ -27,8 +27,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
     /// Print one JSON object (keys: game, start, to_move, winner, best_move,
-    /// principal_line, depth, positions, rewrites, millis; with --max-depth: game, start,
-    /// to_move, max_depth, wins_within, positions, rewrites, millis).
+    /// principal_line, depth (the principal line's plies; also as plies), depth_optimal
+    /// (false when the shortest line was not proved within --line-budget), positions,
+    /// rewrites, millis; with --max-depth: game, start, to_move, max_depth, wins_within,
+    /// positions, rewrites, millis).
     #[arg(long)]
     pub json: bool,
     /// Set a game parameter (repeatable), e.g. `--set n=6`; the game declares its
@@ -165,9 +167,19 @@ fn solve_on(
     if args.retrograde {
         return crate::chance::solve_tree(args, session, game, start, first, engine);
     }
-    // A failure is a located diagnostic; an interrupted search exits with status 130.
+    // A failure is a located diagnostic (an error of the search itself, such as a cycle
+    // or the step budget, at the game solved, as the REPL places it); an interrupted
+    // search exits with status 130.
+    let diagnose = |engine: &Engine, e: &driver::SolveError| {
+        let d = driver::diagnose(engine, e);
+        if d.span().is_some() {
+            d
+        } else {
+            d.primary(game.span, "while solving this game")
+        }
+    };
     let failed = |engine: &Engine, e: &driver::SolveError| {
-        let code = fail(session, driver::diagnose(engine, e));
+        let code = fail(session, diagnose(engine, e));
         if driver::is_interrupted(e) {
             ExitCode::from(130)
         } else {
@@ -182,7 +194,7 @@ fn solve_on(
                 renderer(engine).print(&Report::Valued(&v), args.json);
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(session, driver::diagnose(engine, &e)),
+            Err(e) => fail(session, diagnose(engine, &e)),
         };
     }
     if let Some(plies) = args.max_depth {
@@ -210,7 +222,7 @@ fn solve_on(
     if !args.json {
         match report::draw_line(engine, game, &outcome, args.show_plies) {
             Ok(drawn) => print!("{drawn}"),
-            Err(e) => return fail(session, driver::diagnose(engine, &e)),
+            Err(e) => return fail(session, diagnose(engine, &e)),
         }
     }
     ExitCode::SUCCESS

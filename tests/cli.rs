@@ -154,6 +154,33 @@ fn a_cycle_is_reported_with_a_position_on_it() {
     );
 }
 
+/// The search's own errors (a cycle, the step budget) are located at the game solved, as
+/// the README promises for every error and as the REPL places them; they had no place.
+#[test]
+fn errors_of_the_search_point_at_the_game_solved() {
+    for args in [
+        &["solve", "tests/data/cycle.game", "--json"][..],
+        &[
+            "solve",
+            "examples/heaps.game",
+            "--max-steps",
+            "10",
+            "--json",
+        ],
+    ] {
+        let o = gamelang(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        // (With --json an error is a JSON object on standard error.)
+        let j: serde_json::Value = serde_json::from_str(&stderr(&o)).unwrap();
+        let label = &j["error"]["labels"][0];
+        let file = std::fs::read_to_string(args[1]).unwrap();
+        let line = file.lines().position(|l| l.starts_with("game ")).unwrap() + 1;
+        assert_eq!(label["file"], args[1], "{j}");
+        assert_eq!(label["line"], line, "{j}");
+        assert_eq!(label["message"], "while solving this game", "{j}");
+    }
+}
+
 #[test]
 fn the_step_budget_is_an_error_not_an_answer() {
     let o = gamelang(&[
