@@ -52,7 +52,7 @@ pub struct MatchArgs {
     /// A game still going after this many plies is stopped and counted as a draw.
     #[arg(long, value_name = "N", default_value_t = arena::DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
-    /// Print one JSON object (keys: game, agents, players, games, wins, draws, stopped,
+    /// Print one JSON object (keys: game, agents, players, games, wins, losses, draws, stopped,
     /// avg_plies, avg_branching, ms_per_move, seed, interrupted).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
@@ -428,6 +428,9 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         let wins: serde_json::Map<String, serde_json::Value> = (0..names.len())
             .map(|a| (names[a].clone(), json!(tally.wins[a])))
             .collect();
+        let losses: serde_json::Map<String, serde_json::Value> = (0..names.len())
+            .map(|a| (names[a].clone(), json!(tally.losses[a])))
+            .collect();
         let ms: serde_json::Map<String, serde_json::Value> = (0..names.len())
             .map(|a| (names[a].clone(), json!(round3(tally.ms_per_move(a)))))
             .collect();
@@ -437,6 +440,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
             "players": players,
             "games": tally.games,
             "wins": wins,
+            "losses": losses,
             "draws": tally.draws,
             "stopped": tally.stopped,
             "avg_plies": round3(tally.avg_plies()),
@@ -580,21 +584,27 @@ fn table(game: &str, names: &[String], t: &Tally, seed: u64, max_plies: usize) -
     );
     let w = names.iter().map(|n| n.len()).max().unwrap_or(5).max(5);
     out += &format!(
-        "  {:<w$}  {:>5}  {:>6}  {:>16}  {:>9}\n",
-        "agent", "wins", "rate", "95% interval", "ms/move"
+        "  {:<w$}  {:>5}  {:>6}  {:>16}  {:>6}  {:>9}\n",
+        "agent", "wins", "rate", "95% interval", "losses", "ms/move"
     );
     for (a, name) in names.iter().enumerate() {
         let (lo, hi) = t.win_interval(a);
         out += &format!(
-            "  {:<w$}  {:>5}  {:>6.3}  {:>16}  {:>9.3}\n",
+            "  {:<w$}  {:>5}  {:>6.3}  {:>16}  {:>6}  {:>9.3}\n",
             name,
             t.wins[a],
             t.wins[a] as f64 / t.games.max(1) as f64,
             format!("[{lo:.3}, {hi:.3}]"),
+            t.losses[a],
             t.ms_per_move(a)
         );
     }
-    out += &format!("  draws: {}", t.draws);
+    let (lo, hi) = arena::wilson(t.draws, t.games);
+    out += &format!(
+        "  draws: {} (rate {:.3}, 95% interval [{lo:.3}, {hi:.3}])",
+        t.draws,
+        t.draws as f64 / t.games.max(1) as f64
+    );
     if t.stopped > 0 {
         out += &format!(" (of which {} stopped at {max_plies} plies)", t.stopped);
     }

@@ -389,6 +389,50 @@ fn match_json_has_the_documented_keys() {
     assert!(j["ms_per_move"]["exact"].is_number());
 }
 
+/// The JSON's wins, losses and draws per agent are those counted here from the same
+/// match's CSV rows (one per game: the winner, or `draw`).
+#[test]
+fn match_totals_are_the_csv_rows_counted() {
+    let args = [
+        "match",
+        "examples/tictactoe.game",
+        "--agents",
+        "random,mcts:10",
+        "--games",
+        "40",
+    ];
+    let j = support::cli::json(&[&args[..], &["--json"]].concat());
+    let o = gamelang(&[&args[..], &["--csv"]].concat());
+    let csv = String::from_utf8_lossy(&o.stdout);
+    let (mut wins, mut losses, mut draws) = (HashMap::new(), HashMap::new(), 0u64);
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let (seats, winner) = (&f[1..3], f[3]);
+        if winner == "draw" {
+            draws += 1;
+            continue;
+        }
+        *wins.entry(winner.to_string()).or_insert(0u64) += 1;
+        for s in seats.iter().filter(|&&s| s != winner) {
+            *losses.entry(s.to_string()).or_insert(0u64) += 1;
+        }
+    }
+    assert_eq!(j["draws"], draws, "{j}");
+    for agent in ["random", "mcts:10"] {
+        assert_eq!(
+            j["wins"][agent],
+            wins.get(agent).copied().unwrap_or(0),
+            "{j}"
+        );
+        assert_eq!(
+            j["losses"][agent],
+            losses.get(agent).copied().unwrap_or(0),
+            "{j}"
+        );
+    }
+    assert!(losses.values().sum::<u64>() > 0, "{csv}");
+}
+
 #[test]
 fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
     let out = gamelang(&[

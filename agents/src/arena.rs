@@ -145,6 +145,8 @@ pub struct Tally {
     pub games: usize,
     /// Games each agent won.
     pub wins: Vec<usize>,
+    /// Games each agent lost: another agent won.
+    pub losses: Vec<usize>,
     /// Games nobody won (including the stopped ones).
     pub draws: usize,
     pub stopped: usize,
@@ -159,6 +161,7 @@ impl Tally {
     pub fn new(agents: usize) -> Tally {
         Tally {
             wins: vec![0; agents],
+            losses: vec![0; agents],
             think: vec![Duration::ZERO; agents],
             moves_made: vec![0; agents],
             ..Tally::default()
@@ -169,6 +172,11 @@ impl Tally {
         self.games += 1;
         for &w in &g.winners {
             self.wins[w] += 1;
+        }
+        if !g.winners.is_empty() {
+            for a in (0..self.wins.len()).filter(|a| !g.winners.contains(a)) {
+                self.losses[a] += 1;
+            }
         }
         self.draws += g.winners.is_empty() as usize;
         self.stopped += g.stopped as usize;
