@@ -80,7 +80,7 @@ pub struct PlayoutArgs {
     pub seconds: f64,
     /// Instead of playouts for a while: one decision of `mcts:N` from the start (N
     /// simulations, one random playout each), timed; prints simulations per CPU second.
-    #[arg(long, value_name = "N", conflicts_with = "seconds")]
+    #[arg(long, value_name = "N", conflicts_with = "seconds", value_parser = clap::value_parser!(u32).range(1..))]
     pub mcts: Option<u32>,
     /// Print one JSON object (keys: game, playouts, seconds, cpu_seconds,
     /// playouts_per_second, avg_plies; with --mcts: game, simulations, seconds,
@@ -319,6 +319,32 @@ fn players_of(
     result.map_err(|e| driver::diagnose(&engine, &e))
 }
 
+/// Can the game give every agent of `specs` what it needs? `astar` needs a distance to
+/// goal: checked before the match, not at the first move of `astar` (after other agents
+/// may have thought for minutes).
+fn check_agents(
+    program: &Arc<gamelang_lang::program::Program>,
+    which: &Which,
+    specs: &[AgentSpec],
+) -> Result<(), Diag> {
+    if !specs.contains(&AgentSpec::AStar) {
+        return Ok(());
+    }
+    let mut engine = Engine::new(program.clone());
+    let declared = with_rules(&mut engine, which, |rules, start| {
+        Ok(rules.goal_distance(0, start)?.is_some())
+    });
+    match declared {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(Diag::error(format!(
+            "{} (`{}` declares none)",
+            gamelang_agents::simple::NO_DISTANCE,
+            which.name()
+        ))),
+        Err(e) => Err(driver::diagnose(&engine, &e)),
+    }
+}
+
 /// Why a game of a match did not finish.
 enum Failure {
     /// Ctrl-C.
@@ -353,8 +379,11 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
                 )),
             )
         }
-        Err(e) => return fail(&session, Diag::error(format!("--agents: {e}"))),
+        Err(e) => return crate::failure::Failure::usage(format!("--agents: {e}")).report(),
     };
+    if let Err(d) = check_agents(&program, &which, &specs) {
+        return fail(&session, d);
+    }
     let names = agent_names(&specs);
     let interrupt = Arc::new(AtomicBool::new(false));
     {

@@ -441,9 +441,16 @@ fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
         "--agents",
         "minimax:3,random",
     ]);
-    assert!(!out.status.success());
+    // A spec that does not parse is a usage error (exit 2), as in `simulate`.
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown agent `minimax`"), "{err}");
+    for args in [
+        &["match", "examples/pig.game", "--agents", "mcts:0,random"][..],
+        &["playout", "examples/pig.game", "--mcts", "0"],
+    ] {
+        assert_eq!(gamelang(args).status.code(), Some(2), "{args:?}");
+    }
     // Tic-tac-toe declares no goal distance: the astar agent cannot play it.
     let out = gamelang(&[
         "match",
@@ -453,9 +460,26 @@ fn bad_agent_specs_and_missing_declarations_are_clear_errors() {
         "--games",
         "1",
     ]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("goal-distance"), "{err}");
+    // Found before the match, whoever moves first: it was found at astar's first move,
+    // after the other agent's (here, one that thinks for seconds), without naming
+    // the game.
+    let out = gamelang(&[
+        "match",
+        "examples/grid/connect4.game",
+        "--agents",
+        "mcts:2000000,astar",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("goal-distance") && err.contains("`connect4` declares none"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -605,7 +629,24 @@ fn chance_agents_are_checked() {
         "--games",
         "1",
     ]);
-    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("goal-distance"), "{err}");
+    // Found before the match, whoever moves first: it was found at astar's first move,
+    // after the other agent's (here, one that thinks for seconds), without naming
+    // the game.
+    let out = gamelang(&[
+        "match",
+        "examples/grid/connect4.game",
+        "--agents",
+        "mcts:2000000,astar",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("goal-distance") && err.contains("`connect4` declares none"),
+        "{err}"
+    );
 }

@@ -72,17 +72,14 @@ fn astar_move(
     Ok(Some(least_by(rng, &keys)))
 }
 
+/// What the `astar` agent says of a game without a distance to goal.
+pub const NO_DISTANCE: &str = "the `astar` agent needs the game's distance to goal: define \
+     `op goal-distance : Players Config -> Int` in the game's module (in a chance game over \
+     its own sorts of players and states, e.g. `op goal-distance : Seat State -> Int`)";
+
 impl Agent for AStar {
     fn choose(&mut self, rules: &mut dyn Rules, _: Pos, turn: &Turn) -> Result<usize, SolveError> {
-        astar_move(&mut self.rng, rules, turn)?.ok_or_else(|| {
-            SolveError::Game(
-                "the `astar` agent needs the game's distance to goal: define \
-                 `op goal-distance : Players Config -> Int` in the game's module (in a \
-                 chance game over its own sorts of players and states, e.g. \
-                 `op goal-distance : Seat State -> Int`)"
-                    .into(),
-            )
-        })
+        astar_move(&mut self.rng, rules, turn)?.ok_or_else(|| SolveError::Game(NO_DISTANCE.into()))
     }
 }
 
