@@ -736,12 +736,13 @@ fn a_module_of_a_hundred_thousand_constants_loads_and_still_refuses_a_duplicate(
 fn match_and_playout_report_errors_as_json_under_json() {
     // `solve --json` and `simulate --json` did; `match` and `playout` printed text.
     let connect = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/connect.game");
-    for args in [
-        vec!["playout", connect, "--json", "--seconds", "0"],
-        vec!["match", connect, "--json", "--agents", "foo,random"],
+    // (An agent spec that does not parse is a usage error, exit 2, as in `simulate`.)
+    for (args, code) in [
+        (vec!["playout", connect, "--json", "--seconds", "0"], 1),
+        (vec!["match", connect, "--json", "--agents", "foo,random"], 2),
     ] {
         let o = gamelang(&args);
-        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(o.status.code(), Some(code), "{args:?}");
         let err = stderr(&o);
         let j: serde_json::Value =
             serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{args:?}: {e}: {err}"));
