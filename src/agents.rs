@@ -505,9 +505,9 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
 
 /// Play games `0..games` of the match on `threads` threads, each taking the next game
 /// not yet begun, and hand each result to `count` in the order of the games (a result
-/// waits only for the games begun before it). Games are begun until they are all
-/// played, Ctrl-C is pressed or a game fails; the error of the first failed game (in
-/// their order) is returned. Nothing is kept per game: a match of any length runs in
+/// waits only for the games begun before it), up to the first game Ctrl-C stopped.
+/// Games are begun until they are all played, Ctrl-C is pressed or a game fails; the
+/// error of the first failed game (in their order) is returned. Nothing is kept per game: a match of any length runs in
 /// the memory of one game per thread.
 fn play_games(
     setup: &MatchSetup,
@@ -547,12 +547,10 @@ fn play_games(
         drop(tx);
         let mut waiting = std::collections::BTreeMap::new();
         let (mut due, mut done, mut error) = (0, 0, None);
-        let mut take = |k: usize, r: Result<GameRecord, Failure>, error: &mut Option<Diag>| match r
-        {
-            Ok(rec) if error.is_none() => count(k, &rec),
-            Err(Failure::Error(d)) if error.is_none() => *error = Some(*d),
-            _ => {}
-        };
+        // The first game not played to its end (Ctrl-C stopped it): no game after it is
+        // counted, so that a stopped match counts the games of a shorter one (counting
+        // the later ones would favour the games that happened to be short).
+        let mut cut = false;
         for (k, r) in rx {
             done += 1;
             if progress {
@@ -563,14 +561,17 @@ fn play_games(
             }
             waiting.insert(k, r);
             while let Some(r) = waiting.remove(&due) {
-                take(due, r, &mut error);
+                match r {
+                    Ok(rec) if !cut && error.is_none() => count(due, &rec),
+                    Err(Failure::Error(d)) if !cut && error.is_none() => error = Some(*d),
+                    Err(Failure::Interrupted) => cut = true,
+                    _ => {}
+                }
                 due += 1;
             }
         }
-        // Stopped early: the games finished after one that was not.
-        for (k, r) in waiting {
-            take(k, r, &mut error);
-        }
+        // (Nothing is left waiting: the games begun are 0..k for some k, and every one
+        // sends its result.)
         Ok(error)
     })
 }

@@ -194,7 +194,7 @@ fn solve_on(
                 renderer(engine).print(&Report::Valued(&v), args.json);
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(session, diagnose(engine, &e)),
+            Err(e) => failed(engine, &e),
         };
     }
     if let Some(plies) = args.max_depth {

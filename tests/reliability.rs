@@ -739,7 +739,10 @@ fn match_and_playout_report_errors_as_json_under_json() {
     // (An agent spec that does not parse is a usage error, exit 2, as in `simulate`.)
     for (args, code) in [
         (vec!["playout", connect, "--json", "--seconds", "0"], 1),
-        (vec!["match", connect, "--json", "--agents", "foo,random"], 2),
+        (
+            vec!["match", connect, "--json", "--agents", "foo,random"],
+            2,
+        ),
     ] {
         let o = gamelang(&args);
         assert_eq!(o.status.code(), Some(code), "{args:?}");
@@ -898,4 +901,71 @@ fn ctrl_c_stops_mcts_on_a_grid_game_at_once() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(j["interrupted"], true, "{j}");
     assert_eq!(j["games"], 0, "{j}");
+}
+
+/// Ctrl-C in the middle of a match on four threads: the games counted are the first ones
+/// (rows 0, 1, 2, … with no gap), each as the uninterrupted match plays it. Games that
+/// ended after one Ctrl-C stopped were counted too, which favoured short games.
+#[test]
+fn a_match_stopped_by_ctrl_c_counts_a_prefix_of_its_games() {
+    use std::io::{BufRead, Read};
+    let args = [
+        "match",
+        "examples/pig.game",
+        "--set",
+        "goal=40",
+        "--agents",
+        "mcts:2000,random",
+        "--threads",
+        "4",
+        "--csv",
+        "--games",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .arg("400")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run gamelang");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    for _ in 0..2 {
+        out.read_line(&mut text).unwrap();
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    out.read_to_string(&mut text).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{text}");
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert!(!rows.is_empty() && rows.len() < 400, "{text}");
+    let full = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(args)
+        .arg(rows.len().to_string())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let want: Vec<&str> = std::str::from_utf8(&full.stdout)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .collect();
+    assert_eq!(rows, want);
+}
+
+/// Ctrl-C ends `solve --value` and `solve --retrograde` with the interrupted status (130),
+/// as it ends plain `solve`; both ended with 1, the status of an error of the game.
+#[test]
+fn ctrl_c_ends_every_kind_of_solve_with_the_interrupted_status() {
+    for how in ["--value", "--retrograde"] {
+        let o = interrupted_run(
+            &["solve", "examples/othello.game", "--set", "n=6", how],
+            std::time::Duration::from_millis(700),
+        );
+        assert_eq!(o.status.code(), Some(130), "{how}: {}", stderr(&o));
+    }
 }

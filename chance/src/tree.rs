@@ -43,7 +43,12 @@ impl<'a> TreeModel<'a> {
     }
 }
 
+/// A failure of the game's rules; Ctrl-C is [`ChanceError::Interrupted`], which the
+/// command reports as an interruption (exit status 130), not as an error of the game.
 fn fail(engine: &Engine, e: SolveError) -> ChanceError {
+    if gamelang_game::is_interrupted(&e) {
+        return ChanceError::Interrupted;
+    }
     ChanceError::Engine(Box::new(diagnose(engine, &e)))
 }
 
