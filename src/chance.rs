@@ -175,7 +175,16 @@ fn solve_on(
     let solved = match solve_chance(engine, game, start, &ChanceOptions::of(args)) {
         Ok(s) => s,
         Err(ChanceUnsolved::Interrupted(how)) => return Failure::interrupted(how).report(),
-        Err(ChanceUnsolved::Failed(d)) => return render(session, &d),
+        Err(ChanceUnsolved::Failed(d)) => {
+            // An error of the solve itself (the step budget) points at the game, as the
+            // two-player solve's do.
+            let d = if d.span().is_none() {
+                d.primary(game.span, "while solving this game")
+            } else {
+                d
+            };
+            return render(session, &d);
+        }
     };
     if args.json {
         println!("{}", Value::Object(solved.json));
@@ -200,8 +209,22 @@ fn solve_on(
 
 /// Solve the chance game `game` from `start` (its start state if `None`) on `engine`:
 /// explore its states, then solve them (retrograde analysis for a deterministic
-/// two-player game, else max-n, exactly where possible).
+/// two-player game, else max-n, exactly where possible). The engine's step budget counts
+/// for the whole solve (as `--max-steps` and the REPL's `max-steps` say: the rewrites
+/// one command may take), not for each of its many small reductions.
 pub fn solve_chance(
+    engine: &mut Engine,
+    game: &ChanceGame,
+    start: Option<gamelang_lang::program::Pat>,
+    o: &ChanceOptions,
+) -> Result<ChanceSolved, ChanceUnsolved> {
+    engine.begin_step_budget();
+    let solved = solve_chance_within_budget(engine, game, start, o);
+    engine.end_step_budget();
+    solved
+}
+
+fn solve_chance_within_budget(
     engine: &mut Engine,
     game: &ChanceGame,
     start: Option<gamelang_lang::program::Pat>,
@@ -880,6 +903,21 @@ fn sequences(
 /// `solve --retrograde` on a two-player game of seed 003 (`WINS{…}`): retrograde analysis,
 /// so that a game whose positions repeat is solved (with draws) instead of refused.
 pub fn solve_tree(
+    args: &SolveArgs,
+    session: &Session,
+    game: &gamelang_lang::elab::Game,
+    start: gamelang_lang::program::Pat,
+    first: gamelang_lang::program::Pat,
+    engine: &mut Engine,
+) -> ExitCode {
+    // The step budget counts for the whole solve, as for the other solvers.
+    engine.begin_step_budget();
+    let code = solve_tree_within_budget(args, session, game, start, first, engine);
+    engine.end_step_budget();
+    code
+}
+
+fn solve_tree_within_budget(
     args: &SolveArgs,
     session: &Session,
     game: &gamelang_lang::elab::Game,

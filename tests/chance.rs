@@ -1655,3 +1655,29 @@ fn float_on_a_game_without_chance_is_said_not_to_apply() {
     let out = gamelang(&["solve", "examples/cops-robbers.game"]);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("does not apply"));
 }
+
+/// The step budget counts for a whole chance solve (the rewrites one command may take),
+/// as for a two-player solve: `--max-steps 20` stops the 192-rewrite solve of Best of
+/// Three Tosses, at the game; in the REPL, `set max-steps 100` stops Pig's, with the
+/// REPL's advice. Each small reduction was given the whole budget, so neither stopped.
+#[test]
+fn the_step_budget_counts_for_the_whole_chance_solve() {
+    let o = gamelang(&["solve", &example("tosses.game"), "--max-steps", "20"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("gave up after 20 rewriting steps") && err.contains("tosses.game:82:1"),
+        "{err}"
+    );
+    let o = repl_session(
+        std::path::Path::new(&example("pig.game")),
+        "set goal 5\nset max-steps 100\nsolve\n",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("gave up after 100 rewriting steps")
+            && err.contains("`set max-steps N`")
+            && err.contains("while solving this game"),
+        "{err}"
+    );
+}

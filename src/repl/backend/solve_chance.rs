@@ -61,8 +61,14 @@ impl Backend {
                 Err(Diag::error(how).note("stopped by Ctrl-C; the session is intact"))
             }
             Err(ChanceUnsolved::Failed(mut d)) => {
-                // The command-line flag's wording, in the REPL's terms.
+                // The command-line flags' wording, in the REPL's terms.
                 d.message = d.message.replace("--value needs", "`value` needs");
+                for n in &mut d.notes {
+                    *n = n.replace("`--max-steps N`", "`set max-steps N`");
+                }
+                if d.span().is_none() {
+                    d = d.primary(game.span, "while solving this game");
+                }
                 Err(d)
             }
         }
