@@ -689,14 +689,15 @@ fn pig_matches_value_iteration_on_the_rules() {
 
 /// The REPL's `solve` on Pig (goal 6) from the start and from a state typed at the prompt
 /// gives each player's probability of winning as value iteration on the rules computes it
-/// here, and p1's and p2's add up to 1; `value` says Pig has no score; `moves` that it is a
-/// chance game.
+/// here, and p1's and p2's add up to 1, also after another file is loaded (the goal set
+/// at the prompt stays); `value` says Pig has no score; `moves` that it is a chance game.
 #[test]
 fn the_repl_solves_pig_as_the_rules_say() {
     let v = pig_values(6);
     let o = repl_session(
         std::path::Path::new(&example("pig.game")),
-        "set goal 6\nsolve\nsolve pig(3, 1, 2, p1)\nsolve pig(2, 4, 1, p2)\nvalue\nmoves\n",
+        "set goal 6\nsolve\nsolve pig(3, 1, 2, p1)\nload examples/tosses.game\n\
+         solve pig(2, 4, 1, p2) --game pig\nvalue --game pig\nmoves\n",
     );
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
@@ -728,7 +729,7 @@ fn the_repl_solves_pig_as_the_rules_say() {
         err.contains("`value` needs the game to define `score"),
         "{err}"
     );
-    assert!(err.contains("`pig` is a chance game"), "{err}");
+    assert!(err.contains("`tosses` is a chance game"), "{err}");
 }
 
 // ----- cop and robber: retrograde analysis with draws --------------------------------------------

@@ -827,3 +827,24 @@ fn solve_draws_the_line_as_the_command_does() {
     let first = got.iter().position(|l| l == &want[0]).expect("the report");
     assert_eq!(&got[first..first + want.len()], &want[..]);
 }
+
+/// A parameter set at the prompt stays set when another file is loaded (the session is
+/// rebuilt from what was loaded and typed), and `reload` goes back to the file's value.
+/// `load` dropped it silently, and later answers were the default's.
+#[test]
+fn a_parameter_set_at_the_prompt_survives_a_load_until_reload() {
+    let o = repl(
+        &["examples/colouring.game"],
+        "value\nset n 3\nvalue\nload examples/tosses.game\nselect colouring\nvalue\nreload\nvalue\n",
+    );
+    let out = stdout(&o);
+    let values: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("value under best play"))
+        .collect();
+    assert_eq!(values.len(), 4, "{out}\n{}", stderr(&o));
+    // The default's value, n = 3's, n = 3's after the load, the default's after reload.
+    assert_ne!(values[0], values[1], "n = 3 should change the value");
+    assert_eq!(values[2], values[1], "the load kept n = 3");
+    assert_eq!(values[3], values[0], "reload went back to the file's n");
+}

@@ -79,7 +79,11 @@ impl Backend {
     }
 
     pub(super) fn reload(&mut self, r: &mut Reply) -> Result<(), Diag> {
-        let mut log = self.log.clone();
+        // The files' own values of the parameters: those set at the prompt are dropped.
+        let mut log: Vec<Entry> = (self.log.iter())
+            .filter(|e| !matches!(e, Entry::Param { .. }))
+            .cloned()
+            .collect();
         let mut files = Vec::new();
         for e in &mut log {
             if let Entry::File { path, text } = e {
@@ -329,6 +333,21 @@ fn build(log: &[Entry], color: bool) -> Result<(Session, Vec<Loaded>), Failed> {
             } => session.load_source(&path.display().to_string(), text),
             Entry::File { text: None, .. } => Ok(Loaded::default()),
             Entry::Items { origin, text } => session.load_source(origin, text),
+            // A parameter set at the prompt, set again (unless its game is gone).
+            Entry::Param { game, assignment } => {
+                let plain = session.games.iter().find(|g| &g.name == game).cloned();
+                let chance = session
+                    .chance_games
+                    .iter()
+                    .find(|g| &g.name == game)
+                    .cloned();
+                let set = match (plain, chance) {
+                    (Some(g), _) => session.set_parameter(&g, assignment),
+                    (None, Some(g)) => session.set_chance_parameter(&g, assignment),
+                    (None, None) => Ok(()),
+                };
+                set.map(|_| Loaded::default()).map_err(|d| vec![d])
+            }
             Entry::Decls {
                 module,
                 origin,

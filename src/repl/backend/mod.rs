@@ -93,6 +93,9 @@ enum Entry {
         origin: String,
         text: String,
     },
+    /// A game parameter set at the prompt (`set NAME VALUE`): the session rebuilt for a
+    /// `load` keeps it; `reload` goes back to the files' values.
+    Param { game: String, assignment: String },
 }
 
 /// Names that completion offers, from the current module.
@@ -710,6 +713,10 @@ impl Backend {
                 }
                 self.engine
                     .set_program(std::sync::Arc::new(self.session.program.clone()));
+                self.log.push(Entry::Param {
+                    game: game.name.clone(),
+                    assignment: format!("{name}={value}"),
+                });
                 r.out(format!("{name} = {value}\n"));
                 Ok(())
             }
@@ -735,6 +742,10 @@ impl Backend {
                 }
                 self.engine
                     .set_program(std::sync::Arc::new(self.session.program.clone()));
+                self.log.push(Entry::Param {
+                    game: game.name.clone(),
+                    assignment: format!("{name}={value}"),
+                });
                 r.out(format!("{name} = {value}\n"));
                 Ok(())
             }
