@@ -45,8 +45,17 @@ pub fn pick_game<'a>(
 ) -> Result<&'a Game, Diag> {
     match name {
         Some(n) => session.games.iter().find(|g| g.name == n).ok_or_else(|| {
-            let names: Vec<&str> = session.games.iter().map(|g| g.name.as_str()).collect();
-            Diag::error(format!("{} declares no game `{n}`", file.display())).note(if names.is_empty() {
+            // Every game of the file, chance games too (a command that takes both looks
+            // for a chance game before it comes here).
+            let names: Vec<&str> = (session.games.iter().map(|g| g.name.as_str()))
+                .chain(session.chance_games.iter().map(|g| g.name.as_str()))
+                .collect();
+            let mut d = Diag::error(format!("{} declares no game `{n}`", file.display()));
+            let hints = gamelang_lang::diag::suggest(n, names.iter().copied());
+            if !hints.is_empty() {
+                d = d.note(format!("did you mean `{}`?", hints.join("` or `")));
+            }
+            d.note(if names.is_empty() {
                 "it declares no games".to_string()
             } else {
                 format!("its games: {}", names.join(", "))

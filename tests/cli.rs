@@ -154,6 +154,20 @@ fn a_cycle_is_reported_with_a_position_on_it() {
     );
 }
 
+/// `--game` with a name the file does not declare lists all its games, chance games too,
+/// and suggests the nearest: quoridor.game's four-player game was left out.
+#[test]
+fn an_unknown_game_name_lists_every_game_of_the_file() {
+    let o = gamelang(&["solve", "examples/quoridor.game", "--game", "quoridor-m"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("did you mean `quoridor-n`")
+            && err.contains("its games: quoridor, quoridor-n"),
+        "{err}"
+    );
+}
+
 /// The search's own errors (a cycle, the step budget) are located at the game solved, as
 /// the README promises for every error and as the REPL places them; they had no place.
 #[test]

@@ -54,12 +54,20 @@ impl Backend {
             if let Some(g) = self.session.games.iter().rev().find(|g| g.name == name) {
                 return Ok(g.clone());
             }
-            let names: Vec<String> = self.session.games.iter().map(|g| g.name.clone()).collect();
-            let mut d = Diag::at(
-                Span::new(file, range.start, range.end),
-                format!("no game `{name}` is loaded"),
-                "unknown game",
-            );
+            let (file_span, unknown) = (Span::new(file, range.start, range.end), "unknown game");
+            if self.session.chance_games.iter().any(|g| g.name == name) {
+                // (`solve`, `value` and `play` look for a chance game first.)
+                return Err(Diag::at(
+                    file_span,
+                    format!("`{name}` is a chance game, and this command works on two-player games (`instance WINS{{…}}`)"),
+                    "a chance game",
+                )
+                .note("at this prompt, `solve` and `value` solve it and `play` plays it"));
+            }
+            let names: Vec<String> = (self.session.games.iter().map(|g| g.name.clone()))
+                .chain(self.session.chance_games.iter().map(|g| g.name.clone()))
+                .collect();
+            let mut d = Diag::at(file_span, format!("no game `{name}` is loaded"), unknown);
             let hints = suggest(name, names.iter().map(String::as_str));
             if !hints.is_empty() {
                 d = d.note(format!("did you mean `{}`?", hints.join("` or `")));

@@ -201,4 +201,13 @@ fn a_chance_game_is_known_for_what_it_is() {
     );
     let out = b.execute("select pig").stdout();
     assert!(out.contains("`pig` is a chance game"), "{out}");
+    // `--game` knows the chance games: named, it is one; unknown, they are listed. (They
+    // said "no game `pig` is loaded" and "no games are loaded".)
+    let err = b.execute("moves --game pig").stderr();
+    assert!(err.contains("`pig` is a chance game"), "{err}");
+    let err = b.execute("solve --game pg").stderr();
+    assert!(
+        err.contains("did you mean `pig`?") && err.contains("loaded games: pig"),
+        "{err}"
+    );
 }
