@@ -71,6 +71,16 @@ impl AgentSpec {
             };
             match a.parse::<u32>() {
                 Ok(n) if n > 0 => Ok(n),
+                // A whole number, only too large for one.
+                _ if !a.is_empty()
+                    && a.bytes().all(|b| b.is_ascii_digit())
+                    && !a.trim_start_matches('0').is_empty() =>
+                {
+                    Err(format!(
+                        "`{text}`: {what} must be at most {}, not `{a}`",
+                        u32::MAX
+                    ))
+                }
                 _ => Err(format!(
                     "`{text}`: {what} must be a positive whole number, not `{a}`"
                 )),
@@ -164,6 +174,8 @@ mod tests {
         assert!(e.contains("`alphabeta:N`"), "{e}");
         let e = AgentSpec::parse("mcts:0").unwrap_err();
         assert!(e.contains("positive whole number"), "{e}");
+        let e = AgentSpec::parse("alphabeta:4294967296").unwrap_err();
+        assert!(e.contains("must be at most 4294967295"), "{e}");
         let e = AgentSpec::parse("random:3").unwrap_err();
         assert!(e.contains("takes no option"), "{e}");
         let e = AgentSpec::parse("minimax:3").unwrap_err();
