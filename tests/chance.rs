@@ -1657,6 +1657,26 @@ fn float_on_a_game_without_chance_is_said_not_to_apply() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("does not apply"));
 }
 
+/// With a two-player game loaded first (heaps), `select pig` makes Pig the game `set`
+/// and `solve` mean: its goal is set and its probability is Pig's with that goal (value
+/// iteration on the rules here). `set goal 5` was refused and `solve` solved heaps.
+#[test]
+fn a_selected_chance_game_is_the_one_set_and_solve_mean() {
+    let o = repl_session(
+        std::path::Path::new(&example("heaps.game")),
+        "load examples/pig.game\nselect pig\nset goal 5\nsolve\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  p1  "))
+        .unwrap_or_else(|| panic!("{out}\n{err}"));
+    let got: f64 = line.rsplit("≈ ").next().unwrap().trim().parse().unwrap();
+    let want = pig_values(5)[0][0][0];
+    assert!((got - want).abs() < 1e-9, "{got} vs {want}\n{out}");
+}
+
 /// The step budget counts for a whole chance solve (the rewrites one command may take),
 /// as for a two-player solve: `--max-steps 20` stops the 192-rewrite solve of Best of
 /// Three Tosses, at the game; in the REPL, `set max-steps 100` stops Pig's, with the

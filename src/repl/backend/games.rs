@@ -80,7 +80,10 @@ impl Backend {
         }
         match self.game_named(None) {
             Some(g) => Ok(g.clone()),
-            None => match self.session.chance_games.last() {
+            None => match self
+                .current_chance_game()
+                .or(self.session.chance_games.last())
+            {
                 // (This command is the two-player games'.)
                 Some(c) => Err(Diag::error(format!(
                     "`{}` is a chance game, and this command works on two-player games \

@@ -207,6 +207,9 @@ impl Backend {
                 names.join(", ")
             ));
         }
+        // A chance game selected before is current no more: the file's first game is,
+        // or else the last chance game loaded.
+        self.chance_game = None;
         if let Some(&g) = loaded.games.first() {
             let game = &self.session.games[g];
             self.game = Some(game.name.clone());

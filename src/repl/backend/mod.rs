@@ -122,6 +122,10 @@ pub struct Backend {
     module: String,
     /// The current game, by name.
     game: Option<String>,
+    /// The chance game `select` made current, by name: the one `solve`, `value`, `play`
+    /// and `set` then mean. Without one, they mean the last chance game loaded when no
+    /// two-player game is.
+    chance_game: Option<String>,
     play: Option<Play>,
     /// A chance game being played (`play` on an `instance CHANCE{…}` game).
     chance_play: Option<ChancePlay>,
@@ -147,6 +151,7 @@ impl Backend {
             log: Vec::new(),
             module: DEFAULT_MODULE.to_string(),
             game: None,
+            chance_game: None,
             play: None,
             chance_play: None,
             interrupt,
@@ -723,13 +728,11 @@ impl Backend {
             [name, value]
                 if self.game_named(None).is_none()
                     && self
-                        .session
-                        .chance_games
-                        .last()
+                        .current_chance_game()
                         .is_some_and(|g| g.params.iter().any(|(p, _)| p == name)) =>
             {
-                // The same for the chance game `play` would play (the last one loaded).
-                let game = self.session.chance_games.last().expect("checked").clone();
+                // The same for the current chance game.
+                let game = self.current_chance_game().expect("checked").clone();
                 let before = self.session.program.clone();
                 self.session
                     .set_chance_parameter(&game, &format!("{name}={value}"))?;
@@ -777,6 +780,7 @@ impl Backend {
         if let Some(g) = self.session.games.iter().rev().find(|g| g.name == name) {
             let module = self.session.modules[g.module].name.clone();
             self.game = Some(g.name.clone());
+            self.chance_game = None;
             self.module = module;
             r.out(format!(
                 "current game: {name}; current module: {}\n",
@@ -791,11 +795,13 @@ impl Backend {
             .rev()
             .find(|g| g.name == name)
         {
-            // A chance game: its module becomes the current one; `play` plays the chance
-            // game loaded last, which the other game commands do not work on.
+            // A chance game: it becomes the current game (of `solve`, `value`, `play` and
+            // `set`), and its module the current one.
             self.module = self.session.modules[g.module].name.clone();
+            self.game = None;
+            self.chance_game = Some(name.to_string());
             r.out(format!(
-                "current module: {} (`{name}` is a chance game: `play` plays the last one loaded)\n",
+                "current game: {name} (a chance game); current module: {}\n",
                 self.module
             ));
             return Ok(());

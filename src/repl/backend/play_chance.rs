@@ -80,17 +80,24 @@ fn fraction(p: f64) -> String {
 }
 
 impl Backend {
-    /// The chance game `play` names (`--game NAME`), or the last one loaded when no
-    /// two-player game is loaded; `None` when `play` is about a two-player game.
+    /// The chance game a command names (`--game NAME`), or the current one; `None` when
+    /// the command is about a two-player game.
     pub(super) fn chance_game_for(&self, args: &Args, text: &str) -> Option<ChanceGame> {
-        let games = &self.session.chance_games;
         match args.get("--game") {
-            Some(range) => games
-                .iter()
-                .rev()
+            Some(range) => (self.session.chance_games.iter().rev())
                 .find(|g| g.name == text[range.clone()])
                 .cloned(),
-            None if self.session.games.is_empty() => games.last().cloned(),
+            None => self.current_chance_game().cloned(),
+        }
+    }
+
+    /// The chance game `select` made current, or else the last one loaded when no
+    /// two-player game is.
+    pub(super) fn current_chance_game(&self) -> Option<&ChanceGame> {
+        let games = &self.session.chance_games;
+        match &self.chance_game {
+            Some(name) => games.iter().rev().find(|g| &g.name == name),
+            None if self.session.games.is_empty() => games.last(),
             None => None,
         }
     }

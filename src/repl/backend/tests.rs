@@ -200,7 +200,7 @@ fn a_chance_game_is_known_for_what_it_is() {
         "{err}"
     );
     let out = b.execute("select pig").stdout();
-    assert!(out.contains("`pig` is a chance game"), "{out}");
+    assert!(out.contains("current game: pig (a chance game)"), "{out}");
     // `--game` knows the chance games: named, it is one; unknown, they are listed. (They
     // said "no game `pig` is loaded" and "no games are loaded".)
     let err = b.execute("moves --game pig").stderr();
