@@ -848,3 +848,27 @@ fn a_parameter_set_at_the_prompt_survives_a_load_until_reload() {
     assert_eq!(values[2], values[1], "the load kept n = 3");
     assert_eq!(values[3], values[0], "reload went back to the file's n");
 }
+
+/// A variable in a term that is evaluated as it is (at the prompt, in `--from`) is named
+/// for what it is, where it is; it was "unknown sort `Nat`", for a sort that exists.
+#[test]
+fn a_variable_where_a_ground_term_is_needed_is_called_one() {
+    let o = repl(&[], "x:Nat + 1\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("no variables here: `x:Nat` is one")
+            && err.contains("1 │ x:Nat + 1\n  │ ^^^^^ a variable"),
+        "{err}"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["solve", "examples/heaps.game", "--from", "X:TwoHeaps"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no variables here: `X:TwoHeaps` is one"),
+        "{}",
+        stderr(&o)
+    );
+}

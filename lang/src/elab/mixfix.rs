@@ -243,6 +243,11 @@ pub trait VarScope {
     fn names(&self) -> Vec<String>;
     /// All sort names, for suggestions.
     fn sort_names(&self) -> Vec<String>;
+    /// May the term have variables at all? (Not a configuration, a parameter's value or a
+    /// term at the prompt.)
+    fn has_variables(&self) -> bool {
+        true
+    }
 }
 
 /// No variables (terms on the command line).
@@ -260,6 +265,9 @@ impl VarScope for NoVars {
     }
     fn sort_names(&self) -> Vec<String> {
         Vec::new()
+    }
+    fn has_variables(&self) -> bool {
+        false
     }
 }
 
@@ -875,6 +883,22 @@ impl TermParser<'_> {
                             right: 0,
                         },
                     ),
+                    None if !self.vars.has_variables() => {
+                        // (Said as the sort being unknown, it sent people looking for
+                        // the sort `Nat`.)
+                        self.bad_sort.get_or_insert(
+                            Diag::at(
+                                self.toks[i].span,
+                                format!("no variables here: `{text}` is one"),
+                                "a variable",
+                            )
+                            .note(
+                                "this term is evaluated as it is, so it must be ground: write a \
+                                 value in its place (`gamelang reduce FILE TERM` reduces terms \
+                                 with variables)",
+                            ),
+                        );
+                    }
                     None => {
                         let mut d = Diag::at(
                             self.toks[i].span,
