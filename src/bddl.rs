@@ -255,10 +255,8 @@ fn with_rules<T>(
     f: impl FnOnce(&mut EngineRules) -> Result<T, SolveError>,
 ) -> Result<T, SolveError> {
     let d = GameDriver::new(&mut l.engine, &l.game)?;
-    l.engine.begin_step_budget();
-    let r = f(&mut EngineRules::new(&d, &mut l.engine));
-    l.engine.end_step_budget();
-    r
+    l.engine
+        .with_step_budget(|engine| f(&mut EngineRules::new(&d, engine)))
 }
 
 fn answer(

@@ -218,10 +218,7 @@ pub fn solve_chance(
     start: Option<gamelang_lang::program::Pat>,
     o: &ChanceOptions,
 ) -> Result<ChanceSolved, ChanceUnsolved> {
-    engine.begin_step_budget();
-    let solved = solve_chance_within_budget(engine, game, start, o);
-    engine.end_step_budget();
-    solved
+    engine.with_step_budget(|engine| solve_chance_within_budget(engine, game, start, o))
 }
 
 fn solve_chance_within_budget(
@@ -911,10 +908,9 @@ pub fn solve_tree(
     engine: &mut Engine,
 ) -> ExitCode {
     // The step budget counts for the whole solve, as for the other solvers.
-    engine.begin_step_budget();
-    let code = solve_tree_within_budget(args, session, game, start, first, engine);
-    engine.end_step_budget();
-    code
+    engine.with_step_budget(|engine| {
+        solve_tree_within_budget(args, session, game, start, first, engine)
+    })
 }
 
 fn solve_tree_within_budget(

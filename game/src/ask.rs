@@ -9,7 +9,6 @@ use crate::driver::{EngineRules, GameDriver};
 use crate::error::SolveError;
 use crate::search::{BoundedSearch, Leaf, OutcomeSearch, ValueSearch};
 use crate::side::{Side, Verdict};
-use crate::solve::with_budget;
 use gamelang_lang::program::Pat;
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
@@ -81,9 +80,8 @@ impl Searches {
         p: Side,
         c: TermId,
     ) -> Result<Verdict, SolveError> {
-        with_budget(engine, |engine| {
-            self.outcome.verdict(&mut EngineRules::new(d, engine), p, c)
-        })
+        engine
+            .with_step_budget(|engine| self.outcome.verdict(&mut EngineRules::new(d, engine), p, c))
     }
 
     /// The normal form of `pat` (over `vars`) when it is headed by one of the game's solver
@@ -135,14 +133,14 @@ impl Searches {
             } else {
                 Side::B
             };
-            let wins = with_budget(engine, |engine| {
+            let wins = engine.with_step_budget(|engine| {
                 self.within
                     .wins_within(&mut EngineRules::new(d, engine), who, p, c, plies)
             })?;
             return Ok(Some(boolean(engine, wins)));
         }
         if Some(op) == game.value {
-            let v = with_budget(engine, |engine| {
+            let v = engine.with_step_budget(|engine| {
                 self.value.value(&mut EngineRules::new(d, engine), p, c)
             })?;
             return Ok(Some(engine.mk_int(v)));

@@ -29,15 +29,6 @@ fn position(
     Ok((d.side(engine, first_t)?, start))
 }
 
-/// Run `f` with the engine's step budget counting for the whole solve (a solver reduces
-/// once per rule per position), not for each reduction alone.
-pub(crate) fn with_budget<T>(engine: &mut Engine, f: impl FnOnce(&mut Engine) -> T) -> T {
-    engine.begin_step_budget();
-    let r = f(engine);
-    engine.end_step_budget();
-    r
-}
-
 /// With `GAMELANG_SOLVE_STATS` set, say on standard error how much work each phase took.
 fn stats(phase: &str, positions: usize, steps: u64) {
     if std::env::var_os("GAMELANG_SOLVE_STATS").is_some() {
@@ -143,7 +134,7 @@ pub fn solve_in_memory(
     let steps_before = engine.steps();
     let d = GameDriver::new(engine, game)?;
     let (to_move, start) = position(engine, &d, start, first)?;
-    with_budget(engine, |engine| {
+    engine.with_step_budget(|engine| {
         let mut rules = EngineRules::new(&d, engine);
         if memory.table != usize::MAX {
             rules.memo_limit = memory.table.saturating_mul(2);
@@ -221,7 +212,7 @@ pub fn solve_within(
     let steps_before = engine.steps();
     let d = GameDriver::new(engine, game)?;
     let (to_move, start) = position(engine, &d, start, first)?;
-    with_budget(engine, |engine| {
+    engine.with_step_budget(|engine| {
         let mut rules = EngineRules::new(&d, engine);
         let mut search = BoundedSearch::new(Leaf::Outcome);
         let wins = search.wins_within(&mut rules, to_move, to_move, start, plies)?;
@@ -268,7 +259,7 @@ pub fn solve_value_within(
     let steps_before = engine.steps();
     let d = GameDriver::new(engine, game)?;
     let (to_move, start) = position(engine, &d, start, first)?;
-    with_budget(engine, |engine| {
+    engine.with_step_budget(|engine| {
         let mut rules = EngineRules::new(&d, engine);
         let (value, positions) = match max_depth {
             None => {

@@ -938,4 +938,14 @@ impl Engine {
     pub fn end_step_budget(&mut self) {
         self.budget_base = None;
     }
+
+    /// Run `f` with the step budget counting for all the reductions it asks for together
+    /// ([`Engine::begin_step_budget`] … [`Engine::end_step_budget`]): a solver reduces once
+    /// per rule per position, and `--max-steps` bounds the whole solve, not each reduction.
+    pub fn with_step_budget<T>(&mut self, f: impl FnOnce(&mut Engine) -> T) -> T {
+        self.begin_step_budget();
+        let r = f(self);
+        self.end_step_budget();
+        r
+    }
 }

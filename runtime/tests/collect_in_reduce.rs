@@ -8,21 +8,6 @@
 mod common;
 use common::*;
 
-/// Bit lists (least significant bit outermost), addition with carry, and a loop that
-/// builds a great deal of garbage: the sum x+1 + … + x+k.
-fn bits_spec() -> Spec {
-    let mut s = bit_lists();
-    s.op("sumto", &["Int", "Bin", "Bin"], "Bin", "");
-    s.eq("a:Bin b:Bin", "[sumto 0 a b]", "b");
-    // `inc(a)` is written twice: a shared slot, alive across the collection.
-    s.owise(
-        "k:Int a:Bin b:Bin",
-        "[sumto k a b]",
-        "[sumto [_-_ k 1] [inc a] [add b [inc a]]]",
-    );
-    s
-}
-
 fn both(s: &Spec, src: &str) -> (String, usize, usize) {
     let mut plain = s.engine();
     let want = red(s, &mut plain, src);
@@ -42,7 +27,7 @@ fn both(s: &Spec, src: &str) -> (String, usize, usize) {
 
 #[test]
 fn a_long_reduction_keeps_what_it_needs_and_frees_the_rest() {
-    let s = bits_spec();
+    let s = sumto_bits();
     let k: i64 = 30_000;
     let (got, collected, kept) = both(&s, &format!("[val [sumto {k} e e]]"));
     // Independent: 1 + 2 + … + k.
@@ -58,7 +43,7 @@ fn a_long_reduction_keeps_what_it_needs_and_frees_the_rest() {
 /// written in 32 bits): random numbers share few subterms, so almost every term it builds
 /// is new.
 fn junk_spec() -> Spec {
-    let mut s = bits_spec();
+    let mut s = sumto_bits();
     s.op("next", &["Int"], "Int", "");
     s.eq(
         "x:Int",

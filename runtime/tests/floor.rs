@@ -25,20 +25,6 @@ fn size() -> u64 {
     std::env::var("FLOOR_N").map_or(300_000, |v| v.parse().expect("FLOOR_N is a number"))
 }
 
-/// The program of bench/rewriting/binary-add.maude: the bit lists of the tests'
-/// `bit_lists` with binary-add's `sumto`.
-fn binary_add() -> Spec {
-    let mut s = bit_lists();
-    s.op("sumto", &["Int", "Bin", "Bin"], "Bin", "");
-    s.eq("a:Bin b:Bin", "[sumto 0 a b]", "b");
-    s.owise(
-        "k:Int a:Bin b:Bin",
-        "[sumto k a b]",
-        "[sumto [_-_ k 1] [inc a] [add b [inc a]]]",
-    );
-    s
-}
-
 /// The number a bit list (least significant bit outermost) stands for, read by `cell`:
 /// the bit of a node and the rest, `None` at the end.
 fn value(mut t: u32, cell: impl Fn(u32) -> Option<(bool, u32)>) -> u64 {
@@ -77,7 +63,7 @@ fn floor_engine() {
 
 fn engine_run() {
     let n = size();
-    let s = binary_add();
+    let s = sumto_bits();
     let mut e = s.engine();
     e.collect_in_reduce = true;
     let t = term(&s, &mut e, &format!("[sumto {n} e e]"));
@@ -144,7 +130,7 @@ impl Store {
 #[ignore]
 fn floor_store() {
     let n = size();
-    let s = binary_add();
+    let s = sumto_bits();
     let mut terms = TermStore::new(&s.sig);
     let e = terms.mk_const(s.id("e"));
     let mut st = Store {

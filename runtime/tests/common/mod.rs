@@ -362,3 +362,19 @@ pub fn bit_lists() -> Spec {
     s.eq("a:Bin", "[val [i a]]", "[_+_ [_*_ 2 [val a]] 1]");
     s
 }
+
+/// `bit_lists` with the loop of the `binary-add` benchmark, which builds a great deal of
+/// garbage: `sumto(k, a, b)` is b + (a+1) + … + (a+k). `inc(a)` is written twice in the
+/// right-hand side, so it is a shared slot.
+#[allow(dead_code)] // Not every test file uses it.
+pub fn sumto_bits() -> Spec {
+    let mut s = bit_lists();
+    s.op("sumto", &["Int", "Bin", "Bin"], "Bin", "");
+    s.eq("a:Bin b:Bin", "[sumto 0 a b]", "b");
+    s.owise(
+        "k:Int a:Bin b:Bin",
+        "[sumto k a b]",
+        "[sumto [_-_ k 1] [inc a] [add b [inc a]]]",
+    );
+    s
+}
