@@ -629,7 +629,7 @@ fn table(game: &str, names: &[String], t: &Tally, seed: u64, max_plies: usize) -
             t.ms_per_move(a)
         );
     }
-    let (lo, hi) = arena::wilson(t.draws, t.games);
+    let (lo, hi) = gamelang_chance::simulate::wilson(t.draws as u64, t.games as u64);
     out += &format!(
         "  draws: {} (rate {:.3}, 95% interval [{lo:.3}, {hi:.3}])",
         t.draws,

@@ -7,6 +7,7 @@ use crate::agent::Agent;
 use crate::mcts::draw;
 use crate::rng::Rng;
 use crate::rules::{Node, Pos, Rules, Turn};
+use gamelang_chance::simulate::wilson;
 use gamelang_game::SolveError;
 use std::time::{Duration, Instant};
 
@@ -202,28 +203,13 @@ impl Tally {
 
     /// The 95% confidence interval of agent `a`'s rate of wins (Wilson's score interval).
     pub fn win_interval(&self, a: usize) -> (f64, f64) {
-        wilson(self.wins[a], self.games)
+        wilson(self.wins[a] as u64, self.games as u64)
     }
-}
-
-/// Wilson's 95% score interval for `k` successes in `n` trials.
-pub fn wilson(k: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (z, n, p) = (1.959_964, n as f64, k as f64 / n as f64);
-    let centre = p + z * z / (2.0 * n);
-    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    let denom = 1.0 + z * z / n;
-    (
-        ((centre - spread) / denom).max(0.0),
-        ((centre + spread) / denom).min(1.0),
-    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{seats, wilson};
+    use super::seats;
 
     #[test]
     fn seats_rotate_from_the_first_mover() {
@@ -236,18 +222,5 @@ mod tests {
         // Four players, player 0 first: each game moves every agent one seat on.
         assert_eq!(seats(4, 0, 1), vec![1, 2, 3, 0]);
         assert_eq!(seats(4, 2, 0), vec![2, 3, 0, 1]);
-    }
-
-    #[test]
-    fn wilson_interval_matches_the_formula_on_known_values() {
-        // 50 of 100: 0.5 ± about 0.0966 (Wilson), computed by hand from the formula.
-        let (lo, hi) = wilson(50, 100);
-        assert!(
-            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-        // 0 of 10: the lower end is 0 and the upper about 0.2775.
-        let (lo, hi) = wilson(0, 10);
-        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{lo} {hi}");
     }
 }

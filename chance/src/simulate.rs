@@ -41,18 +41,32 @@ pub struct Tally {
     pub interrupted: bool,
 }
 
-/// The 95% Wilson score interval of `k` successes in `n` trials.
+/// The 95% Wilson score interval of `k` successes in `n` trials (`simulate`'s win rates,
+/// `match`'s wins and draws).
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let (k, n) = (k as f64, n as f64);
+    let (kf, nf) = (k as f64, n as f64);
     let z = 1.959_963_984_540_054_f64;
-    let p = k / n;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    let p = kf / nf;
+    let denom = 1.0 + z * z / nf;
+    let centre = (p + z * z / (2.0 * nf)) / denom;
+    let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
+    // With no successes the interval starts exactly at 0 (and with all, ends exactly at
+    // 1): centre and half are then equal in exact arithmetic, but not in floating point,
+    // which printed a lower end of 3.5e-18.
+    let lo = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// A state as the simulation keeps it: final with winners, or options as cumulative-free
@@ -150,4 +164,34 @@ pub fn simulate<M: ChanceModel>(
         tally.games += 1;
     }
     Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wilson;
+
+    #[test]
+    fn wilson_interval_matches_the_formula_on_known_values() {
+        // 50 of 100: 0.5 ± about 0.0966 (Wilson), computed by hand from the formula.
+        let (lo, hi) = wilson(50, 100);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        // 0 of n: the lower end is exactly 0 and the upper z²/(n + z²) (about 0.2775 for
+        // n = 10); n of n: the mirror image.
+        let z2 = 1.959_963_984_540_054_f64.powi(2);
+        for n in [1u64, 3, 10, 1000, 123_457] {
+            let top = z2 / (n as f64 + z2);
+            let (lo, hi) = wilson(0, n);
+            assert!(lo == 0.0 && (hi - top).abs() < 1e-12, "0 of {n}: {lo} {hi}");
+            let (lo, hi) = wilson(n, n);
+            assert!(
+                hi == 1.0 && (lo - (1.0 - top)).abs() < 1e-12,
+                "{n} of {n}: {lo} {hi}"
+            );
+        }
+        assert!((wilson(0, 10).1 - 0.2775).abs() < 1e-3);
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
 }
