@@ -63,6 +63,11 @@ enum Command {
     Lower(lower::LowerArgs),
     /// Play a game against an agent (--agent mcts:1000), or White against the QBF solver's
     /// strategy for Black on a grid game (--qbf).
+    #[command(
+        after_help = "Exit status with --qbf: 0 Black won (verified on the board), 1 it did not \
+(the strategy failed, or the solver found none), 2 the input ended or a piped line was not a move. \
+With --agent: 1 if a piped line was refused."
+    )]
     Play(play::PlayArgs),
     /// List the game-agnostic agents (seed 004) and how to write them.
     Agents,

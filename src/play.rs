@@ -6,6 +6,8 @@
 //! encoded afresh (the current board as the initial state, the plies left as the depth) and
 //! the solver asked for Black's move; the board is drawn after every move, and at the end
 //! the result is checked on the board: Black's goal holds, or White could not move.
+//! Exit status: 0 Black won (verified), 1 it did not (the strategy failed, or the solver
+//! found none), 2 the input ended or a piped line was not a move.
 
 use crate::failure::{Code, Failure};
 use crate::qbf::{self, SolverArgs};
@@ -153,8 +155,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                     let _ = std::io::stdout().flush();
                 }
                 let Some(Ok(line)) = lines.next() else {
-                    println!("(end of input: game abandoned)");
-                    return ExitCode::FAILURE;
+                    return abandoned("the input ended before the game did: game abandoned");
                 };
                 let line = line.trim().to_string();
                 if let Ok(n) = line.parse::<usize>() {
@@ -168,10 +169,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 {
                     break i;
                 }
-                println!("not a move here: `{line}` (type its number or name)");
+                let refused = format!("not a move here: `{line}` (type its number or name)");
                 if !interactive {
-                    return ExitCode::FAILURE;
+                    // A piped script with a mistake: not a verdict on the strategy.
+                    return abandoned(&format!("{refused}; game abandoned"));
                 }
+                eprintln!("{refused}");
             };
             let (k, x, y, next) = moves[choice].clone();
             board = next;
@@ -185,4 +188,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
         black = !black;
         left -= 1;
     }
+}
+
+/// Exit status 2 for a game the input abandoned (it ended early, or a piped line was not a
+/// move): 1 is kept for a strategy that failed, so that a script can tell a refuted
+/// strategy from its own mistake.
+fn abandoned(why: &str) -> ExitCode {
+    eprintln!("{why}");
+    ExitCode::from(2)
 }

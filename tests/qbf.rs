@@ -131,6 +131,15 @@ fn solve_qbf_on_a_game_file_agrees_with_bounded_search() {
 
 /// Play White against the QBF strategy, choosing White's `pick`-th move each time.
 fn play(args: &[&str], pick: &dyn Fn(usize) -> usize) -> (bool, String) {
+    // White's choices: enough lines for any game here (extra lines are not read).
+    let choices: String = (0..40).map(|i| format!("{}\n", pick(i))).collect();
+    let (status, text) = play_piped(args, &choices);
+    (status == Some(0), text)
+}
+
+/// Play White against the QBF strategy with `input` piped in: the exit status, and
+/// standard output followed by standard error.
+fn play_piped(args: &[&str], input: &str) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
         .arg("play")
         .args(args)
@@ -140,15 +149,13 @@ fn play(args: &[&str], pick: &dyn Fn(usize) -> usize) -> (bool, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run play");
-    // White's choices: enough lines for any game here (extra lines are not read).
     let mut stdin = child.stdin.take().expect("stdin");
-    let choices: String = (0..40).map(|i| format!("{}\n", pick(i))).collect();
-    let _ = stdin.write_all(choices.as_bytes());
+    let _ = stdin.write_all(input.as_bytes());
     drop(stdin);
     let out = child.wait_with_output().expect("play");
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    (out.status.code(), text)
 }
 
 #[test]
@@ -168,11 +175,31 @@ fn playing_white_against_the_qbf_strategy_black_wins_every_time() {
             assert!(text.contains("Black plays "), "{text}");
         }
     }
-    // Where Black has no winning strategy, play says so and fails.
+    // Where Black has no winning strategy, play says so and fails with status 1.
     let (d, p) = corpus_files("httt", "3x3_9_tic.ig");
-    let (won, text) = play(&[&d, &p, "--depth", "3"], &|_| 1);
-    assert!(!won);
+    let (status, text) = play_piped(&[&d, &p, "--depth", "3"], "1\n1\n1\n");
+    assert_eq!(status, Some(1), "{text}");
     assert!(text.contains("no winning strategy"), "{text}");
+}
+
+/// A piped script's mistake (a line that is not a move, input that ends before the game)
+/// abandons the game with status 2, never the status 1 of a refuted strategy.
+#[test]
+fn playing_against_the_qbf_strategy_tells_bad_input_from_a_refuted_strategy() {
+    let (d, p) = corpus_files("domineering", "3x3_4.ig");
+    let args = [d.as_str(), p.as_str(), "--depth", "5"];
+    let (status, text) = play_piped(&args, "no-such-move\n1\n");
+    assert_eq!(status, Some(2), "{text}");
+    assert!(
+        text.contains("not a move here: `no-such-move`") && text.contains("abandoned"),
+        "{text}"
+    );
+    assert!(!text.contains("FAILED"), "{text}");
+    // No input at all: Black moves first, then White's turn finds the end of the input.
+    let (status, text) = play_piped(&args, "");
+    assert_eq!(status, Some(2), "{text}");
+    assert!(text.contains("input ended"), "{text}");
+    assert!(text.contains("Black plays "), "{text}");
 }
 
 #[test]
