@@ -571,3 +571,83 @@ fn an_error_in_a_chance_questions_state_is_located_in_the_expression() {
         "{err}"
     );
 }
+
+/// The CSV goes through a symbolic link to the file it names (the link stays); a named
+/// pipe, a directory, standard output, a second option naming the same file and the
+/// program itself are refused before any work, and nothing is overwritten.
+#[test]
+fn outputs_are_written_through_links_and_never_over_something_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_string();
+    // Through a link: the target holds the CSV, the link is still a link.
+    std::fs::create_dir(d.join("real")).unwrap();
+    std::fs::write(d.join("real/t.csv"), "").unwrap();
+    std::os::unix::fs::symlink(d.join("real/t.csv"), d.join("link.csv")).unwrap();
+    let o = gamelang(&sweep_args(12, &path("link.csv")));
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(std::fs::symlink_metadata(d.join("link.csv"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(d.join("real/t.csv")).unwrap(),
+        expected_csv(12)
+    );
+    // Resumed through the link, into a larger grid: the same.
+    let mut args = sweep_args(15, &path("link.csv"));
+    let n = args.len();
+    args[n - 2] = "--resume".into();
+    let o = gamelang(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("144 of them read"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("real/t.csv")).unwrap(),
+        expected_csv(15)
+    );
+
+    let heaps = format!("{}/examples/heaps.game", env!("CARGO_MANIFEST_DIR"));
+    let refused = |extra: &[&str], csv: &str, want: &str| {
+        let mut args = sweep_args(5, csv);
+        args[1] = heaps.clone(); // (run in the temporary directory)
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+            .args(&args)
+            .current_dir(d)
+            .stdout(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    };
+    let fifo = path("pipe");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    refused(&[], &fifo, "is not a regular file");
+    refused(&[], d.to_str().unwrap(), "is a directory");
+    refused(&[], "/dev/stdout", "where gamelang's own output goes");
+    refused(&["--png", "./same.csv"], "same.csv", "are the same file");
+    std::fs::write(d.join("r.csv"), "").unwrap();
+    refused(
+        &["--resume", "r.csv", "--png", "r.csv"],
+        "x.csv",
+        "are the same file",
+    );
+    refused(&[], &heaps, "is the program");
+    // Nothing was written over: the pipe is still a pipe, the program unchanged.
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::read_to_string(&heaps)
+        .unwrap()
+        .contains("game heaps is"));
+    assert!(!d.join("same.csv").exists() && !d.join("x.csv").exists());
+    assert_eq!(std::fs::read_to_string(d.join("r.csv")).unwrap(), "");
+}

@@ -271,14 +271,23 @@ pub fn write_sorted(
     results: &[u32],
     values: &Values,
 ) -> Result<(), String> {
+    // Through a symbolic link: the file it names is replaced, and the link stays.
+    let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     let tmp: PathBuf = {
-        let mut name = path.file_name().unwrap_or_default().to_os_string();
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
         name.push(".tmp");
-        path.with_file_name(name)
+        target.with_file_name(name)
     };
     let err = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
     {
-        let mut out = BufWriter::new(File::create(&tmp).map_err(err)?);
+        let created = File::create(&tmp).map_err(|e| {
+            format!(
+                "cannot write `{}`: cannot create `{}` beside it (the CSV is written there, then renamed): {e}",
+                path.display(),
+                tmp.display()
+            )
+        })?;
+        let mut out = BufWriter::new(created);
         writeln!(out, "{header}").map_err(err)?;
         let mut point = Vec::new();
         for (i, &r) in results.iter().enumerate() {
@@ -289,7 +298,70 @@ pub fn write_sorted(
         }
         out.flush().map_err(err)?;
     }
-    std::fs::rename(&tmp, path).map_err(err)
+    std::fs::rename(&tmp, &target).map_err(err)
+}
+
+/// Where a path leads, for telling whether two options name one file: the path with its
+/// links resolved (its directory's, when the file does not exist yet).
+pub fn identity(path: &Path) -> PathBuf {
+    if let Ok(p) = std::fs::canonicalize(path) {
+        return p;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match std::fs::canonicalize(dir) {
+        Ok(d) => d.join(path.file_name().unwrap_or_default()),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Refuse a `--csv` or `--resume` path that is not a regular file (or a link to one): a
+/// named pipe, a device (`/dev/stdout`) or a directory cannot be rewritten in grid order
+/// at the end, and replacing it with a file would break whatever it was.
+pub fn check_output(option: &str, path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let name = path.display();
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let Ok(m) = std::fs::metadata(path) else {
+        return match is_link {
+            // (Renaming the CSV over it would replace the link itself.)
+            true => Err(format!(
+                "{option} `{name}` is a symbolic link to a file that does not exist; create the file, or give its path"
+            )),
+            false => Ok(()), // a new file
+        };
+    };
+    let same =
+        |s: Option<std::fs::Metadata>| s.is_some_and(|s| s.dev() == m.dev() && s.ino() == m.ino());
+    if same(std_metadata(&std::io::stdout())) || same(std_metadata(&std::io::stderr())) {
+        return Err(format!(
+            "{option} `{name}` is where gamelang's own output goes (standard output or error): the CSV is rewritten in grid order at the end, so it needs a file of its own"
+        ));
+    }
+    if !m.is_file() {
+        let what = if m.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file (a named pipe, a device or a socket)"
+        };
+        return Err(format!(
+            "{option} `{name}` is {what}: the CSV is appended to as points finish and rewritten in grid order at the end, so it must be a regular file (it can be read while the sweep runs, e.g. with `tail -f`)"
+        ));
+    }
+    if is_link && std::fs::canonicalize(path).is_err() {
+        return Err(format!(
+            "{option} `{name}` is a symbolic link whose file cannot be named; give the file's path"
+        ));
+    }
+    Ok(())
+}
+
+/// What standard output or error is, if it can be asked.
+fn std_metadata(stream: &impl std::os::fd::AsFd) -> Option<std::fs::Metadata> {
+    let fd = stream.as_fd().try_clone_to_owned().ok()?;
+    File::from(fd).metadata().ok()
 }
 
 #[cfg(test)]

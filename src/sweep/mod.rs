@@ -204,6 +204,47 @@ fn parse_with_ranges(
     Ok(pat)
 }
 
+/// The output files must be files, and no two of the options (nor an output and the
+/// program) may name the same one: `--resume r.csv --png r.csv` would draw the picture
+/// over the work being resumed.
+fn check_outputs(args: &SweepArgs) -> Result<(), String> {
+    for (option, path) in [("--csv", &args.csv), ("--resume", &args.resume)] {
+        if let Some(p) = path {
+            csv::check_output(option, p)?;
+        }
+    }
+    let csvs = [("--csv", &args.csv), ("--resume", &args.resume)];
+    let named: Vec<(&str, &PathBuf)> = csvs
+        .iter()
+        .chain(&[("--png", &args.png)])
+        .filter_map(|(o, p)| p.as_ref().map(|p| (*o, p)))
+        .collect();
+    let program = csv::identity(&args.file);
+    for (i, (option, path)) in named.iter().enumerate() {
+        let id = csv::identity(path);
+        if id == program {
+            return Err(format!(
+                "{option} `{}` is the program `{}`: writing it would overwrite the program",
+                path.display(),
+                args.file.display()
+            ));
+        }
+        for (other, p) in &named[..i] {
+            // (--csv and --resume may name one file: the resumed CSV, completed in place.)
+            let both_csv = *other != "--png" && *option != "--png";
+            if !both_csv && csv::identity(p) == id {
+                return Err(format!(
+                    "{other} `{}` and {option} `{}` are the same file: give the {} its own file",
+                    p.display(),
+                    path.display(),
+                    if *option == "--png" { "picture" } else { "CSV" }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn side_letter(s: Side) -> &'static str {
     match s {
         Side::B => "B",
@@ -265,6 +306,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     }
     if args.threads == Some(0) {
         return usage("--threads must be at least 1".into());
+    }
+    if let Err(msg) = check_outputs(&args) {
+        return usage(msg);
     }
 
     let mut session = match crate::app::load(&args.file) {
@@ -427,7 +471,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let csv_path = args.csv.clone().or_else(|| args.resume.clone());
     let mut appender = match &csv_path {
         Some(path) => {
-            if args.resume.as_ref() != Some(path) {
+            if args.resume.as_deref().map(csv::identity) != Some(csv::identity(path)) {
                 // A fresh file (or another one than the resumed CSV): start it with the
                 // points already known.
                 if let Err(e) = csv::write_sorted(path, &grid, &header, &results, &values) {
