@@ -1702,3 +1702,73 @@ fn the_step_budget_counts_for_the_whole_chance_solve() {
         "{err}"
     );
 }
+
+/// `a` chooses once, no chance: `solo` (b wins), `draw` (nobody wins) or `both` (a and b
+/// both win), the outcomes given as the winners' equations.
+fn choice_game(both: &str) -> String {
+    format!(
+        "fmod SHARED is
+  sorts Player Act State .
+  ops a b : -> Player [ctor] .
+  ops both draw solo go : -> Act [ctor] .
+  protecting SET{{Player}} .
+  protecting SET{{Act}} .
+  protecting DIST{{Act}} .
+  op start : -> State [ctor] .
+  op end : Act -> State [ctor] .
+  op participants : -> Set{{Player}} .
+  op final : State -> Bool .
+  op winner : State -> Set{{Player}} .
+  op turn : State -> Player .
+  op choices : State -> Set{{Act}} .
+  op events : Act State -> Dist{{Act}} .
+  op move : Act Act State -> State .
+  vars c e : Act . var s : State .
+  eq participants = a, b .
+  eq final(start) = false .
+  eq final(end(e)) = true .
+  eq winner(end(both)) = {both} .
+  eq winner(end(draw)) = empty .
+  eq winner(end(solo)) = b .
+  eq turn(s) = a .
+  eq choices(s) = solo, draw, both .
+  eq events(c, s) = 1 / 1 @ go .
+  eq move(e, c, s) = end(c) .
+endfm
+view SharedV from CHANCE-GAME to SHARED is
+  sort SetPlayer to Set{{Player}} .
+  sort Event to Act . sort Choice to Act .
+  sort SetChoice to Set{{Act}} . sort Dist to Dist{{Act}} .
+endv
+game shared is
+  instance CHANCE{{SharedV}} .
+  start start .
+endgame
+"
+    )
+}
+
+/// A final position both players win is a win for both, not a draw: max-n, computed here
+/// by hand over a's three choices, gives each player 1 where a takes `both`. (Retrograde
+/// analysis, which a two-player game without chance goes to, called it a draw and gave
+/// both players 0.) With single winners the game still goes to retrograde analysis.
+#[test]
+fn a_shared_win_without_chance_is_a_win_for_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.game");
+    // Each choice's (a, b) win probabilities, and a's best by max-n.
+    let outcomes = [("solo", (0, 1)), ("draw", (0, 0)), ("both", (1, 1))];
+    let (best, (pa, pb)) = outcomes.iter().max_by_key(|(_, (a, _))| *a).unwrap();
+    std::fs::write(&path, choice_game("a, b")).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(j["win_probability_exact"]["a"], format!("{pa}/1"), "{j}");
+    assert_eq!(j["win_probability_exact"]["b"], format!("{pb}/1"), "{j}");
+    assert_eq!(j["best_choice"], *best, "{j}");
+    assert_ne!(j["method"], "retrograde", "{j}");
+    assert_ne!(j["winner"], "draw", "{j}");
+    // `both` won by a alone: a zero-sum game, solved by retrograde analysis.
+    std::fs::write(&path, choice_game("a")).unwrap();
+    let j = json(&["solve", path.to_str().unwrap(), "--json"]);
+    assert_eq!(j["method"], "retrograde", "{j}");
+    assert_eq!(j["winner"], "a", "{j}");
+}

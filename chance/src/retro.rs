@@ -22,10 +22,17 @@ pub struct Retro {
     pub best: Vec<Option<usize>>,
 }
 
-/// Can the graph be analysed this way: two players, and no chance (each option one
-/// outcome)?
+/// Can the graph be analysed this way: two players, no chance (each option one outcome),
+/// and no final position both players win? A shared win is not a win for one side and a
+/// loss for the other: labelled as a draw it gave both players 0 where max-n gives both 1,
+/// so such a game goes to the general solver.
 pub fn applies<S, C>(g: &Graph<S, C>) -> bool {
-    g.n_players() == 2 && !g.has_chance()
+    g.n_players() == 2
+        && !g.has_chance()
+        && !g
+            .kind
+            .iter()
+            .any(|k| matches!(k, Kind::Final { winners } if winners.count_ones() > 1))
 }
 
 pub fn analyse<S, C>(g: &Graph<S, C>) -> Retro {

@@ -542,11 +542,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
         for (&d, value) in param_dims.iter().zip(&key) {
             let name = &grid.ranges[d].name;
             let assignment = format!("{name}={value}");
-            let set = match &target {
-                work::Target::Classic(g) => session.set_parameter(g, &assignment),
-                work::Target::Chance(g, _) => session.set_chance_parameter(g, &assignment),
-            };
-            if let Err(diag) = set {
+            if let Err(diag) =
+                session.set_parameter_of("--range", &name, &params, module, &assignment)
+            {
                 return fail(&session, diag);
             }
         }

@@ -199,6 +199,6 @@ impl Session {
 
     /// `--set name=value` for a chance game.
     pub fn set_chance_parameter(&mut self, game: &ChanceGame, text: &str) -> Result<(), Diag> {
-        self.set_parameter_of(&game.name, &game.params, game.module, text)
+        self.set_parameter_of("--set", &game.name, &game.params, game.module, text)
     }
 }

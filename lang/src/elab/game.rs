@@ -105,19 +105,21 @@ impl Session {
     /// `--set name=value`: give a game parameter a new value, replacing the equation that
     /// defines its default. `text` is `name=value`, e.g. `n=6`.
     pub fn set_parameter(&mut self, game: &Game, text: &str) -> Result<(), Diag> {
-        self.set_parameter_of(&game.name, &game.params, game.module, text)
+        self.set_parameter_of("--set", &game.name, &game.params, game.module, text)
     }
 
     /// `--set name=value` for the game `game_name` with these parameters, whose terms are
-    /// parsed in `module`.
-    pub(crate) fn set_parameter_of(
+    /// parsed in `module`; `origin` names the text in diagnostics (`--set`, or `--range`
+    /// for a sweep over a parameter).
+    pub fn set_parameter_of(
         &mut self,
+        origin: &str,
         game_name: &str,
         game_params: &[(String, OpId)],
         game_module: ModuleId,
         text: &str,
     ) -> Result<(), Diag> {
-        let file = self.sources.add("--set", text);
+        let file = self.sources.add(origin, text);
         let whole = Span::new(file, 0, text.len());
         let Some((name, value)) = text.split_once('=') else {
             return Err(Diag::at(whole, "expected `name=value`", "e.g. `n=6`"));
