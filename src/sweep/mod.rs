@@ -543,7 +543,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let name = &grid.ranges[d].name;
             let assignment = format!("{name}={value}");
             if let Err(diag) =
-                session.set_parameter_of("--range", &name, &params, module, &assignment)
+                session.set_parameter_of("--range", name, &params, module, &assignment)
             {
                 return fail(&session, diag);
             }
