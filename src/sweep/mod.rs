@@ -540,10 +540,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
     for (run, (key, points)) in groups.into_iter().enumerate() {
         job.last = run + 1 == runs;
         for (&d, value) in param_dims.iter().zip(&key) {
-            let name = &grid.ranges[d].name;
-            let assignment = format!("{name}={value}");
+            let assignment = format!("{}={value}", grid.ranges[d].name);
             if let Err(diag) =
-                session.set_parameter_of("--range", name, &params, module, &assignment)
+                session.set_parameter_of("--range", &name, &params, module, &assignment)
             {
                 return fail(&session, diag);
             }
