@@ -651,3 +651,44 @@ fn outputs_are_written_through_links_and_never_over_something_else() {
     assert!(!d.join("same.csv").exists() && !d.join("x.csv").exists());
     assert_eq!(std::fs::read_to_string(d.join("r.csv")).unwrap(), "");
 }
+
+/// A range used nowhere (not in the term, not in --where, not a parameter of the game) is
+/// a mistake, most likely a misspelt parameter: refused, naming the game's parameters,
+/// instead of solving the default game at every point.
+#[test]
+fn a_range_used_nowhere_is_refused_with_the_games_parameters() {
+    let o = gamelang(&[
+        "sweep",
+        "examples/pig.game",
+        "--range",
+        "gol=2..4",
+        "--expr",
+        "win(p1)",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "`gol` is neither in `win(p1)` nor a parameter of game `pig` (its parameters: goal)"
+        ),
+        "{err}"
+    );
+    // Used by --where only: allowed, with a warning that the result does not depend on it.
+    let o = gamelang(&[
+        "sweep",
+        "examples/heaps.game",
+        "--from",
+        "(k n)",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--range",
+        "m=1..2",
+        "--where",
+        "m == 1",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("`m` does not occur in `(k n)`"));
+    assert!(text(&o.stdout).contains("9 points"), "{}", text(&o.stdout));
+}

@@ -405,6 +405,26 @@ pub fn run(args: SweepArgs) -> ExitCode {
         .map(|(i, _)| i)
         .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
+        let in_filter = filter.as_ref().is_some_and(|f| uses_var(f, i as u32));
+        if !uses_var(&template, i as u32) && !param_dims.contains(&i) && !in_filter {
+            // Used nowhere: most likely a misspelt parameter (`--range gol=2..4`), which
+            // would otherwise solve the same default game at every point.
+            let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
+            return usage(format!(
+                "`{}` is neither in `{text}`{} nor a parameter of game `{name}` ({})",
+                r.name,
+                if args.filter.is_some() {
+                    " or --where"
+                } else {
+                    ""
+                },
+                if names.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("its parameters: {}", names.join(", "))
+                }
+            ));
+        }
         if !uses_var(&template, i as u32) && !param_dims.contains(&i) {
             crate::failure::warning(&format!(
                 "`{}` does not occur in `{text}`: every value of it gives the same result",
