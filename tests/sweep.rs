@@ -692,3 +692,103 @@ fn a_range_used_nowhere_is_refused_with_the_games_parameters() {
     assert!(text(&o.stderr).contains("`m` does not occur in `(k n)`"));
     assert!(text(&o.stdout).contains("9 points"), "{}", text(&o.stdout));
 }
+
+/// `--resume` takes only rows this sweep could have written: a point --where leaves out,
+/// a value that is not a term of the swept term's sort, and a probability outside [0, 1]
+/// or whose decimal is not its fraction are refused with the line (exit 2); the CSVs the
+/// sweeps wrote themselves resume as they are.
+#[test]
+fn resume_refuses_rows_this_sweep_could_not_have_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // Run the sweep with --csv NAME, then check that --resume of a copy with `edit`
+    // applied is refused saying `why`, and that the unedited CSV resumes unchanged.
+    let check = |args: &[&str], name: &str, edit: &dyn Fn(&str) -> String, why: &str| {
+        let csv = file(name);
+        let mut first: Vec<&str> = args.to_vec();
+        first.extend(["--csv", &csv]);
+        let o = gamelang(&first);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let written = std::fs::read_to_string(&csv).unwrap();
+        let mut again: Vec<&str> = args.to_vec();
+        again.extend(["--resume", &csv]);
+        let o = gamelang(&again);
+        assert!(o.status.success(), "{name}: {}", text(&o.stderr));
+        assert_eq!(std::fs::read_to_string(&csv).unwrap(), written);
+        let bad = file(&format!("bad-{name}"));
+        std::fs::write(&bad, edit(&written)).unwrap();
+        let mut resumed: Vec<&str> = args.to_vec();
+        resumed.extend(["--resume", &bad]);
+        let o = gamelang(&resumed);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(why), "{name}: {err}");
+    };
+    let heaps = [
+        "sweep",
+        "examples/heaps.game",
+        "--range",
+        "k=1..6",
+        "--range",
+        "n=1..6",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        heaps.iter().chain(extra).copied().collect()
+    };
+    // (5 2) is left out by k <= n: its row is appended.
+    check(
+        &with(&["--from", "(k n)", "--where", "k <= n"]),
+        "where.csv",
+        &|t| format!("{t}5,2,R\n"),
+        "has a row for the point (5, 2), which --where leaves out",
+    );
+    // A Bool expression: `maybe` replaces the value of the last row.
+    // The last row's result replaced by `value` (after the point's `vars` fields).
+    let swap = |t: &str, vars: usize, value: &str| {
+        let mut lines: Vec<String> = t.lines().map(String::from).collect();
+        let last = lines.pop().unwrap();
+        let point: Vec<&str> = last.splitn(vars + 1, ',').take(vars).collect();
+        lines.push(format!("{},{value}", point.join(",")));
+        lines.join("\n") + "\n"
+    };
+    let swap_last = |t: &str, value: &str| swap(t, 2, value);
+    check(
+        &with(&["--expr", "w(R, (k n))"]),
+        "bool.csv",
+        &|t| swap_last(t, "maybe"),
+        "`maybe` is not a result: not a term of sort `Bool`",
+    );
+    // A set: an unbalanced term.
+    check(
+        &with(&["--expr", "next-heaps((k n))"]),
+        "set.csv",
+        &|t| swap_last(t, "\"(0 5), (3 0\""),
+        "not a term of sort `Set{TwoHeaps}`",
+    );
+    // Probabilities: above 1, and a fraction that is not the decimal.
+    let pig = [
+        "sweep",
+        "examples/pig.game",
+        "--range",
+        "goal=2..4",
+        "--expr",
+        "win(p1)",
+    ];
+    check(
+        &pig,
+        "above.csv",
+        &|t| swap(t, 1, "7.5,"),
+        "7.5 is not a probability",
+    );
+    check(
+        &pig,
+        "fraction.csv",
+        &|t| {
+            // The decimal kept, the fraction replaced.
+            let last = t.lines().last().unwrap();
+            let decimal = last.split(',').nth(1).unwrap();
+            swap(t, 1, &format!("{decimal},1/3"))
+        },
+        "is not the fraction 1/3",
+    );
+}

@@ -18,6 +18,7 @@ use gamelang_chance::{BigInt, Q};
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::program::Pat;
 use gamelang_runtime::Engine;
+use num_traits::ToPrimitive;
 
 /// Separates a result's CSV fields inside one stored result text (never in a field).
 pub const SEP: char = '\u{1f}';
@@ -157,16 +158,43 @@ fn ratio(q: &Q) -> String {
     format!("{}/{}", q.numer(), q.denom())
 }
 
-/// Is `text` a result this sweep could have written (for `--resume`)?
-pub fn valid(text: &str) -> bool {
+/// Is `text` a result this sweep could have written (for `--resume`), and if not, why? A
+/// finite decimal, and the exact fraction if any, equal to it as far as the decimal goes;
+/// for a probability of winning (`goal` `Win`), both between 0 and 1.
+pub fn valid(text: &str, goal: Option<Goal>) -> Result<(), String> {
     let Some((decimal, exact)) = text.split_once(SEP) else {
-        return false;
+        return Err("a decimal and an exact fraction are expected".into());
     };
-    decimal.parse::<f64>().is_ok_and(f64::is_finite)
-        && (exact.is_empty()
-            || exact
-                .split_once('/')
-                .is_some_and(|(p, q)| p.parse::<BigInt>().is_ok() && q.parse::<BigInt>().is_ok()))
+    let x = decimal
+        .parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite())
+        .ok_or_else(|| format!("`{decimal}` is not a number"))?;
+    let probability = goal == Some(Goal::Win);
+    if probability && !(0.0..=1.0).contains(&x) {
+        return Err(format!("{decimal} is not a probability"));
+    }
+    if exact.is_empty() {
+        return Ok(());
+    }
+    let fraction = exact
+        .split_once('/')
+        .and_then(|(p, q)| Some((p.parse::<BigInt>().ok()?, q.parse::<BigInt>().ok()?)))
+        .filter(|(_, q)| *q > BigInt::from(0));
+    let Some((p, q)) = fraction else {
+        return Err(format!("`{exact}` is not a fraction"));
+    };
+    let exact_q = Q::new(p, q);
+    if probability && (exact_q < Q::from_integer(0.into()) || exact_q > Q::from_integer(1.into())) {
+        return Err(format!("{exact} is not a probability"));
+    }
+    // (The decimal is the fraction rounded to a double, or a float solution within the
+    // solver's tolerance of it.)
+    let y = exact_q.to_f64().unwrap_or(f64::NAN);
+    if (x - y).abs() > 1e-9 * y.abs().max(1.0) {
+        return Err(format!("the decimal {decimal} is not the fraction {exact}"));
+    }
+    Ok(())
 }
 
 /// The report's summary of a chance sweep: the least and greatest result and where they
@@ -249,11 +277,20 @@ mod tests {
 
     #[test]
     fn results_round_trip_through_valid() {
-        assert!(valid(&format!("0.5{SEP}1/2")));
-        assert!(valid(&format!("0.53{SEP}")));
-        assert!(!valid("0.5"));
-        assert!(!valid(&format!("x{SEP}1/2")));
-        assert!(!valid(&format!("0.5{SEP}1/x")));
+        let win = Some(Goal::Win);
+        assert!(valid(&format!("0.5{SEP}1/2"), win).is_ok());
+        assert!(valid(&format!("0.53{SEP}"), win).is_ok());
+        assert!(valid("0.5", win).is_err());
+        assert!(valid(&format!("x{SEP}1/2"), win).is_err());
+        assert!(valid(&format!("0.5{SEP}1/x"), win).is_err());
+        assert!(valid(&format!("0.5{SEP}1/0"), win).is_err());
+        // A probability is between 0 and 1; an expected score need not be.
+        assert!(valid(&format!("7.5{SEP}15/2"), win).is_err());
+        assert!(valid(&format!("7.5{SEP}15/2"), Some(Goal::Score)).is_ok());
+        assert!(valid(&format!("-0.5{SEP}"), win).is_err());
+        // The decimal is the fraction, to a double's precision.
+        assert!(valid(&format!("0.3333333333333333{SEP}1/3"), win).is_ok());
+        assert!(valid(&format!("0.25{SEP}1/3"), win).is_err());
         assert_eq!(decimal(&format!("0.25{SEP}1/4")), Some(0.25));
     }
 }

@@ -103,12 +103,12 @@ fn write_row(out: &mut impl Write, values: &[i64], result: &str) -> std::io::Res
 /// another grid (its header, or rows outside the grid), or with a row that is not a point
 /// and a result is an error; only a last line cut short (no line end: the sweep was killed
 /// while writing it) is dropped and recomputed. A row repeated with the same result is
-/// accepted. `valid` says which results may appear.
+/// accepted. `valid` says which results may appear (and why not).
 pub fn read_existing(
     path: &Path,
     grid: &Grid,
     header: &str,
-    valid: &dyn Fn(&str) -> bool,
+    valid: &mut dyn FnMut(&str) -> Result<(), String>,
     results: &mut [u32],
     values: &mut Values,
 ) -> Result<usize, String> {
@@ -197,9 +197,9 @@ pub fn read_existing(
             )));
         };
         let result = fields[nvars..].join(&SEP.to_string());
-        if !valid(&result) {
+        if let Err(why) = valid(&result) {
             return Err(bad(format!(
-                "`{}` is not a result",
+                "`{}` is not a result: {why}",
                 fields[nvars..].join(",")
             )));
         }
@@ -388,9 +388,12 @@ mod tests {
         let g = grid();
         let mut results = vec![PENDING; g.len()];
         let mut values = Values::default();
-        let valid = |r: &str| ["B", "R", "draw"].contains(&r);
+        let mut valid = |r: &str| match ["B", "R", "draw"].contains(&r) {
+            true => Ok(()),
+            false => Err("not a winner".to_string()),
+        };
         let header = header(&g, &["winner"], "game heaps, --from (k n), --first R");
-        let n = read_existing(&dir, &g, &header, &valid, &mut results, &mut values);
+        let n = read_existing(&dir, &g, &header, &mut valid, &mut results, &mut values);
         let _ = std::fs::remove_file(&dir);
         n.map(|n| (n, results, values))
     }

@@ -25,6 +25,7 @@ use gamelang_lang::elab::Session;
 use gamelang_lang::program::{Pat, SortId};
 use gamelang_lang::span::{FileId, Span};
 use grid::{has_value, Grid, Range, Values, PENDING, SKIPPED};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 use std::path::PathBuf;
@@ -121,20 +122,43 @@ impl VarScope for RangeVars {
     }
 }
 
-/// Does the `--where` condition `filter` leave out every one of `points` (with the
-/// session's program as it is: the parameters of their group set)? Any point it keeps,
-/// or cannot decide, says no.
-fn none_included(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> bool {
+/// Which of `points` the `--where` condition `filter` leaves out (with the session's
+/// program as it is: the parameters of their group set). A point it cannot decide is not
+/// left out.
+fn left_out(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> Vec<bool> {
     let mut engine = crate::app::engine(session);
     let mut point = Vec::new();
-    points.iter().all(|&i| {
-        grid.point(i, &mut point);
-        let ints: Vec<_> = point.iter().map(|&v| engine.mk_int(v)).collect();
-        let c = engine.build(filter, &ints);
-        engine
-            .reduce(c)
-            .is_ok_and(|v| Some(v) == engine.false_term())
-    })
+    points
+        .iter()
+        .map(|&i| {
+            grid.point(i, &mut point);
+            let ints: Vec<_> = point.iter().map(|&v| engine.mk_int(v)).collect();
+            let c = engine.build(filter, &ints);
+            engine
+                .reduce(c)
+                .is_ok_and(|v| Some(v) == engine.false_term())
+        })
+        .collect()
+}
+
+/// Does `filter` leave out every one of `points`?
+fn none_included(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> bool {
+    left_out(session, filter, grid, points)
+        .iter()
+        .all(|&out| out)
+}
+
+/// The first of `points` (resumed from a CSV) that `filter` leaves out, if any.
+fn first_left_out(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> Option<usize> {
+    if points.is_empty() {
+        return None;
+    }
+    let out = left_out(session, filter, grid, points);
+    points
+        .iter()
+        .zip(out)
+        .find(|(_, out)| *out)
+        .map(|(&i, _)| i)
 }
 
 /// What is computed at each point.
@@ -163,7 +187,7 @@ fn parse_with_ranges(
     grid: &Grid,
     params: &[(String, gamelang_lang::program::OpId)],
     expected: Option<SortId>,
-) -> Result<Pat, Diag> {
+) -> Result<(Pat, SortId), Diag> {
     let toks = session.term_tokens(file, range.clone())?;
     if toks.is_empty() {
         return Err(Diag::at(
@@ -200,8 +224,7 @@ fn parse_with_ranges(
         sorts,
     };
     let grammar = session.grammar(module);
-    let (pat, _) = mixfix::parse_term(&session.program.sig, &grammar, &toks, &mut vars, expected)?;
-    Ok(pat)
+    mixfix::parse_term(&session.program.sig, &grammar, &toks, &mut vars, expected)
 }
 
 /// The output files must be files, and no two of the options (nor an output and the
@@ -353,8 +376,9 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 &grid,
                 &params,
                 Some(g.state_sort),
-            ),
-            None => Ok(g.start.clone()),
+            )
+            .map(|(p, sort)| (p, module, sort)),
+            None => Ok((g.start.clone(), module, g.state_sort)),
         },
         // A question about a classic game may use the solvers of the standard library
         // (`outcome`, `wb`, `r-within`, `value`), whose instances import the game's module:
@@ -366,8 +390,8 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let mut parsed = None;
             for m in modules {
                 match parse_with_ranges(&mut session, m, whole.clone(), &grid, &params, expected) {
-                    Ok(p) => {
-                        parsed = Some(p);
+                    Ok((p, sort)) => {
+                        parsed = Some((p, m, sort));
                         break;
                     }
                     Err(d) => {
@@ -377,10 +401,12 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             parsed.ok_or_else(|| first_error.expect("at least one module was tried"))
         }
-        _ => parse_with_ranges(&mut session, module, whole, &grid, &params, expected),
+        _ => parse_with_ranges(&mut session, module, whole, &grid, &params, expected)
+            .map(|(p, sort)| (p, module, sort)),
     };
-    let template = match template {
-        Ok(p) => p,
+    // (The module and sort the term was read in: `--resume` reads its values so.)
+    let (template, value_module, value_sort) = match template {
+        Ok(t) => t,
         Err(d) => return fail(&session, d),
     };
     let filter = match &args.filter {
@@ -389,7 +415,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             let file = session.sources.add("--where", cond);
             let whole = (file, 0..cond.len());
             match parse_with_ranges(&mut session, module, whole, &grid, &params, bool_sort) {
-                Ok(p) => Some(p),
+                Ok((p, _)) => Some(p),
                 Err(d) => return fail(&session, d),
             }
         }
@@ -470,10 +496,27 @@ pub fn run(args: SweepArgs) -> ExitCode {
         let _ = write!(question, ", --where {}", cond.trim());
     }
     let header = csv::header(&grid, &columns, &question);
-    let valid = |r: &str| match kind {
-        Kind::Outcome(_) => ["B", "R", "draw"].contains(&r),
-        Kind::Value => !r.trim().is_empty(),
-        Kind::Chance => chance::valid(r),
+    // A resumed row's result must be one this sweep could have written: a winner; a
+    // term of the swept term's sort (read as the term was, each distinct value once); a
+    // probability between 0 and 1 whose decimal and fraction agree.
+    let mut read_values: HashMap<String, Result<(), String>> = HashMap::new();
+    let mut valid = |r: &str| match (kind, &chance_question) {
+        (Kind::Outcome(_), _) => match ["B", "R", "draw"].contains(&r) {
+            true => Ok(()),
+            false => Err("the winner is B, R or draw".to_string()),
+        },
+        (Kind::Value, _) => read_values
+            .entry(r.to_string())
+            .or_insert_with(|| {
+                let sig = &session.program.sig;
+                let want = sig.sort(value_sort).name.clone();
+                match session.parse_term(value_module, "--resume", r, Some(value_sort)) {
+                    Ok(_) => Ok(()),
+                    Err(d) => Err(format!("not a term of sort `{want}` ({})", d.message)),
+                }
+            })
+            .clone(),
+        (Kind::Chance, q) => chance::valid(r, q.as_ref().map(|q| q.goal)),
     };
 
     // Points already computed (--resume).
@@ -481,7 +524,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
     let mut values = Values::default();
     let mut resumed = 0;
     if let Some(path) = &args.resume {
-        match csv::read_existing(path, &grid, &header, &valid, &mut results, &mut values) {
+        match csv::read_existing(path, &grid, &header, &mut valid, &mut results, &mut values) {
             Ok(n) => resumed = n,
             Err(e) => return Failure::resume(e)
                 .help("resume with the command that wrote the CSV, or start afresh with --csv FILE")
@@ -546,19 +589,31 @@ pub fn run(args: SweepArgs) -> ExitCode {
         last: false,
         profile: args.profile.map(|_| Default::default()),
     };
-    // The points by the values of the parameter ranges (one group when there are none).
-    let mut groups: std::collections::BTreeMap<Vec<i64>, Vec<usize>> = Default::default();
+    // The points by the values of the parameter ranges (one group when there are none):
+    // those to compute, and the resumed ones, which --where must keep (it may name a
+    // parameter, so it is asked with the group's values set).
+    type Group = (Vec<usize>, Vec<usize>);
+    let mut groups: std::collections::BTreeMap<Vec<i64>, Group> = Default::default();
     let mut point = Vec::new();
-    for &i in &todo {
+    let check_resumed = resumed > 0 && job.filter.is_some();
+    for (i, &r) in results.iter().enumerate() {
+        let pending = r == PENDING;
+        if !(pending || check_resumed && has_value(r)) {
+            continue;
+        }
         grid.point(i, &mut point);
         let key: Vec<i64> = param_dims.iter().map(|&d| point[d]).collect();
-        groups.entry(key).or_default().push(i);
+        let (todo_here, resumed_here) = groups.entry(key).or_default();
+        match pending {
+            true => todo_here.push(i),
+            false => resumed_here.push(i),
+        }
     }
     let mut write_error: Option<String> = None;
     let mut outcome = work::Outcome::Complete;
-    let runs = groups.len();
-    for (run, (key, points)) in groups.into_iter().enumerate() {
-        job.last = run + 1 == runs;
+    let last_run = groups.values().rposition(|(todo, _)| !todo.is_empty());
+    for (run, (key, (points, resumed_here))) in groups.into_iter().enumerate() {
+        job.last = Some(run) == last_run;
         for (&d, value) in param_dims.iter().zip(&key) {
             let assignment = format!("{}={value}", grid.ranges[d].name);
             if let Err(diag) =
@@ -566,6 +621,21 @@ pub fn run(args: SweepArgs) -> ExitCode {
             {
                 return fail(&session, diag);
             }
+        }
+        if let (Some(f), Some(path)) = (&job.filter, &args.resume) {
+            if let Some(i) = first_left_out(&session, f, &grid, &resumed_here) {
+                grid.point(i, &mut point);
+                let at: Vec<String> = point.iter().map(|v| v.to_string()).collect();
+                return Failure::resume(format!(
+                    "`{}` has a row for the point ({}), which --where leaves out: this sweep did not write it (remove the line, or start the sweep afresh)",
+                    path.display(),
+                    at.join(", ")
+                ))
+                .report();
+            }
+        }
+        if points.is_empty() {
+            continue;
         }
         // The game's `requires`, with the parameters of this group of points.
         let (params, requires) = match &target {
