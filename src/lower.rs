@@ -58,7 +58,13 @@ pub fn run(args: LowerArgs) -> ExitCode {
         return Failure::usage("--to bddl writes a `.game` grid game as BDDL: give one .game file")
             .report();
     }
-    let model = match model_from_files(&args.files, args.game.as_deref(), &args.set, args.depth) {
+    let model = match model_from_files(
+        &args.files,
+        args.game.as_deref(),
+        &args.set,
+        args.depth,
+        Purpose::Write,
+    ) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -128,11 +134,20 @@ pub fn run(args: LowerArgs) -> ExitCode {
 /// The BDDL model of the files given on a command line: a `.game` grid game (its first
 /// game, or the one `game` names, with parameters set), or a BDDL domain and problem. With
 /// `depth`, the model's depth is replaced.
+/// What a grid game's model is read for: to write it in another format (`lower`), or to
+/// answer questions about the game with it (`solve --qbf`, `play --qbf`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Write,
+    Answer,
+}
+
 pub fn model_from_files(
     files: &[PathBuf],
     game: Option<&str>,
     set: &[String],
     depth: Option<u32>,
+    purpose: Purpose,
 ) -> Result<Model, ExitCode> {
     let mut model = if files.len() == 2 {
         // (A BDDL problem has no game to pick and no parameters: the flags would be
@@ -153,7 +168,7 @@ pub fn model_from_files(
         let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
         let game = app::game_with_parameters(&mut session, &files[0], game, set)
             .map_err(|d| fail(&session, d))?;
-        model_of(&mut session, &game, depth).map_err(|d| fail(&session, d))?
+        model_of(&mut session, &game, depth, purpose).map_err(|d| fail(&session, d))?
     };
     if let Some(d) = depth {
         model.depth = d;
@@ -194,7 +209,12 @@ fn declared(
 }
 
 /// The BDDL model of a loaded grid game.
-pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Result<Model, Diag> {
+pub fn model_of(
+    session: &mut Session,
+    game: &Game,
+    depth: Option<u32>,
+    purpose: Purpose,
+) -> Result<Model, Diag> {
     let not_grid = || {
         Diag::error(format!("game `{}` is not a grid game", game.name))
             .note("only games written with the standard library's GRID module (stdlib/grid.game) can be lowered")
@@ -257,10 +277,26 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
         });
     }
     if sig.true_op.is_none() || store.op(loses) != sig.true_op {
-        crate::failure::warning(&format!(
-            "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true); BDDL cannot say that: in the BDDL files a player who cannot move loses",
+        // BDDL and seed 001's encoding count a player who cannot move as beaten: White
+        // stuck on a full board is a win for Black there, a draw in this game.
+        let text = format!(
+            "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true: a full board is a draw), but in BDDL and seed 001's QBF encoding a player who cannot move loses",
             game.name
-        ));
+        );
+        match purpose {
+            Purpose::Write => {
+                crate::failure::warning(&format!("{text}; the files written say the latter"))
+            }
+            Purpose::Answer => {
+                let d = match declared(sig, game, "no-move-loses") {
+                    Some(span) => Diag::at(span, text, "declared here"),
+                    None => Diag::error(text),
+                };
+                return Err(d.note(
+                    "--qbf would answer that other game (where White cannot move, Black would win); solve this one by exhaustive search, without --qbf",
+                ));
+            }
+        }
     }
     let init = board.cells();
     let depth = depth

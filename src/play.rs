@@ -62,7 +62,13 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if !args.solver.qbf {
         return Failure::usage("`gamelang play` plays against an agent (--agent SPEC, e.g. --agent mcts:1000; `gamelang agents` lists them) or against the QBF strategy on a grid game (--qbf)").report();
     }
-    let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
+    let mut model = match crate::lower::model_from_files(
+        &args.files,
+        None,
+        &args.set,
+        args.depth,
+        crate::lower::Purpose::Answer,
+    ) {
         Ok(m) => m,
         Err(code) => return code,
     };

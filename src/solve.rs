@@ -239,8 +239,13 @@ fn solve_qbf(args: &SolveArgs) -> ExitCode {
         _ => None,
     };
     let files = [args.file.clone()];
-    let model = match crate::lower::model_from_files(&files, args.game.as_deref(), &args.set, fixed)
-    {
+    let model = match crate::lower::model_from_files(
+        &files,
+        args.game.as_deref(),
+        &args.set,
+        fixed,
+        crate::lower::Purpose::Answer,
+    ) {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -197,14 +197,14 @@ fn an_encoding_past_the_memory_budget_is_refused_before_it_is_built() {
     );
     assert!(first.contains("more than the memory budget of"), "{first}");
     assert!(help.contains("GAMELANG_MAX_MEMORY"), "{help}");
-    // The same through `solve --qbf --json`, with a budget too small for depth 100 (about 2.4 MB).
+    // The same through `solve --qbf --json`, with a budget too small for depth 300 (about 7 MB).
     let o = support::cli::gamelang_env(
         &[
             "solve",
-            "examples/grid/tictactoe.game",
+            "examples/grid/domineering.game",
             "--qbf",
             "--depth",
-            "100",
+            "300",
             "--json",
         ],
         &[("GAMELANG_MAX_MEMORY", "1M")],
@@ -215,7 +215,7 @@ fn an_encoding_past_the_memory_budget_is_refused_before_it_is_built() {
         e["message"]
             .as_str()
             .unwrap()
-            .contains("the QBF encoding at depth 100"),
+            .contains("the QBF encoding at depth 300"),
         "{e}"
     );
 }

@@ -384,3 +384,36 @@ fn a_certificate_that_does_not_win_refutes_the_answer() {
         assert!(!text.contains("winning strategy"), "{text}");
     }
 }
+
+/// A grid game where a player who cannot move does not lose (tic-tac-toe: a full board is a
+/// draw) is not the game seed 001's encoding answers (there White unable to move loses):
+/// `solve --qbf` and `play --qbf` refuse it, at the declaration, instead of answering the
+/// other game. On a 3 × 1 board Black cannot make three in a row before the board is full,
+/// so exhaustive search says no win within 4 plies; the encoding said yes. Lowering still
+/// writes the files, with a warning.
+#[test]
+fn qbf_refuses_a_game_where_a_stuck_player_does_not_lose() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/tictactoe.game");
+    let game = game.to_str().unwrap();
+    let size = ["--set", "width=3", "--set", "height=1"];
+    let exhaustive = json(&[&["solve", game, "--json", "--max-depth", "4"][..], &size].concat());
+    assert_eq!(exhaustive["wins_within"], false, "{exhaustive}");
+    for args in [
+        &["solve", game, "--qbf", "--max-depth", "4"][..],
+        &["play", game, "--qbf", "--depth", "4"][..],
+    ] {
+        let out = gamelang(&[args, &size].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("says a player who cannot move does not lose")
+                && err.contains("tictactoe.game:")
+                && err.contains("without --qbf"),
+            "{args:?}: {err}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("Black wins"));
+    }
+    let out = gamelang(&[&["lower", game, "--to", "qdimacs", "--depth", "2"][..], &size].concat());
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
