@@ -58,6 +58,13 @@ pub fn run(args: LowerArgs) -> ExitCode {
         return Failure::usage("--to bddl writes a `.game` grid game as BDDL: give one .game file")
             .report();
     }
+    if args.to == Target::Bddl && args.depth == Some(0) {
+        // (BDDL's `#depth` is positive: the file would not be read back.)
+        return Failure::usage(
+            "--depth 0 cannot be written to BDDL: a problem's #depth is at least 1",
+        )
+        .report();
+    }
     let model = match model_from_files(
         &args.files,
         args.game.as_deref(),
@@ -164,6 +171,13 @@ pub fn model_from_files(
             problem: files[1].clone(),
         })?
     } else {
+        if looks_like_bddl(&files[0]) {
+            return Err(Failure::usage(format!(
+                "`{}` is a BDDL file (it starts with `#`): a BDDL game is a domain and a problem file, given in that order (`gamelang bddl solve DOMAIN PROBLEM`, `gamelang lower DOMAIN PROBLEM`, `gamelang play DOMAIN PROBLEM --qbf`)",
+                files[0].display()
+            ))
+            .report());
+        }
         let mut session = app::load(&files[0])?;
         let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
         let game = app::game_with_parameters(&mut session, &files[0], game, set)
@@ -174,6 +188,12 @@ pub fn model_from_files(
         model.depth = d;
     }
     Ok(model)
+}
+
+/// Does the file start like a BDDL domain or problem (`#blackactions`, `#boardsize`), where
+/// a `.game` file cannot?
+fn looks_like_bddl(path: &std::path::Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| text.trim_start().starts_with('#'))
 }
 
 /// Reduce `text` in the game's module.

@@ -413,7 +413,45 @@ fn qbf_refuses_a_game_where_a_stuck_player_does_not_lose() {
         );
         assert!(!String::from_utf8_lossy(&out.stdout).contains("Black wins"));
     }
-    let out = gamelang(&[&["lower", game, "--to", "qdimacs", "--depth", "2"][..], &size].concat());
+    let out = gamelang(
+        &[
+            &["lower", game, "--to", "qdimacs", "--depth", "2"][..],
+            &size,
+        ]
+        .concat(),
+    );
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
+}
+
+/// One BDDL file where a domain and a problem are needed is said to be so (exit 2), not
+/// read as a `.game` file; `lower --to bddl --depth 0` is refused, since BDDL's `#depth` is
+/// positive and the file could not be read back.
+#[test]
+fn a_bddl_domain_alone_and_a_zero_bddl_depth_are_usage_errors() {
+    let (d, _) = corpus_files("httt", "3x3_5_el.ig");
+    for args in [
+        &["lower", &d, "--to", "qdimacs"][..],
+        &["solve", &d, "--qbf"][..],
+        &["play", &d, "--qbf"][..],
+    ] {
+        let out = gamelang(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("is a BDDL file"), "{args:?}: {err}");
+    }
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/domineering.game");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = gamelang(&[
+        "lower",
+        game.to_str().unwrap(),
+        "--to",
+        "bddl",
+        "--out",
+        tmp.path().to_str().unwrap(),
+        "--depth",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("#depth is at least 1"));
 }
