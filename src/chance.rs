@@ -511,9 +511,11 @@ pub struct SimulateArgs {
     /// How many games to play.
     #[arg(long, default_value_t = 10_000)]
     pub games: u64,
-    /// A game longer than this many moves is stopped and counted as unfinished.
-    #[arg(long, default_value_t = 1_000_000)]
-    pub max_moves: u64,
+    /// A game longer than this many moves is stopped and counted as unfinished. Without
+    /// it, games stop at 1,000,000 moves, and if the first game does, the simulation stops
+    /// there with an error (the game may never end).
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u64>,
     /// Which game of the file, by name.
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
@@ -532,6 +534,9 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
 }
+
+/// Where a simulated game stops without --max-moves.
+const DEFAULT_MAX_MOVES: u64 = 1_000_000;
 
 pub fn simulate(args: SimulateArgs) -> ExitCode {
     let mut session = match load(&args.file) {
@@ -599,15 +604,17 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
     };
     // Sampled games meet the same states again and again.
     model.remember = true;
+    // Without --max-moves, a first game that never ends stops the simulation: with the
+    // default 10,000 games each as long, it would run for hours before printing anything.
+    let (max_moves, give_up) = match args.max_moves {
+        Some(n) => (n, false),
+        None => (DEFAULT_MAX_MOVES, true),
+    };
     let played = match &specs {
         Some(specs) => gamelang_agents::chance::simulate(
-            &mut model,
-            specs,
-            args.seed,
-            args.games,
-            args.max_moves,
+            &mut model, specs, args.seed, args.games, max_moves, give_up,
         ),
-        None => simulate::simulate(&mut model, args.seed, args.games, args.max_moves),
+        None => simulate::simulate(&mut model, args.seed, args.games, max_moves, give_up),
     };
     let t = match played {
         Ok(t) => t,
@@ -616,6 +623,18 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         }
         Err(e) => return render(&session, &error_diag(e)),
     };
+    if t.gave_up {
+        return Failure::new(
+            Code::Limit,
+            format!(
+                "the first game of `{}` passed {max_moves} moves without ending (in {:.1} s): it may never end",
+                game.name,
+                began.elapsed().as_secs_f64()
+            ),
+        )
+        .help("if its games are this long, give --max-moves N: each game then stops after N moves and is counted as unfinished")
+        .report();
+    }
     let millis = (began.elapsed().as_secs_f64() * 1e6).round() / 1e3;
     let mean = t.total_moves as f64 / t.games.max(1) as f64;
     if args.json {

@@ -388,13 +388,14 @@ impl<M: ChanceModel<State = TermId, Choice = TermId>> ChanceModel for From<'_, M
 /// Play `games` games from the start, player i choosing as `specs[i]` (no rotation),
 /// events drawn by their probabilities; the totals as `gamelang simulate` counts them.
 /// Agent i's random stream is `Rng::derive(seed, i)`, the events' `Rng::derive(seed,
-/// players)`.
+/// players)`. `max_moves` and `give_up` as in [`gamelang_chance::simulate::simulate`].
 pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
     model: &mut M,
     specs: &[AgentSpec],
     seed: u64,
     games: u64,
     max_moves: u64,
+    give_up: bool,
 ) -> Result<Tally, ChanceError> {
     let mut rules = ChanceRules::new(model).map_err(chance_error)?;
     let players = rules.players();
@@ -420,7 +421,7 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
         Node::Over { .. } => 0,
     };
     let mut tally = MatchTally::new(players.len());
-    let mut interrupted = false;
+    let (mut interrupted, mut gave_up) = (false, false);
     for _ in 0..games {
         if rules.model.interrupted() {
             interrupted = true;
@@ -437,7 +438,13 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
         )
         .map_err(chance_error);
         match rec {
-            Ok(rec) => tally.add(&rec),
+            Ok(rec) => {
+                tally.add(&rec);
+                if give_up && tally.games == 1 && tally.stopped == 1 {
+                    gave_up = true;
+                    break;
+                }
+            }
             // The game under way is not counted; the finished ones are the answer so far.
             Err(ChanceError::Interrupted) => {
                 interrupted = true;
@@ -453,5 +460,6 @@ pub fn simulate<M: ChanceModel<State = TermId, Choice = TermId> + Backing>(
         unfinished: tally.stopped as u64,
         total_moves: tally.plies as u64,
         interrupted,
+        gave_up,
     })
 }

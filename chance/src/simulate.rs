@@ -39,6 +39,9 @@ pub struct Tally {
     /// Stopped by the user (Ctrl-C) before all the games asked for were played: the
     /// counts are those of the games finished.
     pub interrupted: bool,
+    /// Stopped after the first game, which passed the move limit (asked for with
+    /// `give_up`): the game may never end, and playing the others would take as long each.
+    pub gave_up: bool,
 }
 
 /// The 95% Wilson score interval of `k` successes in `n` trials (`simulate`'s win rates,
@@ -79,12 +82,14 @@ enum Cached<S> {
 /// How many states' expansions a simulation remembers at most.
 const CACHED: usize = 200_000;
 
-/// Play `games` random games from the start, each at most `max_moves` moves.
+/// Play `games` random games from the start, each at most `max_moves` moves; with
+/// `give_up`, stop after the first game if it passed the limit ([`Tally::gave_up`]).
 pub fn simulate<M: ChanceModel>(
     model: &mut M,
     seed: u64,
     games: u64,
     max_moves: u64,
+    give_up: bool,
 ) -> Result<Tally, ChanceError> {
     let players = model.players()?;
     let start = model.start()?;
@@ -97,6 +102,7 @@ pub fn simulate<M: ChanceModel>(
         unfinished: 0,
         total_moves: 0,
         interrupted: false,
+        gave_up: false,
     };
     'games: for _ in 0..games {
         // Asked between games and every so many moves: once the states met are
@@ -162,13 +168,76 @@ pub fn simulate<M: ChanceModel>(
         }
         tally.total_moves += moves;
         tally.games += 1;
+        if give_up && tally.games == 1 && tally.unfinished == 1 {
+            tally.gave_up = true;
+            break;
+        }
     }
     Ok(tally)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::wilson;
+    use super::{simulate, wilson};
+    use crate::model::{ChanceError, ChanceModel, Node, Opt};
+    use crate::Prob;
+
+    /// One player on a walk 0, 1, 2, …: with `end` the walk ends (a win) at `end`, else
+    /// never.
+    struct Walk {
+        end: Option<usize>,
+    }
+
+    impl ChanceModel for Walk {
+        type State = usize;
+        type Choice = usize;
+        fn players(&mut self) -> Result<Vec<String>, ChanceError> {
+            Ok(vec!["w".into()])
+        }
+        fn start(&mut self) -> Result<usize, ChanceError> {
+            Ok(0)
+        }
+        fn expand(&mut self, s: usize) -> Result<Node<usize, usize>, ChanceError> {
+            if Some(s) == self.end {
+                return Ok(Node::Final { winners: vec![0] });
+            }
+            Ok(Node::Turn {
+                player: 0,
+                options: vec![Opt {
+                    choice: 0,
+                    outcomes: vec![(Prob::one(), s + 1)],
+                }],
+            })
+        }
+        fn score(&mut self, _: usize) -> Result<Option<Vec<i64>>, ChanceError> {
+            Ok(None)
+        }
+        fn show_state(&self, s: usize) -> String {
+            s.to_string()
+        }
+        fn show_choice(&self, c: &usize) -> String {
+            c.to_string()
+        }
+    }
+
+    #[test]
+    fn a_first_game_past_the_limit_gives_up_only_when_asked() {
+        // Never ends: with give_up, one game is played and the simulation gives up;
+        // without, every game is counted unfinished.
+        let t = simulate(&mut Walk { end: None }, 1, 10, 50, true).unwrap();
+        assert!(t.gave_up);
+        assert_eq!((t.games, t.unfinished, t.total_moves), (1, 1, 50));
+        let t = simulate(&mut Walk { end: None }, 1, 10, 50, false).unwrap();
+        assert!(!t.gave_up);
+        assert_eq!((t.games, t.unfinished), (10, 10));
+        // Ends after 30 moves, within the limit: all games played, each a win.
+        let t = simulate(&mut Walk { end: Some(30) }, 1, 10, 50, true).unwrap();
+        assert!(!t.gave_up);
+        assert_eq!(
+            (t.games, t.unfinished, t.wins[0], t.total_moves),
+            (10, 0, 10, 300)
+        );
+    }
 
     #[test]
     fn wilson_interval_matches_the_formula_on_known_values() {
