@@ -455,3 +455,37 @@ fn a_bddl_domain_alone_and_a_zero_bddl_depth_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("#depth is at least 1"));
 }
+
+/// A formula file left by a gamelang that was killed (its process gone) is removed by the
+/// next QBF run; one of a process that still runs is left alone.
+#[test]
+fn formula_files_of_killed_runs_are_removed_by_the_next_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A process id that ran and ended (and is not reused within the test).
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let orphan = tmp.path().join(format!("gamelang-qbf-{dead}-0-1.qdimacs"));
+    let alive = tmp
+        .path()
+        .join(format!("gamelang-qbf-{}-0-1.qdimacs", std::process::id()));
+    let other = tmp.path().join("gamelang-qbf-notes.txt");
+    for f in [&orphan, &alive, &other] {
+        std::fs::write(f, "p cnf 0 0\n").unwrap();
+    }
+    let (d, p) = corpus_files("httt", "3x3_5_el.ig");
+    let out = support::cli::gamelang_env(
+        &["bddl", "solve", &d, &p, "--qbf", "--depth", "3", "--json"],
+        &[("TMPDIR", tmp.path().to_str().unwrap())],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!orphan.exists(), "the killed run's file is still there");
+    assert!(alive.exists() && other.exists());
+    // The run's own file is gone too (removed when the solver was done).
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}

@@ -56,14 +56,44 @@ impl Drop for TempFile {
     }
 }
 
+/// The prefix of the formula files, followed by the process id.
+const TEMP_PREFIX: &str = "gamelang-qbf-";
+
+/// Remove the formula files left by gamelang processes that no longer run. A process
+/// killed (SIGKILL, SIGTERM, SIGHUP, or Ctrl-C where nothing unwinds) cannot remove its
+/// own; the next one does, once per process. A process is taken to run while
+/// `/proc/PID` exists (elsewhere than on Linux nothing is removed).
+fn remove_orphans(dir: &std::path::Path) {
+    if !std::path::Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if rest.ends_with(".qdimacs") && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 fn temp_file(text: &str) -> Result<TempFile, String> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| remove_orphans(&std::env::temp_dir()));
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
     let name = format!(
-        "gamelang-qbf-{}-{}-{nanos}.qdimacs",
+        "{TEMP_PREFIX}{}-{}-{nanos}.qdimacs",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     );
