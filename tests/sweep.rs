@@ -792,3 +792,28 @@ fn resume_refuses_rows_this_sweep_could_not_have_written() {
         "is not the fraction 1/3",
     );
 }
+
+/// A variable written `X:Sort` in a sweep's term is said to be a variable (where the ranges
+/// are the only ones), at its place, not an unknown sort `Nat`.
+#[test]
+fn an_inline_variable_in_the_swept_term_is_called_a_variable() {
+    let o = gamelang(&[
+        "sweep",
+        "examples/heaps.game",
+        "--range",
+        "k=1..3",
+        "--range",
+        "n=1..3",
+        "--expr",
+        "X:Nat + k",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("`X:Nat` is a variable, but a sweep's only variables are its ranges")
+            && err.contains("--expr:1:1")
+            && err.contains("the ranges' variables here: k, n"),
+        "{err}"
+    );
+    assert!(!err.contains("unknown sort"), "{err}");
+}

@@ -120,6 +120,16 @@ impl VarScope for RangeVars {
     fn sort_names(&self) -> Vec<String> {
         Vec::new()
     }
+    fn inline_refused(&self, text: &str) -> Option<(String, String)> {
+        let names = self.names();
+        Some((
+            format!("`{text}` is a variable, but a sweep's only variables are its ranges"),
+            match names.is_empty() {
+                true => "this sweep's ranges are all game parameters".to_string(),
+                false => format!("the ranges' variables here: {}", names.join(", ")),
+            },
+        ))
+    }
 }
 
 /// Which of `points` the `--where` condition `filter` leaves out (with the session's

@@ -243,10 +243,10 @@ pub trait VarScope {
     fn names(&self) -> Vec<String>;
     /// All sort names, for suggestions.
     fn sort_names(&self) -> Vec<String>;
-    /// May the term have variables at all? (Not a configuration, a parameter's value or a
-    /// term at the prompt.)
-    fn has_variables(&self) -> bool {
-        true
+    /// Why a variable written `X:Sort` cannot be here, if it cannot: the error's message
+    /// and note (the scope has no such variables, so `inline` said no).
+    fn inline_refused(&self, _text: &str) -> Option<(String, String)> {
+        None
     }
 }
 
@@ -266,8 +266,14 @@ impl VarScope for NoVars {
     fn sort_names(&self) -> Vec<String> {
         Vec::new()
     }
-    fn has_variables(&self) -> bool {
-        false
+    /// (A configuration, a parameter's value, a term at the prompt: evaluated as it is.)
+    fn inline_refused(&self, text: &str) -> Option<(String, String)> {
+        Some((
+            format!("no variables here: `{text}` is one"),
+            "this term is evaluated as it is, so it must be ground: write a value in its \
+             place (`gamelang reduce FILE TERM` reduces terms with variables)"
+                .to_string(),
+        ))
     }
 }
 
@@ -883,20 +889,12 @@ impl TermParser<'_> {
                             right: 0,
                         },
                     ),
-                    None if !self.vars.has_variables() => {
+                    None if self.vars.inline_refused(&text).is_some() => {
                         // (Said as the sort being unknown, it sent people looking for
                         // the sort `Nat`.)
+                        let (message, note) = self.vars.inline_refused(&text).unwrap_or_default();
                         self.bad_sort.get_or_insert(
-                            Diag::at(
-                                self.toks[i].span,
-                                format!("no variables here: `{text}` is one"),
-                                "a variable",
-                            )
-                            .note(
-                                "this term is evaluated as it is, so it must be ground: write a \
-                                 value in its place (`gamelang reduce FILE TERM` reduces terms \
-                                 with variables)",
-                            ),
+                            Diag::at(self.toks[i].span, message, "a variable").note(note),
                         );
                     }
                     None => {
