@@ -239,19 +239,23 @@ fn solve_qbf(args: &SolveArgs) -> ExitCode {
         _ => None,
     };
     let files = [args.file.clone()];
+    // (The model keeps the file's depth, which the report names as such.)
     let model = match crate::lower::model_from_files(
         &files,
         args.game.as_deref(),
         &args.set,
-        fixed,
+        None,
         crate::lower::Purpose::Answer,
     ) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let spec = match crate::bddl::depth_spec(args.depth.as_deref(), args.max_depth, model.depth) {
-        Ok(s) => s,
-        Err(code) => return code,
+    let spec = match fixed {
+        Some(d) => crate::qbf::DepthSpec::Fixed(d),
+        None => match crate::bddl::depth_spec(args.depth.as_deref(), args.max_depth, model.depth) {
+            Ok(s) => s,
+            Err(code) => return code,
+        },
     };
     let what = args.file.display().to_string();
     crate::qbf::solve_and_print(&model, &what, spec, args.json, &args.solver)

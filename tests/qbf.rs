@@ -489,3 +489,20 @@ fn formula_files_of_killed_runs_are_removed_by_the_next_one() {
     let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
     assert_eq!(left.len(), 2, "{left:?}");
 }
+
+/// `solve --qbf --max-depth D` on a `.game` answers at depth D and reports the file's own
+/// depth as the file's (the board's cell count for domineering 4 × 4), not D.
+#[test]
+fn the_files_depth_is_reported_as_the_files() {
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/domineering.game");
+    let game = game.to_str().unwrap();
+    let j = json(&["solve", game, "--qbf", "--max-depth", "4", "--json"]);
+    assert_eq!(j["depth"], 4, "{j}");
+    assert_eq!(j["problem_depth"], 16, "{j}");
+    let out = gamelang(&["solve", game, "--qbf", "--max-depth", "4"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("depth 16 in the file") && text.contains("depth 4:"),
+        "{text}"
+    );
+}
