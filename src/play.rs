@@ -160,8 +160,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
                     print!("your move (number or name): ");
                     let _ = std::io::stdout().flush();
                 }
-                let Some(Ok(line)) = lines.next() else {
-                    return abandoned("the input ended before the game did: game abandoned");
+                let line = match lines.next() {
+                    Some(Ok(line)) => line,
+                    Some(Err(e)) => {
+                        return abandoned(&format!("cannot read a move ({e}): game abandoned"))
+                    }
+                    None => {
+                        return abandoned("the input ended before the game did: game abandoned")
+                    }
                 };
                 let line = line.trim().to_string();
                 if let Ok(n) = line.parse::<usize>() {

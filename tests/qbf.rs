@@ -140,6 +140,10 @@ fn play(args: &[&str], pick: &dyn Fn(usize) -> usize) -> (bool, String) {
 /// Play White against the QBF strategy with `input` piped in: the exit status, and
 /// standard output followed by standard error.
 fn play_piped(args: &[&str], input: &str) -> (Option<i32>, String) {
+    play_piped_bytes(args, input.as_bytes())
+}
+
+fn play_piped_bytes(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
         .arg("play")
         .args(args)
@@ -150,7 +154,7 @@ fn play_piped(args: &[&str], input: &str) -> (Option<i32>, String) {
         .spawn()
         .expect("run play");
     let mut stdin = child.stdin.take().expect("stdin");
-    let _ = stdin.write_all(input.as_bytes());
+    let _ = stdin.write_all(input);
     drop(stdin);
     let out = child.wait_with_output().expect("play");
     let text =
@@ -200,6 +204,13 @@ fn playing_against_the_qbf_strategy_tells_bad_input_from_a_refuted_strategy() {
     assert_eq!(status, Some(2), "{text}");
     assert!(text.contains("input ended"), "{text}");
     assert!(text.contains("Black plays "), "{text}");
+    // Input that is not text is said to be so.
+    let (status, text) = play_piped_bytes(&args, b"\xff\n");
+    assert_eq!(status, Some(2), "{text}");
+    assert!(
+        text.contains("cannot read a move") && text.contains("UTF-8"),
+        "{text}"
+    );
 }
 
 #[test]
