@@ -583,7 +583,7 @@ fn ctrl_c_stops_the_qbf_solver_and_ends_with_the_interrupted_status() {
     let o = interrupted_run(
         &[
             "solve",
-            "examples/grid/tictactoe.game",
+            "examples/grid/domineering.game",
             "--qbf",
             "--solver",
             &solver,
