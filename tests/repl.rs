@@ -554,7 +554,17 @@ fn parameters_values_and_bounded_play_at_the_prompt() {
     let o = repl(&["examples/colouring.game"], "set m 3\n");
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("the current game's parameters: n"),
+        stderr(&o).contains("`m` is neither a setting nor a parameter of game `colouring`")
+            && stderr(&o).contains("game `colouring`'s parameters: n"),
+        "{}",
+        stderr(&o)
+    );
+    // The same for a chance game (it named no parameters).
+    let o = repl(&["examples/pig.game"], "set gol 5\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("`gol` is neither a setting nor a parameter of game `pig`")
+            && stderr(&o).contains("game `pig`'s parameters: goal"),
         "{}",
         stderr(&o)
     );

@@ -753,18 +753,33 @@ impl Backend {
                 Ok(())
             }
             _ => {
-                let params: Vec<String> = self
-                    .game_named(None)
-                    .map(|g| g.params.iter().map(|(p, _)| p.clone()).collect())
-                    .unwrap_or_default();
-                let mut d = Diag::error(format!("cannot set `{rest}`")).note(
+                // The current game, two-player or chance, and its parameters.
+                let current: Option<(String, Vec<String>)> = match self.game_named(None) {
+                    Some(g) => Some((
+                        g.name.clone(),
+                        g.params.iter().map(|(p, _)| p.clone()).collect(),
+                    )),
+                    None => self.current_chance_game().map(|g| {
+                        (
+                            g.name.clone(),
+                            g.params.iter().map(|(p, _)| p.clone()).collect(),
+                        )
+                    }),
+                };
+                let message = match (words.as_slice(), &current) {
+                    ([name, _], Some((game, _))) => format!(
+                        "cannot set `{rest}`: `{name}` is neither a setting nor a parameter of game `{game}`"
+                    ),
+                    _ => format!("cannot set `{rest}`"),
+                };
+                let mut d = Diag::error(message).note(
                     "usage: set [max-steps N | max-nesting N | print-limit N | profile on|off | PARAMETER VALUE]",
                 );
-                if !params.is_empty() {
-                    d = d.note(format!(
-                        "the current game's parameters: {}",
-                        params.join(", ")
-                    ));
+                if let Some((game, params)) = &current {
+                    d = d.note(match params.is_empty() {
+                        true => format!("game `{game}` has no parameters"),
+                        false => format!("game `{game}`'s parameters: {}", params.join(", ")),
+                    });
                 }
                 Err(d)
             }
