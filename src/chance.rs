@@ -201,7 +201,7 @@ fn solve_on(
                 args.tolerance
             ),
         )
-        .help("raise --tolerance, or solve exactly (--exact) where the game is small enough")
+        .help("raise --tolerance; or try --exact, which solves exactly where the game is small enough and its players' best choices settle (with three or more players they may keep changing, and then there is no exact answer to give)")
         .report();
     }
     ExitCode::SUCCESS

@@ -51,7 +51,7 @@ impl Backend {
                         "value iteration did not converge: the values above are not within its tolerance",
                     )
                     .note(format!(
-                        "`gamelang solve FILE --game {} --exact` solves it exactly, or `--tolerance T` with a larger T",
+                        "`gamelang solve FILE --game {} --tolerance T` with a larger T accepts these values; `--exact` solves exactly where the players' best choices settle (with three or more players they may not)",
                         game.name
                     )));
                 }
