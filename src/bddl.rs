@@ -309,10 +309,16 @@ pub fn depth_spec(
                 .map(|m| m.min(u32::MAX as u64) as u32)
                 .unwrap_or(default),
         }),
-        Some(text) => text
-            .parse::<u32>()
-            .map(DepthSpec::Fixed)
-            .map_err(|_| bad_depth(text).report()),
+        Some(text) => match text.parse::<u64>() {
+            Ok(d) => u32::try_from(d).map(DepthSpec::Fixed).map_err(|_| {
+                Failure::usage(format!(
+                    "--depth {d} is more plies than the QBF route encodes: at most {}",
+                    u32::MAX
+                ))
+                .report()
+            }),
+            Err(_) => Err(bad_depth(text).report()),
+        },
     }
 }
 
