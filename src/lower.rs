@@ -65,13 +65,7 @@ pub fn run(args: LowerArgs) -> ExitCode {
         )
         .report();
     }
-    let model = match model_from_files(
-        &args.files,
-        args.game.as_deref(),
-        &args.set,
-        args.depth,
-        Purpose::Write,
-    ) {
+    let model = match model_from_files(&args.files, args.game.as_deref(), &args.set, args.depth) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -86,6 +80,11 @@ pub fn run(args: LowerArgs) -> ExitCode {
                     .help("name the directory the domain and problem files are written to")
                     .report();
             };
+            if !model.stuck_loses {
+                crate::failure::warning(
+                    "the game says a player who cannot move does not lose (`no-move-loses` is not true: a full board is a draw); BDDL cannot say that, and in the files written a player who cannot move loses",
+                );
+            }
             if let Err(e) = std::fs::create_dir_all(out) {
                 return Failure::io(format!("cannot create {}: {e}", out.display())).report();
             }
@@ -141,20 +140,11 @@ pub fn run(args: LowerArgs) -> ExitCode {
 /// The BDDL model of the files given on a command line: a `.game` grid game (its first
 /// game, or the one `game` names, with parameters set), or a BDDL domain and problem. With
 /// `depth`, the model's depth is replaced.
-/// What a grid game's model is read for: to write it in another format (`lower`), or to
-/// answer questions about the game with it (`solve --qbf`, `play --qbf`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Purpose {
-    Write,
-    Answer,
-}
-
 pub fn model_from_files(
     files: &[PathBuf],
     game: Option<&str>,
     set: &[String],
     depth: Option<u32>,
-    purpose: Purpose,
 ) -> Result<Model, ExitCode> {
     let mut model = if files.len() == 2 {
         // (A BDDL problem has no game to pick and no parameters: the flags would be
@@ -182,7 +172,7 @@ pub fn model_from_files(
         let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
         let game = app::game_with_parameters(&mut session, &files[0], game, set)
             .map_err(|d| fail(&session, d))?;
-        model_of(&mut session, &game, depth, purpose).map_err(|d| fail(&session, d))?
+        model_of(&mut session, &game, depth).map_err(|d| fail(&session, d))?
     };
     if let Some(d) = depth {
         model.depth = d;
@@ -229,12 +219,7 @@ fn declared(
 }
 
 /// The BDDL model of a loaded grid game.
-pub fn model_of(
-    session: &mut Session,
-    game: &Game,
-    depth: Option<u32>,
-    purpose: Purpose,
-) -> Result<Model, Diag> {
+pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Result<Model, Diag> {
     let not_grid = || {
         Diag::error(format!("game `{}` is not a grid game", game.name))
             .note("only games written with the standard library's GRID module (stdlib/grid.game) can be lowered")
@@ -296,28 +281,9 @@ pub fn model_of(
             None => Diag::error(text),
         });
     }
-    if sig.true_op.is_none() || store.op(loses) != sig.true_op {
-        // BDDL and seed 001's encoding count a player who cannot move as beaten: White
-        // stuck on a full board is a win for Black there, a draw in this game.
-        let text = format!(
-            "game `{}` says a player who cannot move does not lose (`no-move-loses` is not true: a full board is a draw), but in BDDL and seed 001's QBF encoding a player who cannot move loses",
-            game.name
-        );
-        match purpose {
-            Purpose::Write => {
-                crate::failure::warning(&format!("{text}; the files written say the latter"))
-            }
-            Purpose::Answer => {
-                let d = match declared(sig, game, "no-move-loses") {
-                    Some(span) => Diag::at(span, text, "declared here"),
-                    None => Diag::error(text),
-                };
-                return Err(d.note(
-                    "--qbf would answer that other game (where White cannot move, Black would win); solve this one by exhaustive search, without --qbf",
-                ));
-            }
-        }
-    }
+    // (`false`: a player who cannot move does not lose; the QBF encoding then encodes the
+    // draw, and BDDL, which cannot say it, gets a warning from `lower --to bddl`.)
+    let stuck_loses = sig.true_op.is_some() && store.op(loses) == sig.true_op;
     let init = board.cells();
     let depth = depth
         .or(declared_depth.and_then(|d| u32::try_from(d).ok()))
@@ -332,5 +298,6 @@ pub fn model_of(
         white_goals,
         depth,
         black_first,
+        stuck_loses,
     })
 }

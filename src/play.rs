@@ -62,13 +62,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if !args.solver.qbf {
         return Failure::usage("`gamelang play` plays against an agent (--agent SPEC, e.g. --agent mcts:1000; `gamelang agents` lists them) or against the QBF strategy on a grid game (--qbf)").report();
     }
-    let mut model = match crate::lower::model_from_files(
-        &args.files,
-        None,
-        &args.set,
-        args.depth,
-        crate::lower::Purpose::Answer,
-    ) {
+    let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -144,9 +138,14 @@ pub fn run(args: PlayArgs) -> ExitCode {
             }
         } else {
             let moves = qbf::legal_moves(&model, &board, false);
-            if moves.is_empty() {
+            if moves.is_empty() && model.stuck_loses {
                 println!("White cannot move: Black wins (verified: no legal White move).");
                 return ExitCode::SUCCESS;
+            }
+            if moves.is_empty() {
+                // (`no-move-loses` false: a full board is a draw.)
+                println!("White cannot move: a draw, no win for Black — the strategy FAILED.");
+                return ExitCode::FAILURE;
             }
             for (i, (k, x, y, _)) in moves.iter().enumerate() {
                 println!(

@@ -240,13 +240,8 @@ fn solve_qbf(args: &SolveArgs) -> ExitCode {
     };
     let files = [args.file.clone()];
     // (The model keeps the file's depth, which the report names as such.)
-    let model = match crate::lower::model_from_files(
-        &files,
-        args.game.as_deref(),
-        &args.set,
-        None,
-        crate::lower::Purpose::Answer,
-    ) {
+    let model = match crate::lower::model_from_files(&files, args.game.as_deref(), &args.set, None)
+    {
         Ok(m) => m,
         Err(code) => return code,
     };

@@ -397,74 +397,71 @@ fn a_certificate_that_does_not_win_refutes_the_answer() {
 }
 
 /// A grid game where a player who cannot move does not lose (tic-tac-toe: a full board is a
-/// draw) is not the game seed 001's encoding answers (there White unable to move loses):
-/// `solve --qbf` and `play --qbf` refuse it, at the declaration, instead of answering the
-/// other game. On a 3 × 1 board Black cannot make three in a row before the board is full,
-/// so exhaustive search says no win within 4 plies; the encoding said yes. Lowering still
-/// writes the files, with a warning.
+/// draw) is encoded with that rule: `solve --qbf` agrees with exhaustive search at every
+/// depth on small boards, where White is stuck once the board is full. (Seed 001's rule,
+/// White stuck loses, made --qbf say Black wins 3 × 1 tic-tac-toe within 4 plies by filling
+/// the board, and play "verified" it.) Lowering to BDDL, which cannot say the rule, warns.
 #[test]
-fn qbf_refuses_a_game_where_a_stuck_player_does_not_lose() {
+fn qbf_encodes_a_game_where_a_stuck_player_does_not_lose() {
     let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/tictactoe.game");
     let game = game.to_str().unwrap();
-    let size = ["--set", "width=3", "--set", "height=1"];
-    let exhaustive = json(&[&["solve", game, "--json", "--max-depth", "4"][..], &size].concat());
-    assert_eq!(exhaustive["wins_within"], false, "{exhaustive}");
-    for args in [
-        &["solve", game, "--qbf", "--max-depth", "4"][..],
-        &["play", game, "--qbf", "--depth", "4"][..],
-    ] {
-        let out = gamelang(&[args, &size].concat());
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
-        assert!(
-            err.contains("says a player who cannot move does not lose")
-                && err.contains("tictactoe.game:")
-                && err.contains("without --qbf"),
-            "{args:?}: {err}"
-        );
-        assert!(!String::from_utf8_lossy(&out.stdout).contains("Black wins"));
+    let mut answers = Vec::new();
+    for (w, h, most) in [(3, 1, 5), (3, 2, 7), (2, 2, 5)] {
+        let size = [format!("width={w}"), format!("height={h}")];
+        let size = ["--set", &size[0], "--set", &size[1]];
+        for d in 1..=most {
+            let d = d.to_string();
+            let exhaustive =
+                json(&[&["solve", game, "--json", "--max-depth", &d][..], &size].concat());
+            let qbf = json(
+                &[
+                    &["solve", game, "--json", "--max-depth", &d, "--qbf"][..],
+                    &size,
+                ]
+                .concat(),
+            );
+            assert_eq!(
+                qbf["black_wins"], exhaustive["wins_within"],
+                "{w} x {h}, depth {d}: {qbf}"
+            );
+            answers.push(qbf["black_wins"].as_bool().unwrap());
+        }
     }
-    let out = gamelang(
-        &[
-            &["lower", game, "--to", "qdimacs", "--depth", "2"][..],
-            &size,
-        ]
-        .concat(),
-    );
-    assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("warning"));
-}
-
-/// One BDDL file where a domain and a problem are needed is said to be so (exit 2), not
-/// read as a `.game` file; `lower --to bddl --depth 0` is refused, since BDDL's `#depth` is
-/// positive and the file could not be read back.
-#[test]
-fn a_bddl_domain_alone_and_a_zero_bddl_depth_are_usage_errors() {
-    let (d, _) = corpus_files("httt", "3x3_5_el.ig");
-    for args in [
-        &["lower", &d, "--to", "qdimacs"][..],
-        &["solve", &d, "--qbf"][..],
-        &["play", &d, "--qbf"][..],
-    ] {
-        let out = gamelang(args);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains("is a BDDL file"), "{args:?}: {err}");
-    }
-    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/grid/domineering.game");
+    // Under BDDL's rule (the game lowered to BDDL and solved by exhaustive search) Black
+    // wins 3 × 1 at depth 4, White being stuck: the answers above are the draw rule's.
+    assert!(!answers[3], "{answers:?}");
     let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
     let out = gamelang(&[
-        "lower",
-        game.to_str().unwrap(),
-        "--to",
-        "bddl",
-        "--out",
-        tmp.path().to_str().unwrap(),
-        "--depth",
-        "0",
+        "lower", game, "--to", "bddl", "--out", dir, "--set", "width=3", "--set", "height=1",
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("#depth is at least 1"));
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("BDDL cannot say that"));
+    let bddl = json(&[
+        "bddl",
+        "solve",
+        &format!("{dir}/domain.ig"),
+        &format!("{dir}/tictactoe.ig"),
+        "--depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(bddl["black_wins"], true, "{bddl}");
+    // play --qbf on 3 × 1 at depth 4: the solver finds no winning strategy (exit 1).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args([
+            "play", game, "--qbf", "--depth", "4", "--set", "width=3", "--set", "height=1",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let _ = child.stdin.take();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("no winning strategy"), "{text}");
 }
 
 /// A formula file left by a gamelang that was killed (its process gone) is removed by the

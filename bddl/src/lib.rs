@@ -36,6 +36,10 @@ pub struct Model {
     pub depth: u32,
     /// Black moves first (no `#blackturn`, or `#blackturn first`).
     pub black_first: bool,
+    /// A player who cannot move loses (BDDL's rule, always true for a BDDL file); false
+    /// for a `.game` grid game that says `eq no-move-loses = false .` (a full board is a
+    /// draw, as in tic-tac-toe and Connect-4).
+    pub stuck_loses: bool,
 }
 
 impl Model {

@@ -1146,6 +1146,7 @@ impl State {
                     white_goals: self.white_goals.unwrap_or_default(),
                     depth,
                     black_first: self.black_first.unwrap_or(true),
+                    stuck_loses: true,
                 };
                 // Definition 9: the initial state is won by neither player.
                 if let Some((black, k)) = model.goal_holding_initially() {

@@ -335,7 +335,11 @@ impl Model {
             let items = goals.iter().map(|g| game_cond(g)).collect();
             let _ = writeln!(s, "  eq {op} =\n{} .", list_lines(items, "|").join("\n"));
         }
-        s.push_str("  op no-move-loses : -> Bool .\n  eq no-move-loses = true .\n");
+        let _ = writeln!(
+            s,
+            "  op no-move-loses : -> Bool .\n  eq no-move-loses = {} .",
+            self.stuck_loses
+        );
         let _ = writeln!(
             s,
             "  --- The problem's #depth (plies), kept for writing the BDDL back.\n  op depth : -> Nat .\n  eq depth = {} .",

@@ -58,6 +58,7 @@ fn the_plain_files_give_the_plain_model() {
             ]],
             depth: 9,
             black_first: true,
+            stuck_loses: true,
         }
     );
 }

@@ -35,6 +35,9 @@
 //!   V + k with S; I is built by Shannon expansion on the bits of S.
 //! * A goal whose bounds are empty is dropped (never holds); a goal without atoms always
 //!   holds; depth 0 is the constant false.
+//! * Beyond the seed: where a player who cannot move does not lose (`Model::stuck_loses`
+//!   false, a `.game` grid game's draw on a full board), win(s, d, White) also needs a legal
+//!   White move, named by Black before White's move (`Witness`); White's last ply is false.
 
 use crate::arith::{add_const, bits_for, eq, eq_const, in_range, lt_const};
 use crate::circuit::{Circuit, Lit};
@@ -423,6 +426,19 @@ struct Layer {
     gs: Option<Lit>,
     /// White's precondition indicators P^t (existential).
     p: Vec<Lit>,
+    /// Where a player who cannot move does not lose ([`Model::stuck_loses`] false), a
+    /// legal White move Black names before White moves (existential, like a move
+    /// layer's A^t X^t Y^t P^t): its existence is what makes White's turn a loss for
+    /// White rather than a draw. `None` in a game of BDDL's rule, and at the last layer.
+    witness: Option<Witness>,
+}
+
+/// A White move named by Black: action, position, precondition indicators.
+struct Witness {
+    a: Vec<Lit>,
+    x: Vec<Lit>,
+    y: Vec<Lit>,
+    p: Vec<Lit>,
 }
 
 struct Builder<'m> {
@@ -706,6 +722,22 @@ impl<'m> Builder<'m> {
     /// white move of that action illegal. Here an action with fewer cells forces the
     /// remaining indicators true.
     fn white_move(&mut self, l: &Layer, t: usize) -> (Lit, Lit) {
+        let (a, x, y, p) = (l.a.clone(), l.x.clone(), l.y.clone(), l.p.clone());
+        self.white_choice(&a, &x, &y, &p, t, true)
+    }
+
+    /// The constraints and validity of a White move given by the variables `a`, `x`, `y`
+    /// and the indicators `p` on the state at `t`, as [`Builder::white_move`] has them;
+    /// with `effects`, the state at t+1 follows from it when it is valid.
+    fn white_choice(
+        &mut self,
+        a: &[Lit],
+        x: &[Lit],
+        y: &[Lit],
+        p: &[Lit],
+        t: usize,
+        effects: bool,
+    ) -> (Lit, Lit) {
         let mut lb = Vec::new();
         let mut pcons = Vec::new();
         let mut effs = Vec::new();
@@ -714,31 +746,43 @@ impl<'m> Builder<'m> {
                 // Never legal: lb is false for it, nothing to constrain.
                 continue;
             }
-            let sel = eq_const(&mut self.c, &l.a, j as i64);
-            let bd = self.bdcir(&act.cond, &l.x, &l.y);
+            let sel = eq_const(&mut self.c, a, j as i64);
+            let bd = self.bdcir(&act.cond, x, y);
             lb.push(self.c.and2(sel, bd));
-            for (k, p) in l.p.iter().enumerate() {
+            for (k, pk) in p.iter().enumerate() {
                 match act.cond.groups.get(k) {
                     Some(g) => {
                         // RI(X, Y, pre[k]) ⇒ (SC(pre[k], o^t, w^t) ⇔ P^t[k]).
-                        let ri = self.ri(g.cell, &l.x, &l.y);
+                        let ri = self.ri(g.cell, x, y);
                         let sc = self.sc(&g.tests, t);
-                        let iff = self.c.iff(sc, *p);
+                        let iff = self.c.iff(sc, *pk);
                         pcons.push(self.c.or(&[!sel, !ri, iff]));
                     }
-                    None => pcons.push(self.c.implies(sel, *p)),
+                    None => pcons.push(self.c.implies(sel, *pk)),
                 }
             }
-            let e = self.effects(&act.eff, &l.x, &l.y, t);
-            effs.push(self.c.implies(sel, e));
+            if effects {
+                let e = self.effects(&act.eff, x, y, t);
+                effs.push(self.c.implies(sel, e));
+            }
         }
         let lb = self.c.or(&lb);
         let mut v = vec![lb];
-        v.extend(&l.p);
+        v.extend(p);
         let valid = self.c.and(&v);
-        let effs = self.c.and(&effs);
-        pcons.push(self.c.implies(valid, effs));
+        if effects {
+            let effs = self.c.and(&effs);
+            pcons.push(self.c.implies(valid, effs));
+        }
         (self.c.and(&pcons), valid)
+    }
+
+    /// White has a legal move at `t`: the witness Black names is one (its indicators
+    /// constrained as a White move's are, so that they say what the board holds).
+    fn white_can_move(&mut self, w: &Witness, t: usize) -> Lit {
+        let (a, x, y, p) = (w.a.clone(), w.x.clone(), w.y.clone(), w.p.clone());
+        let (cons, valid) = self.white_choice(&a, &x, &y, &p, t, false);
+        self.c.and2(cons, valid)
     }
 
     /// The initial state I: o^1, w^1 at S as in s0 (Definition 5; the last `#init` entry for
@@ -866,6 +910,13 @@ impl<'m> Builder<'m> {
             } else {
                 (bits_for(self.white.len()), wbx, wby)
             };
+            // Before White's move, Black's witness that White has one (see `Layer`).
+            let witness = (!black && !self.m.stuck_loses && t < d).then(|| Witness {
+                a: self.alloc(Quant::Exists, na),
+                x: self.alloc(Quant::Exists, xb),
+                y: self.alloc(Quant::Exists, yb),
+                p: self.alloc(Quant::Exists, max_pre),
+            });
             let a = self.alloc(q, na);
             let x = self.alloc(q, xb);
             let y = self.alloc(q, yb);
@@ -892,6 +943,7 @@ impl<'m> Builder<'m> {
                 y,
                 gs,
                 p,
+                witness,
             });
         }
         let black_checks = layers.iter().any(|l| l.black) && has_black_goal;
@@ -999,11 +1051,24 @@ impl<'m> Builder<'m> {
                     None => self.c.or2(goal, cont),
                 };
                 self.c.and2(m, rest)
+            } else if !self.m.stuck_loses && t == d {
+                // White to move with no plies left: a legal move makes Black lose, and none
+                // is a draw, which is no win for Black either.
+                Lit::FALSE
             } else {
                 // W^t := M_w^t ∧ ((lb^t ∧ ⋀P^t) ⇒ ((gs^t ⇒ G_w^{t+1}) ∧ (¬gs^t ⇒ B^{t+1}))).
                 // At t = d the seed's recursion has no B^{d+1}: with no plies left Black has
                 // not won, so a legal white move there makes Black lose: W^d := M_w^d ∧ ¬valid.
+                // Where a player who cannot move does not lose, W^t also needs a legal
+                // White move (the witness): without one the game is a draw.
                 let (m, valid) = self.white_move(l, t);
+                let m = match &l.witness {
+                    Some(w) => {
+                        let can = self.white_can_move(w, t);
+                        self.c.and2(m, can)
+                    }
+                    None => m,
+                };
                 let goal = if t == d {
                     Lit::TRUE
                 } else if white_always {

@@ -478,6 +478,38 @@ fn random_models() {
     assert!(wins > 50 && losses > 50, "{wins} wins, {losses} losses");
 }
 
+/// The random models of `random_models` where a player who cannot move does not lose (a
+/// `.game` grid game's `eq no-move-loses = false .`: White unable to move is a draw, no win
+/// for Black): the encoding's witness of a legal White move, against the brute force. Some
+/// models must answer otherwise than by BDDL's rule, or the rule is never put to the test.
+#[test]
+fn random_models_where_a_stuck_player_does_not_lose() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut wins, mut losses, mut differ) = (0, 0, 0);
+    for i in 0..150 {
+        let mut m = random_model(&mut r, 3);
+        m.stuck_loses = false;
+        let mut bddl_rule = m.clone();
+        bddl_rule.stuck_loses = true;
+        let mut brute = Brute::new(&bddl_rule);
+        for d in 0..=4 {
+            let v = check(&format!("random model {i} with draws: {m:?}"), &m, d);
+            if v != brute.answer(d) {
+                differ += 1;
+            }
+            if v {
+                wins += 1;
+            } else {
+                losses += 1;
+            }
+        }
+    }
+    assert!(
+        wins > 10 && losses > 50 && differ > 50,
+        "{wins} wins, {losses} losses, {differ} differ"
+    );
+}
+
 /// Random models on boards up to 6x6 (3-bit positions, offsets up to ±2) at depths 0..=3.
 #[test]
 fn random_larger_boards() {

@@ -174,9 +174,12 @@ impl<'m> Brute<'m> {
                 .into_iter()
                 .any(|(_, _, _, n)| goal(&n, &self.m.black_goals) || self.win(&n, d - 1, false))
         } else {
-            moves(b, &self.m.white_actions)
-                .into_iter()
-                .all(|(_, _, _, n)| !goal(&n, &self.m.white_goals) && self.win(&n, d - 1, true))
+            // White without a move: a win for Black by BDDL's rule, else a draw.
+            let white = moves(b, &self.m.white_actions);
+            (self.m.stuck_loses || !white.is_empty())
+                && white
+                    .into_iter()
+                    .all(|(_, _, _, n)| !goal(&n, &self.m.white_goals) && self.win(&n, d - 1, true))
         };
         self.memo.insert(key, v);
         v
@@ -330,6 +333,7 @@ pub fn model(w: i64, h: i64, black: Vec<Action>, white: Vec<Action>) -> Model {
         white_goals: Vec::new(),
         depth: 1,
         black_first: true,
+        stuck_loses: true,
     }
 }
 
