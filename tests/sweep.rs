@@ -817,3 +817,24 @@ fn an_inline_variable_in_the_swept_term_is_called_a_variable() {
     );
     assert!(!err.contains("unknown sort"), "{err}");
 }
+
+/// A chance question's player is read as a term of the game's player sort, so `win(3)` is
+/// a located sort error before any point is solved (it failed at the first point).
+#[test]
+fn a_chance_questions_player_of_the_wrong_sort_is_located() {
+    let o = gamelang(&[
+        "sweep",
+        "examples/pig.game",
+        "--range",
+        "goal=2..3",
+        "--expr",
+        "win(3)",
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("expected a term of sort `Player`") && err.contains("--expr:1:5"),
+        "{err}"
+    );
+    assert!(!err.contains("at the point"), "{err}");
+}

@@ -33,6 +33,8 @@ pub struct Question {
     pub state: Option<String>,
     /// Where `state` begins in the text the question was read from (for located errors).
     pub state_at: usize,
+    /// Where `player` begins in that text.
+    pub player_at: usize,
 }
 
 impl Question {
@@ -78,6 +80,8 @@ impl Question {
             }
             None => 0,
         };
+        let player_at = player.as_ptr() as usize - text.as_ptr() as usize
+            + (player.len() - player.trim_start().len());
         let player = player.trim();
         if player.is_empty() || state.as_deref() == Some("") {
             return None;
@@ -87,6 +91,7 @@ impl Question {
             player: player.to_string(),
             state,
             state_at,
+            player_at,
         })
     }
 

@@ -377,6 +377,21 @@ pub fn run(args: SweepArgs) -> ExitCode {
     // The swept term (and `--where`) as sources of their own, read from here on.
     let file = session.sources.add(origin, text);
     let whole = (file, 0..text.len());
+    // A chance question's player is a term of the game's player sort (which of the
+    // players it is, the solve says once the game is explored).
+    if let work::Target::Chance(g, Some(q)) = &target {
+        let at = q.player_at..q.player_at + q.player.len();
+        if let Err(d) = parse_with_ranges(
+            &mut session,
+            module,
+            (file, at),
+            &grid,
+            &params,
+            Some(g.player_sort),
+        ) {
+            return fail(&session, d);
+        }
+    }
     let template = match &target {
         work::Target::Chance(g, Some(q)) => match &q.state {
             Some(state) => parse_with_ranges(
