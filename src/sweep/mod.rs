@@ -65,7 +65,9 @@ pub struct SweepArgs {
     /// Which game of the file, by the name in `game NAME is …` (default: the first one).
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
-    /// Write one row per point (the variables, then the result) to this CSV file.
+    /// Write one row per point (the variables, then the result) to this CSV file: rows are
+    /// appended as points finish, and the file is rewritten in grid order at the end, so it
+    /// must be a regular file (or a link to one), not standard output or a pipe.
     #[arg(long, value_name = "FILE")]
     pub csv: Option<PathBuf>,
     /// Draw the grid (one or two variables) to this PNG file.
