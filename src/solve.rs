@@ -12,6 +12,10 @@ use gamelang_runtime::Engine;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `--tolerance` and `--max-states` when not given.
+const DEFAULT_TOLERANCE: f64 = 1e-12;
+const DEFAULT_MAX_STATES: usize = 50_000_000;
+
 #[derive(clap::Args)]
 pub struct SolveArgs {
     /// The `.game` file declaring the game.
@@ -80,10 +84,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub float: bool,
     /// Chance games: value iteration stops when no value changes by more than this.
-    #[arg(long, value_name = "T", default_value_t = 1e-12)]
+    #[arg(long, value_name = "T", default_value_t = DEFAULT_TOLERANCE)]
     pub tolerance: f64,
     /// Chance games: give up past this many reachable states.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_STATES)]
     pub max_states: usize,
     /// Solve by retrograde analysis instead of the recursive `w`: a game whose positions
     /// repeat is then solved, positions from which neither player can force a win being
@@ -116,6 +120,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
     if let Some(g) = crate::chance::chosen(&session, args.game.as_deref()).cloned() {
         return crate::chance::solve(args, session, g);
     }
+    if let Err(msg) = classic_options(&args) {
+        return Failure::usage(msg).report();
+    }
     let game = match app::game_with_parameters(
         &mut session,
         &args.file,
@@ -143,6 +150,41 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let code = solve_on(&args, &session, &game, start, first, &mut engine);
     crate::profile::report_to_stderr(&mut engine, &session, args.profile.unwrap_or_default());
     code
+}
+
+/// Options that a two-player game (not a chance game) cannot take together, or at all:
+/// each was silently ignored (`--retrograde --max-depth 2` answered the unbounded question).
+fn classic_options(args: &SolveArgs) -> Result<(), String> {
+    let chance_only: Vec<&str> = [
+        (args.exact, "--exact"),
+        (args.float, "--float"),
+        (args.tolerance != DEFAULT_TOLERANCE, "--tolerance"),
+        (args.max_n, "--max-n"),
+    ]
+    .into_iter()
+    .filter_map(|(given, name)| given.then_some(name))
+    .collect();
+    if !chance_only.is_empty() {
+        return Err(format!(
+            "{} {} for chance games; this is a two-player game",
+            chance_only.join(", "),
+            if chance_only.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    if args.retrograde && (args.value || args.max_depth.is_some()) {
+        return Err(format!(
+            "--retrograde answers who wins (with draws) by retrograde analysis; {} the recursive search's: give one or the other",
+            match (args.value, args.max_depth.is_some()) {
+                (true, true) => "--value and --max-depth are",
+                (true, false) => "--value is",
+                _ => "--max-depth is",
+            }
+        ));
+    }
+    if !args.retrograde && args.max_states != DEFAULT_MAX_STATES {
+        return Err("--max-states bounds the states of a chance game or of --retrograde".into());
+    }
+    Ok(())
 }
 
 /// Report `d`, located in `session`'s sources; a cycle error says what solves such games.

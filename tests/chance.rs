@@ -1772,3 +1772,44 @@ fn a_shared_win_without_chance_is_a_win_for_both() {
     assert_eq!(j["method"], "retrograde", "{j}");
     assert_eq!(j["winner"], "a", "{j}");
 }
+
+/// Options a two-player game cannot take are refused (exit 2), not ignored:
+/// `--retrograde --max-depth 2` on Nim answered the unbounded question (R wins in 11
+/// plies) where the bounded one says R cannot win within 2; `--value --retrograde` printed
+/// no value; `--exact` on Nim was silently ignored.
+#[test]
+fn options_a_two_player_game_cannot_take_are_refused() {
+    for (args, want) in [
+        (
+            &["--max-depth", "2", "--retrograde"][..],
+            "--max-depth is the recursive search's",
+        ),
+        (
+            &["--value", "--retrograde"][..],
+            "--value is the recursive search's",
+        ),
+        (&["--exact"][..], "--exact is for chance games"),
+        (
+            &["--float", "--tolerance", "0.1"][..],
+            "--float, --tolerance are for chance games",
+        ),
+        (
+            &["--max-states", "10"][..],
+            "--max-states bounds the states",
+        ),
+    ] {
+        let o = gamelang(&[&["solve", &example("nim.game")][..], args].concat());
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    // Together with what they belong to, they still work.
+    let o = gamelang(&[
+        "solve",
+        &example("nim.game"),
+        "--retrograde",
+        "--max-states",
+        "100000",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
