@@ -66,6 +66,11 @@ fn a_parameter_is_checked_against_its_declared_sort() {
         &["solve", "examples/domineering.game", "--set", "rows=-3"],
         "parameter `rows` is a Nat",
     );
+    // An expression is checked as written: said so, since its value (3) would do.
+    fails_with(
+        &["solve", "examples/colouring.game", "--set", "n=2 + 1"],
+        "a parameter's value is checked as written, before any reduction",
+    );
     // A value of the sort is still accepted.
     let o = gamelang(&[
         "solve",

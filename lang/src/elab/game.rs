@@ -187,10 +187,16 @@ impl Session {
                 ),
                 format!("not a {}", sig.sort(result).name),
             )
-            .note(format!(
-                "give `{name}` a value of sort {}",
-                sig.sort(result).name
-            )));
+            .note(if toks.len() > 1 {
+                // (`n=2 + 1`: the sort of `_+_`'s result, Int, is not Nat's, whatever its
+                // value; the value is not reduced before it is checked.)
+                format!(
+                    "a parameter's value is checked as written, before any reduction: give `{name}` the value itself, of sort {}",
+                    sig.sort(result).name
+                )
+            } else {
+                format!("give `{name}` a value of sort {}", sig.sort(result).name)
+            }));
         }
         let lhs = Pat::App(op, Vec::new());
         let module = self.program.sig.op(op).module.clone();
