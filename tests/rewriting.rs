@@ -395,6 +395,53 @@ fn ac_equations_match_with_an_extension() {
     assert_eq!(results(&out), ["1", "1 ; 2", "1 ; 2 ; 3"], "{out}");
 }
 
+/// An equation headed by an `assoc` operator without `comm` applies to a part of a longer
+/// list, with elements on its left, its right or both, as in Maude: `a . b = c` rewrites
+/// every `a . b` of a word. Checked on random words over {a, b, x} against the string
+/// rewriting done here (the rule does not overlap itself and `c` makes no new `a b`, so the
+/// normal form replaces each `ab` by `c`); with and without an identity. It rewrote only a
+/// word that was exactly `a . b`.
+#[test]
+fn assoc_equations_match_with_extensions() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let words: Vec<String> = (0..40)
+        .map(|_| {
+            let n = 2 + next() % 9;
+            (0..n)
+                .map(|_| ['a', 'b', 'x'][(next() % 3) as usize])
+                .collect()
+        })
+        .collect();
+    for identity in ["", " id: e"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("words.maude");
+        let mut text = format!(
+            "fmod W is\n  sort Word .\n  ops a b c x e : -> Word [ctor] .\n\
+             \x20 op _._ : Word Word -> Word [ctor assoc{identity}] .\n  eq a . b = c .\nendfm\n"
+        );
+        for w in &words {
+            let letters: Vec<String> = w.chars().map(String::from).collect();
+            text.push_str(&format!("reduce {} .\n", letters.join(" . ")));
+        }
+        std::fs::write(&file, text).unwrap();
+        let out = reduce(&["--quiet", file.to_str().unwrap()]);
+        let want: Vec<String> = words
+            .iter()
+            .map(|w| {
+                let letters: Vec<String> = w.replace("ab", "c").chars().map(String::from).collect();
+                letters.join(" . ")
+            })
+            .collect();
+        assert_eq!(results(&out), want, "{identity}: {out}");
+    }
+}
+
 #[test]
 fn lists_written_as_in_maude_read_and_print_without_parentheses() {
     // `_;_ : Int List -> List`, Maude's usual list: `1 ; 2 ; nil` groups to the right (the

@@ -457,7 +457,7 @@ impl Session {
                 }
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 for eq in eqs.into_iter().filter(|_| executable) {
-                    let extended = ac_extension(&self.program.sig, &eq);
+                    let extended = extensions(&self.program.sig, &eq);
                     self.program.equations.push(eq);
                     self.program.equations.extend(extended);
                 }
@@ -928,30 +928,55 @@ impl Session {
     }
 }
 
-/// For an equation whose left-hand side is headed by an `assoc comm` operator, `f(p1, …,
-/// pn)`, the same equation applied to part of a larger term, as Maude matches it (with an
-/// *extension*): `f(p1, …, pn, E) = f(R, E)` for a fresh variable `E` of the operator's
-/// result sort. Without it, `eq N ; N = N .` would only rewrite a multiset of exactly two
-/// elements. The extended equation is tried after the original.
-fn ac_extension(sig: &crate::program::Signature, eq: &Equation) -> Option<Equation> {
+/// For an equation whose left-hand side is headed by an `assoc` operator, `f(p1, …, pn)`,
+/// the same equation applied to part of a larger term, as Maude matches it (with an
+/// *extension*), each a fresh variable of the operator's result sort:
+///
+/// - `assoc comm`: `f(p1, …, pn, E) = f(R, E)`. Without it, `eq N ; N = N .` would only
+///   rewrite a multiset of exactly two elements.
+/// - `assoc` alone: the part may have elements on its left, its right or both:
+///   `f(L, p1, …, pn) = f(L, R)`, `f(p1, …, pn, E) = f(R, E)` and
+///   `f(L, p1, …, pn, E) = f(L, R, E)`. Without them, `eq a . b = c .` left `x . a . b`
+///   as it was, where Maude gives `x . c`.
+///
+/// The extended equations are tried after the original, in that order.
+fn extensions(sig: &crate::program::Signature, eq: &Equation) -> Vec<Equation> {
     let Pat::App(op, args) = &eq.lhs else {
-        return None;
+        return Vec::new();
     };
     let info = sig.op(*op);
-    if !(info.attrs.assoc && info.attrs.comm) || args.len() < 2 {
-        return None;
+    if !info.attrs.assoc || args.len() < 2 {
+        return Vec::new();
     }
-    let mut e = eq.clone();
-    let v = Pat::Var(e.vars.len() as u32);
-    e.vars.push(VarInfo {
-        name: "%extension".into(),
-        sort: info.result,
-    });
-    let mut lhs_args = args.clone();
-    lhs_args.push(v.clone());
-    e.lhs = Pat::App(*op, lhs_args);
-    e.rhs = Pat::App(*op, vec![eq.rhs.clone(), v]);
-    Some(e)
+    let sides: &[(bool, bool)] = if info.attrs.comm {
+        &[(false, true)]
+    } else {
+        &[(true, false), (false, true), (true, true)]
+    };
+    sides
+        .iter()
+        .map(|&(left, right)| {
+            let mut e = eq.clone();
+            let mut fresh = |name: &str| {
+                e.vars.push(VarInfo {
+                    name: name.into(),
+                    sort: info.result,
+                });
+                Pat::Var(e.vars.len() as u32 - 1)
+            };
+            let l = left.then(|| fresh("%left-extension"));
+            let r = right.then(|| fresh("%extension"));
+            let mut lhs_args: Vec<Pat> = l.iter().cloned().collect();
+            lhs_args.extend(args.iter().cloned());
+            lhs_args.extend(r.iter().cloned());
+            let mut rhs_args: Vec<Pat> = l.into_iter().collect();
+            rhs_args.push(eq.rhs.clone());
+            rhs_args.extend(r);
+            e.lhs = Pat::App(*op, lhs_args);
+            e.rhs = Pat::App(*op, rhs_args);
+            e
+        })
+        .collect()
 }
 
 /// The variables of one equation: declared ones (`var c : Config .`) and inline ones
