@@ -164,10 +164,15 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 let _ = out.flush();
                 status = fail(&session, d);
                 if interrupted {
-                    return status;
+                    // (Exit 130, as every command stopped by Ctrl-C.)
+                    return ExitCode::from(130);
                 }
                 // (The next reduction's profile starts from nothing.)
                 engine.take_profile();
+                // What the failed reduction built is garbage now: a reduction stopped by
+                // the memory budget left the store at the budget, and the next one, however
+                // small, failed on it too.
+                engine.collect_garbage(&[]);
                 failed += 1;
                 continue;
             }

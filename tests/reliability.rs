@@ -975,3 +975,43 @@ fn ctrl_c_ends_every_kind_of_solve_with_the_interrupted_status() {
         assert_eq!(o.status.code(), Some(130), "{how}: {}", stderr(&o));
     }
 }
+
+/// `gamelang reduce` of a file: a reduction stopped by the memory budget leaves nothing
+/// behind, so the file's next reductions (which need no rewrites) still run; they failed on
+/// the same budget. And Ctrl-C stops `reduce` with exit status 130, as every command.
+#[test]
+fn reduce_goes_on_after_a_budget_and_stops_on_ctrl_c_with_130() {
+    let dir = temp_dir("reduce-budget");
+    let file = dir.join("loop.maude");
+    std::fs::write(
+        &file,
+        "fmod LOOP is\n  sort N .\n  op z : -> N [ctor] .\n  op s : N -> N [ctor] .\n\
+         \x20 op f : N -> N .\n  var X : N .\n  eq f(X) = f(s(X)) .\nendfm\n\
+         red f(z) .\nred s(z) .\nred s(s(z)) .\n",
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelang"))
+        .args(["reduce", file.to_str().unwrap(), "--quiet"])
+        .env("GAMELANG_MAX_MEMORY", "100M")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("more than the memory budget"), "{err}");
+    assert!(err.contains("1 of the 3 reductions failed"), "{err}");
+    assert_eq!(stdout(&o), "result N: s(z)\nresult N: s(s(z))\n");
+    // Ctrl-C in the middle of the endless reduction (no budget to stop it first).
+    let o = interrupted_run(
+        &[
+            "reduce",
+            file.to_str().unwrap(),
+            "f(z)",
+            "--max-steps",
+            "100000000000",
+        ],
+        std::time::Duration::from_millis(700),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+}
