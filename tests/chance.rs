@@ -1260,12 +1260,33 @@ fn a_chance_sweep_resumes_and_draws_darker_for_likelier_wins() {
 #[test]
 fn chance_sweep_errors() {
     let pig = example("pig.game");
+    // A player that is no term of the game's player sort: located in the expression,
+    // before any point (it was found at the first point).
     let o = gamelang(&["sweep", &pig, "--range", "goal=2..3", "--expr", "win(p3)"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(
+        err.contains("unknown operator or variable `p3`")
+            && err.contains("--expr:1:5")
+            && err.contains("did you mean `p1` or `p2`?"),
+        "{err}"
+    );
+    // A player of the sort that does not take part (four seats declared, two playing):
+    // said at the first point.
+    let ludo = example("ludo.game");
+    let o = gamelang(&[
+        "sweep",
+        &ludo,
+        "--range",
+        "players=2..2",
+        "--expr",
+        "win(p3)",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
         err.contains("`p3` is not one of the game's players (p1, p2)")
-            && err.contains("at the point goal=2 of the sweep"),
+            && err.contains("at the point players=2 of the sweep"),
         "{err}"
     );
     let o = gamelang(&[
