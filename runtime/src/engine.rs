@@ -451,6 +451,9 @@ pub struct Engine {
     /// The store's size past which the next reduction to begin checks the memory budget
     /// whatever `questions` says (`watch::TERMS_BETWEEN_CHECKS`).
     check_at_terms: usize,
+    /// The store's size (terms plus segment elements) past which a run loop reads the
+    /// memory budget (`Engine::watch_growth`).
+    check_at_size: usize,
     /// Times a reduction has read the process's resident memory (`Engine::watch`).
     memory_checks: u64,
     /// Nested calls of the direct evaluator under way, and constructors pending (counted
@@ -539,6 +542,7 @@ impl Engine {
             d_ticks: 0,
             questions: 0,
             check_at_terms: 0,
+            check_at_size: 0,
             memory_checks: 0,
             d_depth: 0,
             conses: Vec::new(),
@@ -569,6 +573,10 @@ impl Engine {
         e.set_program(program);
         // (Growth is counted from the program's own terms on.)
         e.check_at_terms = e.store.len() + watch::TERMS_BETWEEN_CHECKS;
+        e.check_at_size = e.store.len()
+            + e.store.segment_elements()
+            + e.store.spilled_arguments()
+            + watch::GROWTH_BETWEEN_CHECKS;
         e
     }
 

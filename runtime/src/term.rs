@@ -403,6 +403,8 @@ pub struct TermStore {
     seg_old: Vec<bool>,
     /// Elements held by all segments (with slack), for deciding when to collect.
     seg_elems: usize,
+    /// See [`TermStore::spilled_arguments`].
+    spilled_args: usize,
     /// The instances of the standard library's `MAP{K, V}` (see [`map`](self::map)).
     map_families: Vec<MapFamily>,
     /// For each operator, the map family whose `nomap` or `_|->_` it is (`u32::MAX`: none).
@@ -591,6 +593,7 @@ impl TermStore {
             old: Vec::new(),
             seg_old: Vec::new(),
             seg_elems: 0,
+            spilled_args: 0,
             map_families: Vec::new(),
             set_ops: Vec::new(),
             map_family_of_op: Vec::new(),
@@ -1551,6 +1554,7 @@ impl TermStore {
             }
             i = (i + 1) & mask;
         }
+        self.count_spilled(args.len());
         let id = self.insert_at(
             i,
             h,
@@ -1895,6 +1899,7 @@ impl TermStore {
                         }
                     }
                     slot => {
+                        self.spilled_args += if args.len() > 5 { args.len() } else { 0 };
                         *slot = TermData::App {
                             op,
                             args: args_from(args),
@@ -1905,12 +1910,29 @@ impl TermStore {
                 return TermId(id);
             }
         }
+        self.count_spilled(args.len());
         let id = self.alloc_slot(TermData::App {
             op,
             args: args_from(args),
         });
         self.note_if_overloaded(id, op);
         id
+    }
+
+    /// An argument list of `n` ids is about to be stored: past [`Args`]' inline capacity
+    /// it is a heap block, which [`TermStore::spilled_arguments`] counts.
+    #[inline(always)]
+    fn count_spilled(&mut self, n: usize) {
+        if n > 5 {
+            self.spilled_args += n;
+        }
+    }
+
+    /// Ids stored in argument lists too long to be held inline, over the store's life
+    /// (never decreasing): the memory a term count does not show, for the memory budget's
+    /// checks (a long `assoc` list copied at every step is one term of 200,000 ids).
+    pub fn spilled_arguments(&self) -> usize {
+        self.spilled_args
     }
 
     /// [`TermStore::note_app_sort`] for a new application of `op`: one test of a flag when

@@ -811,6 +811,9 @@ impl Engine {
         // Not `steps`: built-ins evaluated by `quick` count steps too, so `steps` may skip
         // any given value.
         self.d_ticks = self.d_ticks.wrapping_add(1);
+        if self.d_ticks & super::watch::GROWTH_MASK == 0 {
+            self.watch_growth(&Task::Return(NONE))?;
+        }
         if self.d_ticks & 0xFFF == 0 {
             if self.interrupt.load(Ordering::Relaxed) {
                 return Err(RuntimeError::Interrupted { term: NONE });

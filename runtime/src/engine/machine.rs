@@ -129,6 +129,8 @@ impl Engine {
             tick = tick.wrapping_add(1);
             if tick & watch::CHECK_MASK == 0 {
                 self.watch(&task)?;
+            } else if tick & watch::GROWTH_MASK == 0 {
+                self.watch_growth(&task)?;
             }
             if tick & 0xFFF == 0 {
                 if self.interrupt.load(Ordering::Relaxed) {
