@@ -192,7 +192,9 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             if f.elided > 0 && k == crate::error::TRACE_HEAD {
                 lines.push(format!("  … {} more …", f.elided));
             }
-            lines.push(format!("  {}", engine.show(*t)));
+            // (Cut, as the error's own term is: a trace of a long list's recursion printed
+            // in full was half a megabyte.)
+            lines.push(format!("  {}", engine.show_limited(*t, TRACE_TERM_CHARS)));
         }
         d = d.note(format!(
             "while reducing (outermost first):\n{}",
@@ -201,3 +203,6 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
     }
     d
 }
+
+/// Characters of each term of a trace ("while reducing (outermost first)") at most.
+const TRACE_TERM_CHARS: usize = 300;
