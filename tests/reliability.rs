@@ -1049,16 +1049,16 @@ fn the_memory_budget_holds_where_each_step_copies_a_long_list() {
         "{}",
         &err[..err.len().min(2000)]
     );
-    // The trace's terms are cut (the list is 20,000 numbers; a trace line was all of it).
-    let trace = err
-        .split("while reducing (outermost first):")
-        .nth(1)
-        .expect("a trace");
-    for line in trace.lines().filter(|l| !l.trim().is_empty()) {
-        assert!(
-            line.chars().count() < 400,
-            "a trace line of {} chars",
-            line.len()
-        );
+    // The trace's terms, where there is a trace, are cut (the list is 20,000 numbers; a
+    // trace line was all of it). (Which reduction step the budget stops at differs between
+    // builds: a debug build stopped where there was no trace to print.)
+    if let Some(trace) = err.split("while reducing (outermost first):").nth(1) {
+        for line in trace.lines().filter(|l| !l.trim().is_empty()) {
+            assert!(
+                line.chars().count() < 400,
+                "a trace line of {} chars",
+                line.len()
+            );
+        }
     }
 }
