@@ -138,11 +138,11 @@ pub fn run(args: PlayArgs) -> ExitCode {
             }
         } else {
             let moves = qbf::legal_moves(&model, &board, false);
-            if moves.is_empty() && model.stuck_loses {
-                println!("White cannot move: Black wins (verified: no legal White move).");
-                return ExitCode::SUCCESS;
-            }
             if moves.is_empty() {
+                if model.stuck_loses {
+                    println!("White cannot move: Black wins (verified: no legal White move).");
+                    return ExitCode::SUCCESS;
+                }
                 // (`no-move-loses` false: a full board is a draw.)
                 println!("White cannot move: a draw, no win for Black — the strategy FAILED.");
                 return ExitCode::FAILURE;

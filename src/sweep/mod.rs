@@ -458,8 +458,10 @@ pub fn run(args: SweepArgs) -> ExitCode {
         .map(|(i, _)| i)
         .collect();
     for (i, r) in grid.ranges.iter().enumerate() {
-        let in_filter = filter.as_ref().is_some_and(|f| uses_var(f, i as u32));
-        if !uses_var(&template, i as u32) && !param_dims.contains(&i) && !in_filter {
+        if uses_var(&template, i as u32) || param_dims.contains(&i) {
+            continue;
+        }
+        if !filter.as_ref().is_some_and(|f| uses_var(f, i as u32)) {
             // Used nowhere: most likely a misspelt parameter (`--range gol=2..4`), which
             // would otherwise solve the same default game at every point.
             let names: Vec<&str> = params.iter().map(|(n, _)| n.as_str()).collect();
@@ -478,12 +480,10 @@ pub fn run(args: SweepArgs) -> ExitCode {
                 }
             ));
         }
-        if !uses_var(&template, i as u32) && !param_dims.contains(&i) {
-            crate::failure::warning(&format!(
-                "`{}` does not occur in `{text}`: every value of it gives the same result",
-                r.name
-            ));
-        }
+        crate::failure::warning(&format!(
+            "`{}` does not occur in `{text}`: every value of it gives the same result",
+            r.name
+        ));
     }
     let kind = if let work::Target::Chance(_, Some(_)) = &target {
         Kind::Chance

@@ -889,25 +889,29 @@ impl TermParser<'_> {
                             right: 0,
                         },
                     ),
-                    None if self.vars.inline_refused(&text).is_some() => {
-                        // (Said as the sort being unknown, it sent people looking for
-                        // the sort `Nat`.)
-                        let (message, note) = self.vars.inline_refused(&text).unwrap_or_default();
-                        self.bad_sort.get_or_insert(
-                            Diag::at(self.toks[i].span, message, "a variable").note(note),
-                        );
-                    }
                     None => {
-                        let mut d = Diag::at(
-                            self.toks[i].span,
-                            format!("unknown sort `{sort}` in variable `{text}`"),
-                            "no such sort here",
-                        );
-                        let names = self.vars.sort_names();
-                        let hints = suggest(sort, names.iter().map(String::as_str));
-                        if !hints.is_empty() {
-                            d = d.note(format!("did you mean {}?", quote_list(&hints)));
-                        }
+                        // (Where the scope has no such variables, said so: said as the sort
+                        // being unknown, it sent people looking for the sort `Nat`.)
+                        let d = match self.vars.inline_refused(&text) {
+                            Some((message, note)) => {
+                                Diag::at(self.toks[i].span, message, "a variable").note(note)
+                            }
+                            None => {
+                                let d = Diag::at(
+                                    self.toks[i].span,
+                                    format!("unknown sort `{sort}` in variable `{text}`"),
+                                    "no such sort here",
+                                );
+                                let names = self.vars.sort_names();
+                                let hints = suggest(sort, names.iter().map(String::as_str));
+                                match hints.is_empty() {
+                                    true => d,
+                                    false => {
+                                        d.note(format!("did you mean {}?", quote_list(&hints)))
+                                    }
+                                }
+                            }
+                        };
                         self.bad_sort.get_or_insert(d);
                     }
                 }

@@ -127,26 +127,30 @@ impl Engine {
         let mut tick: u32 = 0;
         loop {
             tick = tick.wrapping_add(1);
-            if tick & watch::CHECK_MASK == 0 {
-                self.watch(&task)?;
-            } else if tick & watch::GROWTH_MASK == 0 {
-                self.watch_growth(&task)?;
-            }
-            if tick & 0xFFF == 0 {
-                if self.interrupt.load(Ordering::Relaxed) {
-                    let term = match task {
-                        Task::Eval(t) | Task::Return(t) => t,
-                        Task::Build { node, env, .. } => self.instantiate(node, env),
-                    };
-                    return Err(RuntimeError::Interrupted { term });
+            // One test a step: the other periods (4,096 and 2^18 steps) are multiples of
+            // GROWTH_MASK + 1.
+            if tick & watch::GROWTH_MASK == 0 {
+                if tick & watch::CHECK_MASK == 0 {
+                    self.watch(&task)?;
+                } else {
+                    self.watch_growth(&task)?;
                 }
-                if self.collect_in_reduce {
-                    let t = match task {
-                        Task::Eval(t) | Task::Return(t) => Some(t),
-                        // Its environment is on `envs`, its node's terms are roots.
-                        Task::Build { .. } => None,
-                    };
-                    self.collect_pending_if_grown(t);
+                if tick & 0xFFF == 0 {
+                    if self.interrupt.load(Ordering::Relaxed) {
+                        let term = match task {
+                            Task::Eval(t) | Task::Return(t) => t,
+                            Task::Build { node, env, .. } => self.instantiate(node, env),
+                        };
+                        return Err(RuntimeError::Interrupted { term });
+                    }
+                    if self.collect_in_reduce {
+                        let t = match task {
+                            Task::Eval(t) | Task::Return(t) => Some(t),
+                            // Its environment is on `envs`, its node's terms are roots.
+                            Task::Build { .. } => None,
+                        };
+                        self.collect_pending_if_grown(t);
+                    }
                 }
             }
             task = match task {
