@@ -358,6 +358,31 @@ impl Session {
             agent_op("forced"),
             agent_op("mirror"),
         );
+        if !draws {
+            if let Some(own) = agent_op("lost") {
+                // WIN-LOSE{…} declares `lost` on the same sorts, and the solver would see
+                // both (as an ambiguous term deep in the standard library): say so here.
+                let info = self.program.sig.op(own);
+                let at = info.span.unwrap_or(inst.span);
+                return Err(Diag::at(
+                    at,
+                    format!(
+                        "`{}` declares its own `lost`, which a win/lose game may not",
+                        info.module
+                    ),
+                    "declared here",
+                )
+                .note(format!(
+                    "a game given by `{}{{…}}` has no draws: the standard library supplies \
+                     its `lost` itself (R has lost wherever R has not won)",
+                    expr.name.name
+                ))
+                .note(
+                    "for a game with draws, map `lost` in a view from DRAW-GAME and write \
+                     `instance SOLVE{…}`; otherwise rename this operator",
+                ));
+            }
+        }
         let solver = self.solver_for(&binding, draws, inst.span)?;
         let (value, score, value_module) = match self.value_for(&binding, inst.span)? {
             Some((v, s, m)) => (Some(v), Some(s), Some(m)),
