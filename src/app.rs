@@ -12,6 +12,7 @@ use crate::failure::Failure;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{Game, Requirement, Session};
 use gamelang_lang::program::{OpId, Pat};
+use gamelang_lang::span::Span;
 use gamelang_runtime::Engine;
 use std::path::Path;
 use std::process::ExitCode;
@@ -140,22 +141,45 @@ pub fn check_requirements(
 }
 
 /// The position a command starts from: `--from` (a configuration) and `--first` (a
-/// player), parsed in the game's module, with the game's `start` and `first` as defaults.
+/// player), parsed in the game's module, with the game's `start` and `first` as defaults;
+/// and where `--from`'s text is, if it was given (see [`check_from`]).
 pub fn position(
     session: &mut Session,
     game: &Game,
     from: Option<&str>,
     first: Option<&str>,
-) -> Result<(Pat, Pat), Diag> {
-    let start = match from {
-        Some(text) => session.parse_term(game.module, "--from", text, Some(game.config_sort))?,
-        None => game.start.clone(),
+) -> Result<(Pat, Pat, Option<Span>), Diag> {
+    let (start, at) = match from {
+        Some(text) => {
+            let start = session.parse_term(game.module, "--from", text, Some(game.config_sort))?;
+            let file = session.sources.last().expect("--from was just added");
+            (start, Some(Span::new(file, 0, text.len())))
+        }
+        None => (game.start.clone(), None),
     };
     let first = match first {
         Some(text) => session.parse_term(game.module, "--first", text, Some(game.player_sort))?,
         None => game.first.clone(),
     };
-    Ok((start, first))
+    Ok((start, first, at))
+}
+
+/// Reduce the configuration `--from` gave (at `at`), so that one that fails (an
+/// ill-sorted `(-1 3)`, a term no equation reduces) is reported at `--from`, not at the
+/// game being solved. The error says whether it was an interruption (Ctrl-C).
+pub fn check_from(engine: &mut Engine, start: &Pat, at: Span) -> Result<(), (Diag, bool)> {
+    let t = engine.build(start, &[]);
+    let Err(e) = engine.reduce(t) else {
+        return Ok(());
+    };
+    let failure = gamelang_game::SolveError::Runtime(engine.failure(e));
+    let d = gamelang_game::diagnose(engine, &failure);
+    let d = if d.span().is_some() {
+        d.secondary(at, "while reducing the configuration given here")
+    } else {
+        d.primary(at, "in the configuration given here")
+    };
+    Err((d, gamelang_game::is_interrupted(&failure)))
 }
 
 /// An engine over the session's program (as it is now: after `--set`).

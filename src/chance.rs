@@ -13,6 +13,7 @@ use gamelang_chance::{retro, simulate, Q};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::chance::ChanceGame;
 use gamelang_lang::elab::Session;
+use gamelang_lang::span::Span;
 use gamelang_runtime::term::TermId;
 use gamelang_runtime::Engine;
 use serde_json::{json, Map, Value};
@@ -44,21 +45,46 @@ fn prepare(
     set: &[String],
     from: Option<&str>,
     max_steps: u64,
-) -> Result<(Engine, Option<gamelang_lang::program::Pat>), Diag> {
+) -> Result<(Engine, Option<gamelang_lang::program::Pat>), Failed> {
+    let plain = |d: Diag| Failed(d, false);
     for assignment in set {
-        session.set_chance_parameter(game, assignment)?;
+        session
+            .set_chance_parameter(game, assignment)
+            .map_err(plain)?;
     }
-    crate::app::check_requirements(session, &game.name, &game.params, &game.requires)?;
+    crate::app::check_requirements(session, &game.name, &game.params, &game.requires)
+        .map_err(plain)?;
     let start = match from {
         Some(text) => {
-            Some(session.parse_term(game.module, "--from", text, Some(game.state_sort))?)
+            let start = session
+                .parse_term(game.module, "--from", text, Some(game.state_sort))
+                .map_err(plain)?;
+            let file = session.sources.last().expect("--from was just added");
+            Some((start, Span::new(file, 0, text.len())))
         }
         None => None,
     };
     let mut engine = crate::app::engine(session);
     engine.limits.max_steps = max_steps;
     crate::app::stop_on_ctrl_c(&engine.interrupt);
-    Ok((engine, start))
+    if let Some((start, at)) = &start {
+        crate::app::check_from(&mut engine, start, *at).map_err(|(d, i)| Failed(d, i))?;
+    }
+    Ok((engine, start.map(|(s, _)| s)))
+}
+
+/// Why [`prepare`] failed, and whether it was interrupted (Ctrl-C: exit status 130).
+struct Failed(Diag, bool);
+
+impl Failed {
+    fn report(self, session: &Session) -> ExitCode {
+        let code = render(session, &self.0);
+        if self.1 {
+            ExitCode::from(130)
+        } else {
+            code
+        }
+    }
 }
 
 fn ratio(q: &Q) -> String {
@@ -102,7 +128,7 @@ pub fn solve(args: SolveArgs, mut session: Session, game: ChanceGame) -> ExitCod
         args.max_steps,
     ) {
         Ok(x) => x,
-        Err(d) => return render(&session, &d),
+        Err(f) => return f.report(&session),
     };
     engine.set_profiling(args.profile.is_some());
     let code = solve_on(&args, &session, &game, &mut engine, start);
@@ -580,7 +606,7 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
         args.max_steps,
     ) {
         Ok(x) => x,
-        Err(d) => return render(&session, &d),
+        Err(f) => return f.report(&session),
     };
     let specs = match args
         .agents

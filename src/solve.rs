@@ -132,7 +132,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Ok(g) => g,
         Err(d) => return fail(&session, d),
     };
-    let (start, first) = match app::position(
+    let (start, first, from_at) = match app::position(
         &mut session,
         &game,
         args.from.as_deref(),
@@ -147,6 +147,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
     engine.limits.max_steps = args.max_steps;
     engine.set_profiling(args.profile.is_some());
     app::stop_on_ctrl_c(&engine.interrupt);
+    if let Some(at) = from_at {
+        if let Err((d, interrupted)) = app::check_from(&mut engine, &start, at) {
+            let code = fail(&session, d);
+            return if interrupted {
+                ExitCode::from(130)
+            } else {
+                code
+            };
+        }
+    }
     let code = solve_on(&args, &session, &game, start, first, &mut engine);
     crate::profile::report_to_stderr(&mut engine, &session, args.profile.unwrap_or_default());
     code

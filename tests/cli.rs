@@ -195,6 +195,41 @@ fn errors_of_the_search_point_at_the_game_solved() {
     }
 }
 
+/// A `--from` configuration that parses but fails when reduced (a negative heap is `Int`,
+/// not `Nat`; a board with a bad cell) is an error at `--from`, not at the game solved
+/// (two-player and chance games, and a grid game's built-in `board`).
+#[test]
+fn errors_of_reducing_the_from_configuration_point_at_it() {
+    for (file, from, set) in [
+        ("examples/heaps.game", "(-1 3)", None),
+        ("examples/nim.game", "(3 -1)", None),
+        ("examples/pig.game", "pig(-1, 0, 0, p1)", Some("goal=5")),
+        ("examples/grid/connect4.game", "board(\"xq./...\")", None),
+    ] {
+        let mut args = vec!["solve", file, "--from", from, "--json"];
+        if let Some(set) = set {
+            args.extend(["--set", set]);
+        }
+        let o = gamelang(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let j: serde_json::Value = serde_json::from_str(&stderr(&o)).unwrap();
+        let labels = j["error"]["labels"].as_array().unwrap();
+        let at_from = labels
+            .iter()
+            .find(|l| l["file"] == "--from")
+            .unwrap_or_else(|| panic!("no label at --from: {j}"));
+        assert_eq!(at_from["line"], 1, "{j}");
+        assert_eq!(at_from["column"], 1, "{j}");
+        assert!(
+            labels
+                .iter()
+                .all(|l| l["message"] != "while solving this game"),
+            "{j}"
+        );
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
 #[test]
 fn the_step_budget_is_an_error_not_an_answer() {
     let o = gamelang(&[

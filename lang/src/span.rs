@@ -41,12 +41,15 @@ impl Span {
 /// so that a span anywhere can be shown with its file name, line and column.
 pub struct Sources {
     files: SimpleFiles<String, String>,
+    /// How many files `files` holds (it does not say).
+    count: usize,
 }
 
 impl Default for Sources {
     fn default() -> Sources {
         Sources {
             files: SimpleFiles::new(),
+            count: 0,
         }
     }
 }
@@ -57,7 +60,13 @@ impl Sources {
     }
 
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
+        self.count += 1;
         FileId(self.files.add(name.into(), text.into()))
+    }
+
+    /// The file added last (`--from`'s text, just parsed), if any.
+    pub fn last(&self) -> Option<FileId> {
+        self.count.checked_sub(1).map(FileId)
     }
 
     pub fn text(&self, file: FileId) -> &str {
