@@ -1016,6 +1016,58 @@ fn reduce_goes_on_after_a_budget_and_stops_on_ctrl_c_with_130() {
     assert!(err.contains("interrupted"), "{err}");
 }
 
+/// The memory budget is read where the direct evaluator and the machine take turns at
+/// every level: `len(I X) = 1 + len(X)` over an `assoc` list, whose equation the direct
+/// evaluator hands to the machine's matcher (`complete`, which runs no loop of its own),
+/// builds the rest of the list at each level. The periodic checks lived in the run loops
+/// (whose count starts from zero at each nested entry) and in the direct evaluator's own
+/// equations, so this recursion reached none until the native stack ran out: a list of
+/// 200,000 elements stopped at 4.6 GB whatever the budget (500 MB, 1 GB, 2 GB). Here the
+/// store grows by about n² / 2 ids, past the growth that calls for a reading (a million)
+/// a few times.
+#[test]
+fn the_memory_budget_is_read_where_direct_and_machine_alternate() {
+    use gamelang_lang::elab::Session;
+    use gamelang_runtime::Engine;
+    let n = 3_000;
+    let src = "fmod BIGL is\n  protecting INT .\n  sort L .\n  subsort Int < L .\n\
+               \x20 op nil : -> L [ctor] .\n  op __ : L L -> L [ctor assoc id: nil] .\n\
+               \x20 op len : L -> Nat .\n  var I : Int . var X : L .\n\
+               \x20 eq len(nil) = 0 .\n  eq len(I X) = 1 + len(X) .\nendfm\n";
+    let mut session = Session::new().expect("stdlib");
+    session.load_source("len.maude", src).expect("loads");
+    let m = session.module_by_name("BIGL").expect("module");
+    let list: Vec<String> = (0..n).map(|i| (i % 97).to_string()).collect();
+    let pat = session
+        .parse_term(m, "test", &format!("len({})", list.join(" ")), None)
+        .expect("parses");
+    // As `gamelang reduce` runs it: on a thread with a large stack (the CLI's has 512 MiB),
+    // where the direct evaluator has all of its native stack budget.
+    let program = std::sync::Arc::new(session.program.clone());
+    let (checks, ids) = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || {
+            let mut engine = Engine::new(program);
+            engine.collect_in_reduce = true;
+            let t = engine.build(&pat, &[]);
+            let before = engine.memory_checks();
+            let v = engine.reduce(t).expect("a value");
+            assert_eq!(engine.show(v), n.to_string());
+            assert!(engine.used_direct());
+            (
+                engine.memory_checks() - before,
+                engine.store().spilled_arguments(),
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(
+        checks as usize >= ids / 2_000_000,
+        "{checks} readings of the resident memory while {ids} ids were stored in long lists"
+    );
+}
+
 /// The memory budget holds where each step builds a long list: `len(I X) = 1 + len(X)` over
 /// an `assoc` list of 20,000 elements copies the rest at every step (hundreds of megabytes
 /// in all, a few thousand steps), and the budget, read only every 2^18 steps, was never

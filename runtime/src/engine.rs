@@ -442,8 +442,10 @@ pub struct Engine {
     /// Did the current reduction use the direct evaluator? (On error it is run again
     /// without it.)
     direct_used: bool,
-    /// Steps of the direct evaluator, for its periodic checks (interrupt, memory, garbage).
-    d_ticks: u32,
+    /// Steps counted outside a run loop's own count (the direct evaluator's, and the
+    /// machine's equations applied for it), for their periodic checks (`Engine::tick`:
+    /// interrupt, memory; and the direct evaluator's garbage).
+    ticks: u32,
     /// Reductions begun (wrapping): every `watch::QUESTIONS_MASK + 1` of them the memory
     /// budget is checked, since the short questions of a solver never reach a check of
     /// their own run loop (`Engine::watch_questions`).
@@ -539,7 +541,7 @@ impl Engine {
             asking: Vec::new(),
             direct_floor: usize::MAX,
             direct_used: false,
-            d_ticks: 0,
+            ticks: 0,
             questions: 0,
             check_at_terms: 0,
             check_at_size: 0,

@@ -728,7 +728,7 @@ impl Engine {
                     }
                 }
                 self.d_count_step(Step::Eq(e as u32))?;
-                if self.collect_in_reduce && self.d_ticks & 0xFFF == 0 {
+                if self.collect_in_reduce && self.ticks & 0xFFF == 0 {
                     // The subject's values and the match are on the stacks.
                     self.collect_pending_if_grown(None);
                 }
@@ -808,24 +808,7 @@ impl Engine {
                 term: NONE,
             });
         }
-        // Not `steps`: built-ins evaluated by `quick` count steps too, so `steps` may skip
-        // any given value.
-        self.d_ticks = self.d_ticks.wrapping_add(1);
-        // One test a step, as in the machine's run loop: the other periods are multiples.
-        if self.d_ticks & super::watch::GROWTH_MASK == 0 {
-            // As rarely as the machine's run loop: the memory budget reads the process's
-            // resident memory from the kernel, which every 4,096 steps was 10% of
-            // binary-add's time (system time, 2,205 reads of `/proc/self/status`).
-            if self.d_ticks & super::watch::CHECK_MASK == 0 {
-                self.watch(&Task::Return(NONE))?;
-            } else {
-                self.watch_growth(&Task::Return(NONE))?;
-            }
-            if self.d_ticks & 0xFFF == 0 && self.interrupt.load(Ordering::Relaxed) {
-                return Err(RuntimeError::Interrupted { term: NONE });
-            }
-        }
-        Ok(())
+        self.tick(|_| NONE)
     }
 
     /// The value of a machine task started when there were `floor` frames: by running the

@@ -202,7 +202,10 @@ impl Engine {
                 term,
             });
         }
-        Ok(())
+        // Also here, not only in the run loop: the direct evaluator hands an equation it
+        // cannot match itself (an `assoc` list's) to `complete`, which runs no loop, so a
+        // recursion through both never reached a check (see `Engine::tick`).
+        self.tick(|e| e.subj_term(subj))
     }
 
     /// The subject as a term (hash-consing an open one; its values stay on the stack).
