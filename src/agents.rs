@@ -145,6 +145,14 @@ pub(crate) enum Which {
 }
 
 impl Which {
+    /// The modules the game runs in ([`Session::program_for`]).
+    pub(crate) fn modules(&self) -> Vec<gamelang_lang::elab::ModuleId> {
+        match self {
+            Which::Plain(g) => g.modules(),
+            Which::Chance(g) => vec![g.module],
+        }
+    }
+
     pub(crate) fn name(&self) -> &str {
         match self {
             Which::Plain(g) => &g.name,
@@ -201,8 +209,13 @@ pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
                 return Err(fail(&session, d));
             }
         }
-        let checked =
-            crate::app::check_requirements(&session, &game.name, &game.params, &game.requires);
+        let checked = crate::app::check_requirements(
+            &session,
+            &[game.module],
+            &game.name,
+            &game.params,
+            &game.requires,
+        );
         if let Err(d) = checked {
             return Err(fail(&session, d));
         }
@@ -217,8 +230,13 @@ pub(crate) fn load(args: &GameArgs) -> Result<(Session, Which), ExitCode> {
             return Err(fail(&session, d));
         }
     }
-    let checked =
-        crate::app::check_requirements(&session, &game.name, &game.params, &game.requires);
+    let checked = crate::app::check_requirements(
+        &session,
+        &game.modules(),
+        &game.name,
+        &game.params,
+        &game.requires,
+    );
     if let Err(d) = checked {
         return Err(fail(&session, d));
     }
@@ -358,7 +376,7 @@ pub fn run_match(args: MatchArgs) -> ExitCode {
         Ok(x) => x,
         Err(code) => return code,
     };
-    let program = Arc::new(session.program.clone());
+    let program = crate::app::program(&session, &which.modules());
     let players = match players_of(&program, &which) {
         Ok(p) => p,
         Err(d) => return fail(&session, d),
@@ -661,7 +679,7 @@ pub fn run_playout(args: PlayoutArgs) -> ExitCode {
             )),
         );
     }
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = crate::app::engine(&session, &which.modules());
     engine.set_profiling(args.profile.is_some());
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     let code = match args.mcts {

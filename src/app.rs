@@ -10,8 +10,8 @@
 
 use crate::failure::Failure;
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{Game, Requirement, Session};
-use gamelang_lang::program::{OpId, Pat};
+use gamelang_lang::elab::{Game, ModuleId, Requirement, Session};
+use gamelang_lang::program::{OpId, Pat, Program};
 use gamelang_lang::span::Span;
 use gamelang_runtime::Engine;
 use std::path::Path;
@@ -80,7 +80,13 @@ pub fn game_with_parameters(
     for assignment in set {
         session.set_parameter(&game, assignment)?;
     }
-    check_requirements(session, &game.name, &game.params, &game.requires)?;
+    check_requirements(
+        session,
+        &game.modules(),
+        &game.name,
+        &game.params,
+        &game.requires,
+    )?;
     Ok(game)
 }
 
@@ -90,6 +96,7 @@ pub fn game_with_parameters(
 /// else than a truth value, is that error.
 pub fn check_requirements(
     session: &Session,
+    roots: &[ModuleId],
     game: &str,
     params: &[(String, OpId)],
     requires: &[Requirement],
@@ -97,7 +104,7 @@ pub fn check_requirements(
     if requires.is_empty() {
         return Ok(());
     }
-    let mut engine = self::engine(session);
+    let mut engine = self::engine(session, roots);
     for r in requires {
         let t = engine.build(&r.cond, &[]);
         let v = engine
@@ -182,9 +189,20 @@ pub fn check_from(engine: &mut Engine, start: &Pat, at: Span) -> Result<(), (Dia
     Err((d, gamelang_game::is_interrupted(&failure)))
 }
 
-/// An engine over the session's program (as it is now: after `--set`).
-pub fn engine(session: &Session) -> Engine {
-    Engine::new(Arc::new(session.program.clone()))
+/// An engine over the session's program (as it is now: after `--set`) as the modules
+/// `roots` see it: without the equations of modules they do not import
+/// ([`Session::program_for`]).
+pub fn engine(session: &Session, roots: &[ModuleId]) -> Engine {
+    Engine::new(program(session, roots))
+}
+
+/// The session's program as the modules `roots` see it, for engines of their own.
+pub fn program(session: &Session, roots: &[ModuleId]) -> Arc<Program> {
+    Arc::new(
+        session
+            .program_for(roots)
+            .unwrap_or_else(|| session.program.clone()),
+    )
 }
 
 /// Let Ctrl-C raise `flag` (an engine's `interrupt`): the computation stops cleanly and is

@@ -169,6 +169,7 @@ pub fn load_model(model: &Model, name: &str) -> Result<Loaded, String> {
         .cloned()
         .ok_or("the translation declares no game")?;
     let mut engine = Engine::new(Arc::new(session.program.clone()));
+    // (The translation is one module and its game: every equation applies.)
     let start_t = engine.build(&game.start, &[]);
     let start = engine.reduce(start_t).map_err(|e| engine.describe(&e))?;
     let first = if model.black_first { Side::B } else { Side::R };

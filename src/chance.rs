@@ -52,8 +52,14 @@ fn prepare(
             .set_chance_parameter(game, assignment)
             .map_err(plain)?;
     }
-    crate::app::check_requirements(session, &game.name, &game.params, &game.requires)
-        .map_err(plain)?;
+    crate::app::check_requirements(
+        session,
+        &[game.module],
+        &game.name,
+        &game.params,
+        &game.requires,
+    )
+    .map_err(plain)?;
     let start = match from {
         Some(text) => {
             let start = session
@@ -64,7 +70,7 @@ fn prepare(
         }
         None => None,
     };
-    let mut engine = crate::app::engine(session);
+    let mut engine = crate::app::engine(session, &[game.module]);
     engine.limits.max_steps = max_steps;
     crate::app::stop_on_ctrl_c(&engine.interrupt);
     if let Some((start, at)) = &start {

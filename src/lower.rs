@@ -224,7 +224,7 @@ pub fn model_of(session: &mut Session, game: &Game, depth: Option<u32>) -> Resul
         Diag::error(format!("game `{}` is not a grid game", game.name))
             .note("only games written with the standard library's GRID module (stdlib/grid.game) can be lowered")
     };
-    let mut engine = app::engine(session);
+    let mut engine = app::engine(session, &game.modules());
     let start_t = engine.build(&game.start, &[]);
     let start = engine.reduce(start_t).map_err(|e| {
         Diag::error(format!(

@@ -19,10 +19,8 @@ use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::Session;
 use gamelang_lang::span::Span;
-use gamelang_runtime::Engine;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 /// What `gamelang play --agent` was asked.
 pub struct Options {
@@ -83,7 +81,7 @@ pub fn run(opts: Options) -> ExitCode {
             )
         }
     };
-    let mut engine = Engine::new(Arc::new(session.program.clone()));
+    let mut engine = crate::app::engine(&session, &which.modules());
     let seed = opts.game.seed;
     let mut table = Table {
         which: &which,
@@ -394,7 +392,7 @@ impl Table<'_> {
         };
         // Parsing may have added symbols (a new string): the engine must know them.
         if engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
-            engine.set_program(Arc::new(self.session.program.clone()));
+            engine.set_program(crate::app::program(&self.session, &self.which.modules()));
         }
         let t = engine.build(&pat, &[]);
         let c = engine

@@ -4,13 +4,16 @@
 use crate::failure::Failure;
 use gamelang_game::{self as driver, SolveError};
 use gamelang_lang::diag::Diag;
-use gamelang_lang::elab::{FileSetting, Session};
+use gamelang_lang::elab::{FileSetting, ModuleId, Session};
+use gamelang_lang::program::Program;
 use gamelang_lang::span::Span;
 use gamelang_runtime::error::RuntimeError;
 use gamelang_runtime::{Engine, Profile};
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -65,7 +68,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     let fail = |session: &Session, d: Diag| crate::failure::diag(&session.sources, &d);
     // The terms to reduce, parsed, with their modules; in a file, a term that does not
     // parse is reported in its turn and the others still run (as in Maude).
-    let mut terms: Vec<(Option<Span>, Result<_, Diag>)> = Vec::new();
+    let mut terms: Vec<(Option<Span>, ModuleId, Result<_, Diag>)> = Vec::new();
     match &args.term {
         Some(text) => {
             let module = match &args.module {
@@ -88,7 +91,7 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 },
             };
             match session.parse_symbolic_term(module, "<term>", text) {
-                Ok(p) => terms.push((None, Ok(p))),
+                Ok(p) => terms.push((None, module, Ok(p))),
                 Err(d) => return fail(&session, d),
             }
         }
@@ -102,11 +105,27 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 loaded
                     .reductions
                     .iter()
-                    .map(|r| (Some(r.span), session.symbolic_reduction_term(r))),
+                    .map(|r| (Some(r.span), r.module, session.symbolic_reduction_term(r))),
             );
         }
     }
-    let mut engine = crate::app::engine(&session);
+    // Each reduction sees the equations of its module and of what that imports
+    // (`Session::program_for`); the engine changes programs only where that differs.
+    let full = Arc::new(session.program.clone());
+    let mut programs: HashMap<ModuleId, Arc<Program>> = HashMap::new();
+    let mut program_of = |m: ModuleId| {
+        programs
+            .entry(m)
+            .or_insert_with(|| match session.program_for(&[m]) {
+                Some(p) => Arc::new(p),
+                None => full.clone(),
+            })
+            .clone()
+    };
+    let mut engine = match terms.first() {
+        Some(&(_, m, _)) => Engine::new(program_of(m)),
+        None => Engine::new(full.clone()),
+    };
     engine.limits.max_steps = args.max_steps;
     // Nothing here holds a term across a reduction but the term being reduced: the engine
     // may collect garbage while it works, so a long reduction keeps only what it needs.
@@ -131,9 +150,13 @@ pub fn run(args: ReduceArgs) -> ExitCode {
     // the exit status says that one failed. Ctrl-C stops them all.
     let mut failed = 0;
     let mut status = ExitCode::SUCCESS;
-    for (k, (command, pat)) in terms.iter().enumerate() {
+    for (k, (command, module, pat)) in terms.iter().enumerate() {
         for setting in settings_before(k) {
             shown.apply(setting, &mut engine, args.profile, &mut out, &session);
+        }
+        let program = program_of(*module);
+        if !Arc::ptr_eq(&program, engine.program()) {
+            engine.set_program(program);
         }
         let pat = match pat {
             Ok(p) => p,

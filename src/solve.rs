@@ -143,7 +143,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     };
     // Never dropped: the process ends with this command, and freeing a large store term by
     // term would only delay the exit.
-    let mut engine = std::mem::ManuallyDrop::new(app::engine(&session));
+    let mut engine = std::mem::ManuallyDrop::new(app::engine(&session, &game.modules()));
     engine.limits.max_steps = args.max_steps;
     engine.set_profiling(args.profile.is_some());
     app::stop_on_ctrl_c(&engine.interrupt);

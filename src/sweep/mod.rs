@@ -20,7 +20,7 @@ use crate::failure::Failure;
 use gamelang_game::Side;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::mixfix::{self, VarScope};
-use gamelang_lang::elab::Session;
+use gamelang_lang::elab::{ModuleId, Session};
 
 use gamelang_lang::program::{Pat, SortId};
 use gamelang_lang::span::{FileId, Span};
@@ -137,8 +137,14 @@ impl VarScope for RangeVars {
 /// Which of `points` the `--where` condition `filter` leaves out (with the session's
 /// program as it is: the parameters of their group set). A point it cannot decide is not
 /// left out.
-fn left_out(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> Vec<bool> {
-    let mut engine = crate::app::engine(session);
+fn left_out(
+    session: &Session,
+    roots: &[ModuleId],
+    filter: &Pat,
+    grid: &Grid,
+    points: &[usize],
+) -> Vec<bool> {
+    let mut engine = crate::app::engine(session, roots);
     let mut point = Vec::new();
     points
         .iter()
@@ -154,18 +160,30 @@ fn left_out(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> V
 }
 
 /// Does `filter` leave out every one of `points`?
-fn none_included(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> bool {
-    left_out(session, filter, grid, points)
+fn none_included(
+    session: &Session,
+    roots: &[ModuleId],
+    filter: &Pat,
+    grid: &Grid,
+    points: &[usize],
+) -> bool {
+    left_out(session, roots, filter, grid, points)
         .iter()
         .all(|&out| out)
 }
 
 /// The first of `points` (resumed from a CSV) that `filter` leaves out, if any.
-fn first_left_out(session: &Session, filter: &Pat, grid: &Grid, points: &[usize]) -> Option<usize> {
+fn first_left_out(
+    session: &Session,
+    roots: &[ModuleId],
+    filter: &Pat,
+    grid: &Grid,
+    points: &[usize],
+) -> Option<usize> {
     if points.is_empty() {
         return None;
     }
-    let out = left_out(session, filter, grid, points);
+    let out = left_out(session, roots, filter, grid, points);
     points
         .iter()
         .zip(out)
@@ -497,7 +515,11 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
             None => game.first.clone(),
         };
-        match work::side_of(&session.program, game, &first) {
+        match work::side_of(
+            &crate::app::program(&session, &game.modules()),
+            game,
+            &first,
+        ) {
             Ok(s) => Kind::Outcome(s),
             Err(msg) => return fail(&session, Diag::error(msg)),
         }
@@ -605,7 +627,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
 
     let began = Instant::now();
     let mut job = work::Job {
-        program: Arc::new(session.program.clone()),
+        program: crate::app::program(&session, &target.modules()),
         game: target.clone(),
         kind,
         template,
@@ -650,7 +672,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             }
         }
         if let (Some(f), Some(path)) = (&job.filter, &args.resume) {
-            if let Some(i) = first_left_out(&session, f, &grid, &resumed_here) {
+            if let Some(i) = first_left_out(&session, &target.modules(), f, &grid, &resumed_here) {
                 grid.point(i, &mut point);
                 let at: Vec<String> = point.iter().map(|v| v.to_string()).collect();
                 return Failure::resume(format!(
@@ -669,11 +691,13 @@ pub fn run(args: SweepArgs) -> ExitCode {
             work::Target::Classic(g) => (&g.params, &g.requires),
             work::Target::Chance(g, _) => (&g.params, &g.requires),
         };
-        if let Err(mut diag) = crate::app::check_requirements(&session, &name, params, requires) {
+        if let Err(mut diag) =
+            crate::app::check_requirements(&session, &target.modules(), &name, params, requires)
+        {
             // Not an error if `--where` leaves every point of the group out (`--where 'n
             // rem 2 == 0'` over a game that requires an even `n`).
             if let Some(f) = &job.filter {
-                if none_included(&session, f, &grid, &points) {
+                if none_included(&session, &target.modules(), f, &grid, &points) {
                     for &i in &points {
                         results[i] = SKIPPED;
                     }
@@ -695,7 +719,7 @@ pub fn run(args: SweepArgs) -> ExitCode {
             return fail(&session, diag);
         }
         if !param_dims.is_empty() {
-            job.program = Arc::new(session.program.clone());
+            job.program = crate::app::program(&session, &target.modules());
         }
         outcome = work::run(&job, &points, threads, &stop, |batch| {
             for (i, text) in batch {

@@ -25,6 +25,17 @@ pub enum Target {
     Chance(ChanceGame, Option<Question>),
 }
 
+impl Target {
+    /// The modules the game runs in, whose equations apply
+    /// (`gamelang_lang::elab::Session::program_for`).
+    pub fn modules(&self) -> Vec<gamelang_lang::elab::ModuleId> {
+        match self {
+            Target::Classic(g) => g.modules(),
+            Target::Chance(g, _) => vec![g.module],
+        }
+    }
+}
+
 /// Everything a worker needs (shared read-only by all of them).
 pub struct Job {
     pub program: Arc<Program>,

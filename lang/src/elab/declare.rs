@@ -53,6 +53,7 @@ impl Session {
             export_sorts: FxHashMap::default(),
             ops: Vec::new(),
             op_set: FxHashSet::default(),
+            imports: Vec::new(),
             macros: Vec::new(),
             vars: FxHashMap::default(),
             library_vars: FxHashSet::default(),
@@ -224,6 +225,9 @@ impl Session {
     }
 
     pub(super) fn import(&mut self, m: ModuleId, from: ModuleId, at: Span) -> Result<(), Diag> {
+        if !self.modules[m].imports.contains(&from) {
+            self.modules[m].imports.push(from);
+        }
         let sorts: Vec<(String, SortId)> = self.modules[from]
             .export_sorts
             .iter()

@@ -101,6 +101,16 @@ pub struct Game {
     pub mirror: Option<OpId>,
 }
 
+impl Game {
+    /// The modules the game runs in (its instance, its solver's and its value's): where
+    /// its equations come from ([`Session::program_for`]).
+    pub fn modules(&self) -> Vec<ModuleId> {
+        let mut m = vec![self.module, self.solver];
+        m.extend(self.value_module);
+        m
+    }
+}
+
 impl Session {
     /// `--set name=value`: give a game parameter a new value, replacing the equation that
     /// defines its default. `text` is `name=value`, e.g. `n=6`.

@@ -36,7 +36,7 @@ pub use game::{Game, Requirement};
 use crate::ast::{self, Ident, Item, ModExpr, ModuleDecl, ModuleKind, Token, TokenRun, ViewDecl};
 use crate::diag::Diag;
 use crate::parser;
-use crate::program::{OpAttrs, OpId, OpInfo, Pat, PatPiece, Program, SortId};
+use crate::program::{Equation, OpAttrs, OpId, OpInfo, Pat, PatPiece, Program, SortId};
 use crate::span::{FileId, Sources, Span};
 use mixfix::{Grammar, Sym, SymTarget};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -59,6 +59,9 @@ pub struct Module {
     /// Visible operators.
     pub ops: Vec<OpId>,
     op_set: FxHashSet<OpId>,
+    /// The modules imported (by `protecting`, `including`, `extending`, or as what an
+    /// instance's parameters bind): whose equations apply here ([`Session::program_for`]).
+    imports: Vec<ModuleId>,
     /// Parameter operators mapped to terms, visible only inside this instance.
     macros: Vec<Sym>,
     pub vars: FxHashMap<String, SortId>,
@@ -531,6 +534,53 @@ impl Session {
             }
         }
         Ok(constant(pat, &constants))
+    }
+
+    /// The program as seen from the modules `roots` (a game's instances, the module a
+    /// term is reduced in): every equation except those that a module which `roots` do
+    /// not import added to an operator declared in another module. As in Maude, a
+    /// module's equations apply only where it is imported: two variants of a game that
+    /// each give a base module's `next-config` equations of their own (`including BASE`)
+    /// must not see each other's, and the base sees neither. (One program holds every
+    /// module's equations, indexed by operator; equations on a module's own operators
+    /// apply wherever the operator is visible, which is where the module is imported.)
+    /// Equations of no module (`--set`'s) are kept. `None`: every equation applies (the
+    /// session's program as it is).
+    pub fn program_for(&self, roots: &[ModuleId]) -> Option<Program> {
+        let mut seen: FxHashSet<ModuleId> = FxHashSet::default();
+        let mut todo: Vec<ModuleId> = roots.to_vec();
+        while let Some(m) = todo.pop() {
+            if seen.insert(m) {
+                todo.extend(self.modules[m].imports.iter().copied());
+            }
+        }
+        let inside: FxHashSet<&str> = seen
+            .iter()
+            .map(|&m| self.modules[m].name.as_str())
+            .collect();
+        let known: FxHashSet<&str> = self.modules.iter().map(|m| m.name.as_str()).collect();
+        let sig = &self.program.sig;
+        let applies = |e: &Equation| {
+            e.module == sig.op(e.top_op()).module
+                || inside.contains(e.module.as_str())
+                || !known.contains(e.module.as_str())
+        };
+        if self.program.equations.iter().all(applies) {
+            return None;
+        }
+        let mut program = Program {
+            sig: self.program.sig.clone(),
+            equations: self
+                .program
+                .equations
+                .iter()
+                .filter(|e| applies(e))
+                .cloned()
+                .collect(),
+            eqs_by_op: Default::default(),
+        };
+        program.index();
+        Some(program)
     }
 
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {

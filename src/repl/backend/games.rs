@@ -127,7 +127,7 @@ impl Backend {
             }
             None => game.first.clone(),
         };
-        self.sync_signature();
+        self.sync_program(&game.modules());
         let d = GameDriver::new(&mut self.engine, game).map_err(|e| self.runtime_diag(&e))?;
         let c = self.engine.build(&config, &[]);
         let c = self.reduce_term(c)?;

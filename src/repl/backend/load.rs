@@ -7,7 +7,6 @@ use gamelang_lang::elab::{FileSetting, Loaded, Session};
 use gamelang_lang::parser;
 use gamelang_lang::span::{FileId, Span};
 use std::path::Path;
-use std::sync::Arc;
 
 impl Backend {
     // ----- loading ------------------------------------------------------------------------
@@ -128,6 +127,7 @@ impl Backend {
         self.session = session;
         self.log = log;
         self.engine = new_engine(&self.session, &self.interrupt, self.limits);
+        self.scope = None;
         if let Some(p) = self.play.take() {
             if !p.over {
                 r.out(format!(
@@ -156,7 +156,7 @@ impl Backend {
             // As in Maude (and `gamelang reduce`), a file's `show profile .` shows the
             // last reduction's counts: each starts from zero.
             self.engine.take_profile();
-            self.reduce_and_show(&pat, red.span, Some(&module), r)?;
+            self.reduce_and_show(&pat, red.module, red.span, Some(&module), r)?;
         }
         for setting in loaded.settings_before(loaded.reductions.len()) {
             self.file_setting(setting, r)?;
@@ -243,8 +243,7 @@ impl Backend {
                     origin,
                     text: text.to_string(),
                 });
-                self.engine
-                    .set_program(Arc::new(self.session.program.clone()));
+                self.whole_program();
                 let what = self.adopt(&loaded);
                 r.out(format!("declared{what}\n"));
                 Ok(())
@@ -269,8 +268,7 @@ impl Backend {
                     origin,
                     text: text.to_string(),
                 });
-                self.engine
-                    .set_program(Arc::new(self.session.program.clone()));
+                self.whole_program();
                 r.out(format!(
                     "added to {module}: {} (memo tables dropped)\n",
                     added.describe()
@@ -283,6 +281,20 @@ impl Backend {
 
     /// Report the errors of an input that may have changed the session half-way, then
     /// rebuild the session without it.
+    ///
+    /// (Does `session` give the engine the program it has, as scoped by
+    /// `Backend::sync_program`?)
+    fn same_as_engine(&self, session: &Session) -> bool {
+        let scoped = self
+            .scope
+            .as_deref()
+            .and_then(|roots| session.program_for(roots));
+        same_program(
+            scoped.as_ref().unwrap_or(&session.program),
+            self.engine.program(),
+        )
+    }
+
     fn undo_failed_input(&mut self, errors: Vec<Diag>, r: &mut Reply) -> Result<(), Diag> {
         self.failed = true;
         for d in &errors {
@@ -291,7 +303,7 @@ impl Backend {
         match build(&self.log, self.color) {
             // The same program as before the input (elaboration is deterministic): the
             // engine, its memo tables and a game being played stay valid.
-            Ok((session, _)) if same_program(&session.program, self.engine.program()) => {
+            Ok((session, _)) if self.same_as_engine(&session) => {
                 self.session = session;
                 Ok(())
             }

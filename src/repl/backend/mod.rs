@@ -138,6 +138,9 @@ pub struct Backend {
     print_limit: usize,
     /// Some input failed (a script's exit status).
     pub failed: bool,
+    /// The modules the engine's program was scoped to by [`Backend::sync_program`]
+    /// (`None`: the session's whole program).
+    scope: Option<Vec<ModuleId>>,
 }
 
 impl Backend {
@@ -160,6 +163,7 @@ impl Backend {
             inputs: 0,
             print_limit: 0,
             failed: false,
+            scope: None,
         })
     }
 
@@ -577,21 +581,44 @@ impl Backend {
         d.note("`show modules` lists what is loaded")
     }
 
-    /// A term typed at the prompt may have added constants (string literals are interned on
-    /// first use): give the engine the grown signature. This drops its memo tables, which is
-    /// rare (a string never seen before) and only costs time.
-    pub(super) fn sync_signature(&mut self) {
-        if self.engine.program().sig.ops.len() != self.session.program.sig.ops.len() {
-            self.engine
-                .set_program(Arc::new(self.session.program.clone()));
+    /// Give the engine the program as the modules `roots` see it (the module a term is
+    /// reduced in, a game's: `Session::program_for`), and the grown signature of a term
+    /// typed at the prompt (string literals are interned on first use). Switching drops
+    /// the memo tables, which is rare (a string never seen before; a file where a module
+    /// adds equations to an operator another module declares, and the question moves
+    /// between modules that see different ones) and only costs time.
+    pub(super) fn sync_program(&mut self, roots: &[ModuleId]) {
+        let grown = self.engine.program().sig.ops.len() != self.session.program.sig.ops.len();
+        match self.session.program_for(roots) {
+            None => {
+                if grown || self.scope.is_some() {
+                    self.engine
+                        .set_program(Arc::new(self.session.program.clone()));
+                    self.scope = None;
+                }
+            }
+            Some(p) => {
+                if grown || self.scope.as_deref() != Some(roots) {
+                    self.engine.set_program(Arc::new(p));
+                    self.scope = Some(roots.to_vec());
+                }
+            }
         }
+    }
+
+    /// The engine was given the session's whole program (after a load, a declaration, a
+    /// parameter set): [`Backend::sync_program`] scopes it again where needed.
+    fn whole_program(&mut self) {
+        self.engine
+            .set_program(Arc::new(self.session.program.clone()));
+        self.scope = None;
     }
 
     fn reduce(&mut self, file: FileId, term: Range<usize>, r: &mut Reply) -> Result<(), Diag> {
         let m = self.current();
         let at = Span::new(file, term.start, term.end);
         let pat = self.session.parse_term_in(m, file, term, None)?;
-        self.reduce_and_show(&pat, at, None, r)
+        self.reduce_and_show(&pat, m, at, None, r)
     }
 
     /// Reduce the term `pat` (written at `at`) and print its normal form, its sort and the
@@ -600,11 +627,12 @@ impl Backend {
     pub(super) fn reduce_and_show(
         &mut self,
         pat: &gamelang_lang::program::Pat,
+        module: ModuleId,
         at: Span,
         announce_in: Option<&str>,
         r: &mut Reply,
     ) -> Result<(), Diag> {
-        self.sync_signature();
+        self.sync_program(&[module]);
         let t = self.engine.build(pat, &[]);
         if let Some(module) = announce_in {
             r.out(format!("reduce in {module} : {} .\n", self.engine.show(t)));
@@ -709,15 +737,18 @@ impl Backend {
                 self.session
                     .set_parameter(&game, &format!("{name}={value}"))?;
                 let (params, requires) = (&game.params, &game.requires);
-                if let Err(d) =
-                    crate::app::check_requirements(&self.session, &game.name, params, requires)
-                {
+                if let Err(d) = crate::app::check_requirements(
+                    &self.session,
+                    &game.modules(),
+                    &game.name,
+                    params,
+                    requires,
+                ) {
                     // Refused: the parameter keeps its value.
                     self.session.program = before;
                     return Err(d);
                 }
-                self.engine
-                    .set_program(std::sync::Arc::new(self.session.program.clone()));
+                self.whole_program();
                 self.log.push(Entry::Param {
                     game: game.name.clone(),
                     assignment: format!("{name}={value}"),
@@ -737,14 +768,17 @@ impl Backend {
                 self.session
                     .set_chance_parameter(&game, &format!("{name}={value}"))?;
                 let (params, requires) = (&game.params, &game.requires);
-                if let Err(d) =
-                    crate::app::check_requirements(&self.session, &game.name, params, requires)
-                {
+                if let Err(d) = crate::app::check_requirements(
+                    &self.session,
+                    &[game.module],
+                    &game.name,
+                    params,
+                    requires,
+                ) {
                     self.session.program = before;
                     return Err(d);
                 }
-                self.engine
-                    .set_program(std::sync::Arc::new(self.session.program.clone()));
+                self.whole_program();
                 self.log.push(Entry::Param {
                     game: game.name.clone(),
                     assignment: format!("{name}={value}"),

@@ -42,7 +42,7 @@ impl Backend {
                 Some(game.state_sort),
             )?)
         };
-        self.sync_signature();
+        self.sync_program(&[game.module]);
         match solve_chance(&mut self.engine, &game, start, &ChanceOptions::new(value)) {
             Ok(solved) => {
                 r.out(solved.text);
