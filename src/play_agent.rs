@@ -395,22 +395,35 @@ impl Table<'_> {
             engine.set_program(crate::app::program(&self.session, &self.which.modules()));
         }
         let t = engine.build(&pat, &[]);
-        let c = engine
-            .reduce(t)
-            .map_err(|e| Refusal::Game(SolveError::Runtime(engine.failure(e))))?;
+        let at = Span::new(file, 0, text.len());
+        let c = match engine.reduce(t) {
+            Ok(c) => c,
+            Err(e) => {
+                let failure = SolveError::Runtime(engine.failure(e));
+                if driver::is_interrupted(&failure) {
+                    return Err(Refusal::Game(failure));
+                }
+                // What was typed does not reduce (`(2 (5 quo 0))`, a bad board string):
+                // the person's mistake, located in what they typed; the game goes on.
+                let d = driver::diagnose(engine, &failure);
+                let d = if d.span().is_some() {
+                    d.secondary(at, "while reducing the move typed here")
+                } else {
+                    d.primary(at, "in the move typed here")
+                };
+                return Err(Refusal::Input(d.note("type the move again, or its number")));
+            }
+        };
         match turn.moves.iter().position(|m| m.label == c) {
             Some(i) => Ok(i),
-            None => {
-                let at = Span::new(file, 0, text.len());
-                Err(Refusal::Input(
-                    Diag::at(
-                        at,
-                        format!("`{}` is not a move from here", rules.show(c)),
-                        "not one of the moves",
-                    )
-                    .note("`moves` lists the moves; type a number or one of them"),
-                ))
-            }
+            None => Err(Refusal::Input(
+                Diag::at(
+                    at,
+                    format!("`{}` is not a move from here", rules.show(c)),
+                    "not one of the moves",
+                )
+                .note("`moves` lists the moves; type a number or one of them"),
+            )),
         }
     }
 

@@ -291,6 +291,41 @@ fn bad_input_is_refused_with_a_reason_and_play_goes_on() {
     );
 }
 
+/// A typed move that parses but fails when reduced (a division by zero, a bad board
+/// string) is the person's mistake, located in what they typed, and play goes on: it
+/// ended the session with the error placed in the game's declarations.
+#[test]
+fn a_typed_move_that_fails_to_reduce_is_refused_and_play_goes_on() {
+    for (file, bad, good, played) in [
+        (
+            "examples/heaps.game",
+            "(2 (5 quo 0))",
+            "4",
+            "you (R) play (2 3)",
+        ),
+        (
+            "examples/grid/connect4.game",
+            "board(\"xq\")",
+            "1",
+            "you (B) play",
+        ),
+    ] {
+        let o = support::cli::gamelang_with_input(
+            &["play", file, "--agent", "random"],
+            &format!("{bad}\n{good}\nquit\n"),
+        );
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        // Refused (a script with a refused line ends with status 1), then played on.
+        assert_eq!(o.status.code(), Some(1), "{file}: {err}");
+        assert!(out.contains(played), "{file}: {out}");
+        assert!(err.contains("your move:1:1"), "{file}: {err}");
+        assert!(err.contains("type the move again"), "{file}: {err}");
+    }
+}
+
 #[test]
 fn bad_options_are_refused() {
     let out = gamelang(&["play", TTT, "--agent", "minimax:3"]);
