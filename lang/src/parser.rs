@@ -397,6 +397,22 @@ fn starts_statement(tok: &Tok) -> bool {
 /// "missing ` .`" at the last of `tokens` (the declaration's end), before `next` (or the
 /// end of the input). `None` when there is no token of the input to point at.
 fn missing_dot(file: FileId, tokens: &[Triple], next: Option<&Tok>) -> Option<ParseError> {
+    // The declaration's tokens run from after the last ` .` (or `is`). One of them that
+    // ends a block (`eq f(X) = X + 1` then `endfm`, `first R` then `endgame`) means the
+    // declaration ran on past the end of its block, into the next command or to the end
+    // of the input: its ` .` is missing before that keyword, where it is shown.
+    let from = tokens
+        .iter()
+        .rposition(|(_, t, _)| matches!(t.text(), "." | "is"))
+        .map_or(0, |i| i + 1);
+    let block_end = tokens[from..]
+        .iter()
+        .position(|(_, t, _)| BLOCK_ENDS.contains(&t.text()))
+        .filter(|&k| k > 0)
+        .map(|k| from + k);
+    if let Some(k) = block_end {
+        return missing_dot(file, &tokens[..k], Some(&tokens[k].1));
+    }
     // The REPL's frame tokens (`fmod <prompt> is`) span nothing.
     let &(l, ref last, r) = tokens.last().filter(|&&(l, _, r)| r > l)?;
     // An equation says so (the most common case); anything else is a declaration.

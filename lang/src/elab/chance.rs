@@ -80,6 +80,7 @@ impl Session {
                 .note("chance game fields: instance, start, param, requires (whose turn it is is part of the state)"));
             }
         }
+        super::game::once(&g.fields, &["instance", "start"])?;
         let inst = field("instance").expect("is_chance checked");
         let expr = mod_expr_from_tokens(&inst.value)?;
         let module = self.module_expr(&expr, None)?;

@@ -241,6 +241,7 @@ impl Session {
                 .note("game fields: instance, start, first, param, requires, symmetry"));
             }
         }
+        once(&g.fields, &["instance", "start", "first", "symmetry"])?;
         let Some(inst) = field("instance") else {
             return Err(Diag::at(
                 g.name.span,
@@ -751,6 +752,26 @@ impl Session {
             .find(|&o| sig.op(o).name == "value" && sig.op(o).args.len() == 2);
         Ok(value.zip(score).map(|(v, s)| (v, s, m)))
     }
+}
+
+/// The fields of `names` may be given once in a game block: a second one (`first B .`
+/// after `first R .`) was ignored without a word.
+pub(super) fn once(fields: &[ast::GameField], names: &[&str]) -> Result<(), Diag> {
+    for (k, f) in fields.iter().enumerate() {
+        if !names.contains(&f.key.name.as_str()) {
+            continue;
+        }
+        if let Some(first) = fields[..k].iter().find(|e| e.key.name == f.key.name) {
+            return Err(Diag::at(
+                f.span,
+                format!("`{}` is given twice in this game", f.key.name),
+                "given again here",
+            )
+            .secondary(first.span, "first given here")
+            .note("a game has one instance, one start and one first player; keep one of them"));
+        }
+    }
+    Ok(())
 }
 
 /// `WINS{HeapsGame}` written as tokens (in a game's `instance` field).

@@ -378,6 +378,12 @@ struct NearMiss {
 /// Words that end a block: met inside a term, they too mean a missing ` .`.
 const END_KEYWORDS: &[&str] = &["endfm", "endfth", "endv", "endgame"];
 
+/// The fields of a `game` block: one met inside a term (and not an operator there) means
+/// the ` .` of the field before it is missing (`start < 5 | 4 >` then `first R .`).
+const GAME_FIELDS: &[&str] = &[
+    "instance", "start", "first", "param", "symmetry", "requires",
+];
+
 /// More readings than this for one span means a pathological grammar; keep the first ones.
 const MAX_READINGS: usize = 24;
 /// A span longer than this that is not a chain (see [`super::chain`]) is rejected rather
@@ -1323,6 +1329,7 @@ impl TermParser<'_> {
                 }
                 if crate::parser::DECLARATION_KEYWORDS.contains(&t.text.as_str())
                     || END_KEYWORDS.contains(&t.text.as_str())
+                    || GAME_FIELDS.contains(&t.text.as_str())
                 {
                     d = match i.checked_sub(1).map(|j| &self.toks[j]) {
                         // The term ran on into the next declaration: its ` .` is missing

@@ -396,7 +396,23 @@ impl Session {
                 self.errors.push(d);
             }
         }
+        // Two games of one name in one load: the second was kept beside the first, and
+        // `--game NAME` took the first without a word.
+        let mut named: FxHashMap<String, Span> = FxHashMap::default();
         for g in games {
+            if let Some(&first) = named.get(&g.name.name) {
+                self.errors.push(
+                    Diag::at(
+                        g.name.span,
+                        format!("a second game is called `{}`", g.name.name),
+                        "declared again here",
+                    )
+                    .secondary(first, "first declared here")
+                    .note("give each game its own name (`--game NAME` picks one)"),
+                );
+                continue;
+            }
+            named.insert(g.name.name.clone(), g.name.span);
             if chance::is_chance(&g) {
                 match self.chance_game(&g) {
                     Ok(game) => {
