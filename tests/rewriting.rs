@@ -1178,6 +1178,55 @@ fn one_sided_identities_normalise_their_side() {
     assert_eq!(got, expected);
 }
 
+/// Identity matching where a term keeps no identity to match: with `_+_ [comm id: e]`
+/// (no `assoc`), `U + A` matches a lone `a` with `U = e`, as in Maude; so do `U / A` under
+/// `left id:` and `A \ U` under `right id:`, on the identity's side only. `n` counts the
+/// `a`s of a sum by peeling one at a time, `[owise]` 0: it must count every one of them
+/// (it stopped one short, at the last `a`, which no longer looked like a sum).
+#[test]
+fn identities_without_assoc_match_as_in_maude() {
+    let module = "fmod ID is\n  protecting INT .\n  sorts E W .\n  subsort E < W .\n\
+                  \x20 ops a b : -> E [ctor] .\n  op e : -> W [ctor] .\n\
+                  \x20 op _+_ : W W -> W [ctor comm id: e] .\n\
+                  \x20 op _/_ : W W -> W [ctor assoc left id: e] .\n\
+                  \x20 op _\\_ : W W -> W [ctor assoc right id: e] .\n\
+                  \x20 ops n : W -> Int .\n  ops first last wrong : W -> W .\n\
+                  \x20 var U : W . var A : E .\n\
+                  \x20 eq n(U + A) = 1 + n(U) .\n  eq n(U) = 0 [owise] .\n\
+                  \x20 eq first(U / A) = U .\n  eq last(A \\ U) = U .\n\
+                  \x20 eq wrong(A / U) = U .\n  eq wrong(U) = b [owise] .\nendfm\n";
+    let mut reds = String::new();
+    let mut expected = Vec::new();
+    // Sums of k `a`s and some `e`s, grouped to the left as written (no `assoc`).
+    for k in 1..=6usize {
+        for es in 0..=2usize {
+            let mut words = vec!["a"; k];
+            for j in 0..es {
+                words.insert((j * 3) % (words.len() + 1), "e");
+            }
+            reds += &format!("red n({}) .\n", words.join(" + "));
+            expected.push(k.to_string());
+        }
+    }
+    // A one-sided identity matches on its own side only: `a / e` is not `a` under a
+    // left identity, so `wrong(A / U)` does not match `a` (the `[owise]` gives `b`).
+    for (term, nf) in [
+        ("first(a)", "e"),
+        ("first(b / a)", "b"),
+        ("last(a)", "e"),
+        ("last(a \\ b)", "b"),
+        ("wrong(a)", "b"),
+    ] {
+        reds += &format!("red {term} .\n");
+        expected.push(nf.to_string());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("id.maude");
+    std::fs::write(&file, format!("{module}{reds}")).unwrap();
+    let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
+    assert_eq!(got, expected);
+}
+
 /// An operator written with a period, `_._` (older Maude and OBJ lists): its `.` inside
 /// equations and `reduce` commands is the operator, the last one ends the statement.
 #[test]

@@ -462,8 +462,10 @@ impl Session {
                 let executable = self.modules[m].kind == ModuleKind::Module && !check_only;
                 for eq in eqs.into_iter().filter(|_| executable) {
                     let extended = extensions(&self.program.sig, &eq);
+                    let collapsed = identity_variants(&self.program.sig, &eq);
                     self.program.equations.push(eq);
                     self.program.equations.extend(extended);
+                    self.program.equations.extend(collapsed);
                 }
                 Ok(())
             }
@@ -981,6 +983,105 @@ fn extensions(sig: &crate::program::Signature, eq: &Equation) -> Vec<Equation> {
             e
         })
         .collect()
+}
+
+/// Variants of an equation for identity matching where the matcher does not do it: an
+/// operator with `id:` but not `assoc` (`_+_ [comm id: e]`), or with `left id:` or
+/// `right id:`. As in Maude, the pattern `U + A` matches a lone `a` with `U = e`: the
+/// subject `a + e` is kept as `a`, so the left-hand side's application must collapse too.
+/// Each variant drops a variable argument that may be the identity (any, the first or the
+/// last, as the attribute says; one whose sort the identity belongs to) and puts the
+/// identity for that variable everywhere in the equation: `n(U + A) = 1 + n(U)` gives
+/// `n(A) = 1 + n(e)`. Collapses nest (a few levels at most); the variants are tried after
+/// the equation itself. (`assoc` with `id:` is the matcher's: it matches lists with the
+/// identity as an empty part.) Without them, `n(a + a + a)` was 2 under `eq n(U + A) = 1 +
+/// n(U)` and `eq n(U) = 0 [owise]`, where Maude gives 3.
+fn identity_variants(sig: &crate::program::Signature, eq: &Equation) -> Vec<Equation> {
+    /// Variants at most, per equation.
+    const MAX: usize = 16;
+    let mut out: Vec<Equation> = Vec::new();
+    let mut todo = vec![eq.clone()];
+    while let Some(e) = todo.pop() {
+        for (lhs, var, id) in collapses(sig, &e.lhs, &e.vars) {
+            if out.len() >= MAX {
+                return out;
+            }
+            if out.iter().any(|o| o.lhs == lhs) || lhs == eq.lhs {
+                continue;
+            }
+            let with = Pat::App(id, Vec::new());
+            let mut v = e.clone();
+            v.lhs = substitute(&lhs, var, &with);
+            v.rhs = substitute(&e.rhs, var, &with);
+            v.cond = e.cond.as_ref().map(|c| substitute(c, var, &with));
+            todo.push(v.clone());
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// The patterns `p` collapses to by one identity argument dropped (see
+/// [`identity_variants`]), each with the variable dropped and the identity it stands for.
+fn collapses(
+    sig: &crate::program::Signature,
+    p: &Pat,
+    vars: &[VarInfo],
+) -> Vec<(Pat, u32, crate::program::OpId)> {
+    let Pat::App(op, args) = p else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let a = &sig.op(*op).attrs;
+    let full = a.identity.filter(|_| !a.assoc);
+    let sides = [
+        (full.or(a.left_identity), 0usize),
+        (full.or(a.right_identity), args.len().wrapping_sub(1)),
+    ];
+    if args.len() >= 2 {
+        for (i, arg) in args.iter().enumerate() {
+            let Pat::Var(v) = arg else { continue };
+            let id = match full {
+                Some(id) => Some(id),
+                None => sides
+                    .iter()
+                    .find(|(id, at)| id.is_some() && *at == i)
+                    .and_then(|s| s.0),
+            };
+            let Some(id) = id else { continue };
+            if !sig.leq(sig.op(id).result, vars[*v as usize].sort) {
+                continue;
+            }
+            let mut rest: Vec<Pat> = args.clone();
+            rest.remove(i);
+            let collapsed = if rest.len() == 1 {
+                rest.pop().expect("one argument")
+            } else {
+                Pat::App(*op, rest)
+            };
+            out.push((collapsed, *v, id));
+        }
+    }
+    // Below the top: the same in each argument, the rest kept.
+    for (i, arg) in args.iter().enumerate() {
+        for (q, v, id) in collapses(sig, arg, vars) {
+            let mut args = args.clone();
+            args[i] = q;
+            out.push((Pat::App(*op, args), v, id));
+        }
+    }
+    out
+}
+
+/// `p` with the variable `var` replaced by `with`.
+fn substitute(p: &Pat, var: u32, with: &Pat) -> Pat {
+    match p {
+        Pat::Var(v) if *v == var => with.clone(),
+        Pat::App(op, args) => {
+            Pat::App(*op, args.iter().map(|a| substitute(a, var, with)).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 /// The variables of one equation: declared ones (`var c : Config .`) and inline ones
