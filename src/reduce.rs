@@ -174,7 +174,11 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             Err(e) => {
                 let interrupted = matches!(e, RuntimeError::Interrupted { .. });
                 let f = SolveError::Runtime(engine.failure(e));
-                let mut d = driver::diagnose(&engine, &f);
+                // (Not `driver::diagnose`, which words a cycle as a game's.)
+                let SolveError::Runtime(failure) = &f else {
+                    unreachable!("a runtime failure")
+                };
+                let mut d = gamelang_runtime::diagnose::failure(&engine, failure);
                 if interrupted {
                     // Name the term asked for, not the one the engine was on.
                     d.message = driver::interrupted_message(&engine, t);

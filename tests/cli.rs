@@ -152,6 +152,31 @@ fn a_cycle_is_reported_with_a_position_on_it() {
         err.contains("w(R, 0)") || err.contains("w(B, 1)") || err.contains("w(R, 2)"),
         "{err}"
     );
+    assert!(err.contains("cycle in the game graph"), "{err}");
+    assert!(
+        err.contains("formula (1) needs a finite game tree"),
+        "{err}"
+    );
+    // A cycle of a plain reduction is said in a reduction's terms, not a game's.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("loop.maude");
+    std::fs::write(
+        &file,
+        "fmod L is\n  sort S .\n  ops a b : -> S .\n  eq a = b .\n  eq b = a .\nendfm\nred a .\n",
+    )
+    .unwrap();
+    let o = gamelang(&["reduce", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("error: cycle: the value of `a` depends on itself"),
+        "{err}"
+    );
+    assert!(err.contains("its reduction would never end"), "{err}");
+    assert!(
+        !err.contains("game graph") && !err.contains("formula (1)"),
+        "{err}"
+    );
 }
 
 /// `--game` with a name the file does not declare lists all its games, chance games too,

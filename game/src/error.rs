@@ -1,7 +1,7 @@
 //! Why solving failed, and the failure as a diagnostic.
 
 use gamelang_lang::diag::Diag;
-use gamelang_runtime::diagnose::{self, CYCLE_HINT};
+use gamelang_runtime::diagnose::{self, CYCLE_HINT, CYCLE_NOTE};
 use gamelang_runtime::error::{RuntimeError, RuntimeFailure};
 use gamelang_runtime::Engine;
 
@@ -35,6 +35,19 @@ pub fn diagnose(engine: &Engine, e: &SolveError) -> Diag {
             Diag::error(msg.clone()).note(CYCLE_HINT)
         }
         SolveError::Game(msg) => Diag::error(msg.clone()),
+        SolveError::Runtime(f) if matches!(f.error, RuntimeError::Cycle { .. }) => {
+            // A term that reduces back to itself, met in a game's search: a position that
+            // repeats, said in the game's terms.
+            let mut d = diagnose::failure(engine, f);
+            d.message = d
+                .message
+                .replacen("cycle: ", "cycle in the game graph: ", 1);
+            match d.notes.iter().position(|n| n == CYCLE_NOTE) {
+                Some(i) => d.notes[i] = CYCLE_HINT.to_string(),
+                None => d.notes.push(CYCLE_HINT.to_string()),
+            }
+            d
+        }
         SolveError::Runtime(f) => diagnose::failure(engine, f),
         SolveError::OverLimit => Diag::error("the search reached its limit of positions"),
         SolveError::Diagnosed(d) => (**d).clone(),

@@ -10,6 +10,11 @@ use gamelang_lang::diag::Diag;
 use gamelang_lang::program::Pat;
 
 /// What to do about a position that repeats.
+/// A cycle outside a game: what it means for a reduction.
+pub const CYCLE_NOTE: &str =
+    "the equations lead this term back to itself, so its reduction would never end";
+
+/// A cycle met in a game's search: what it means for the game.
 pub const CYCLE_HINT: &str = "a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)";
 
 /// Does `p` apply `op` anywhere?
@@ -85,8 +90,9 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             }
         }
         RuntimeError::Cycle { .. } => {
-            d.message = format!("cycle in the game graph: {}", d.message);
-            d = d.note(CYCLE_HINT);
+            // (In a game's search, `gamelang_game::diagnose` says it in the game's terms.)
+            d.message = format!("cycle: {}", d.message);
+            d = d.note(CYCLE_NOTE);
         }
         RuntimeError::Interrupted { term } => {
             // The term reduced at the moment of the interrupt is whatever the
@@ -150,7 +156,7 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             }
         }
         RuntimeError::StepBudget { .. } => {
-            d = d.note("raise the budget with `--max-steps N` if the game is just large");
+            d = d.note("raise the budget with `--max-steps N` if the computation is just long");
         }
         RuntimeError::MemoryLimit { .. } => {
             // Say where the budget came from: the default, or the user's own setting.

@@ -373,6 +373,13 @@ impl Backend {
             let interrupted = matches!(e, RuntimeError::Interrupted { .. });
             let f = SolveError::Runtime(self.engine.failure(e));
             let mut d = self.runtime_diag(&f);
+            if let Some(i) = d.message.strip_prefix("cycle in the game graph: ") {
+                // A term typed (or a file's `reduce`), not a game's search.
+                d.message = format!("cycle: {i}");
+                d.notes
+                    .retain(|n| n != gamelang_runtime::diagnose::CYCLE_HINT);
+                d = d.note(gamelang_runtime::diagnose::CYCLE_NOTE);
+            }
             if interrupted {
                 // Name the term typed, not the one the engine was on at that moment.
                 d.message = driver::interrupted_message(&self.engine, t);
