@@ -340,7 +340,7 @@ fn players_of(
 /// Can the game give every agent of `specs` what it needs? `astar` needs a distance to
 /// goal: checked before the match, not at the first move of `astar` (after other agents
 /// may have thought for minutes).
-fn check_agents(
+pub(crate) fn check_agents(
     program: &Arc<gamelang_lang::program::Program>,
     which: &Which,
     specs: &[AgentSpec],

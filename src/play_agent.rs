@@ -81,7 +81,12 @@ pub fn run(opts: Options) -> ExitCode {
             )
         }
     };
-    let mut engine = crate::app::engine(&session, &which.modules());
+    // (`astar` without a distance to goal: refused now, not after the person's first move.)
+    let program = crate::app::program(&session, &which.modules());
+    if let Err(d) = crate::agents::check_agents(&program, &which, &[spec]) {
+        return refuse(d);
+    }
+    let mut engine = gamelang_runtime::Engine::new(program);
     let seed = opts.game.seed;
     let mut table = Table {
         which: &which,

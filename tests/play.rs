@@ -343,12 +343,22 @@ fn bad_options_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--agent SPEC"), "{err}");
 
-    // An agent that needs what the game does not declare says so when it must move.
-    let mut s = Session::start(&["play", TTT, "--agent", "astar", "--as", "R"]);
-    assert!(matches!(s.next(), Shown::Closed));
-    let (ok, err, _) = s.finish();
-    assert!(!ok);
-    assert!(err.contains("needs the game's distance to goal"), "{err}");
+    // An agent that needs what the game does not declare is refused before play starts,
+    // whoever moves first (it was refused only when it had to move, after the person's
+    // first move when the person started).
+    for side in ["R", "B"] {
+        let o = support::cli::gamelang_with_input(
+            &["play", TTT, "--agent", "astar", "--as", side],
+            "1\nquit\n",
+        );
+        assert_eq!(o.status.code(), Some(1));
+        let (out, err) = (
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr),
+        );
+        assert!(err.contains("needs the game's distance to goal"), "{err}");
+        assert!(!out.contains("play"), "play started: {out}");
+    }
 }
 
 #[test]
