@@ -385,6 +385,21 @@ pub fn split_args(input: &str, from: usize, allowed: &[&str]) -> Result<Args, Ar
             continue;
         }
         term_end.get_or_insert(w.start);
+        // An unknown option is that, whether a value follows it or not.
+        let name = text.split_once('=').map_or(text, |(n, _)| n);
+        if !allowed.contains(&name) {
+            let known = if allowed.is_empty() {
+                "it takes no options".to_string()
+            } else {
+                format!("its options: {}", allowed.join(", "))
+            };
+            return Err(ArgError {
+                at: w.start..w.start + name.len(),
+                message: format!("unknown option `{name}`"),
+                label: "not an option of this command".into(),
+                note: Some(known),
+            });
+        }
         let (name, value) = match text.split_once('=') {
             Some((n, _)) => {
                 let v = w.start + n.len() + 1..w.end;
@@ -403,19 +418,6 @@ pub fn split_args(input: &str, from: usize, allowed: &[&str]) -> Result<Args, Ar
                 (text.to_string(), v.clone())
             }
         };
-        if !allowed.contains(&name.as_str()) {
-            let known = if allowed.is_empty() {
-                "it takes no options".to_string()
-            } else {
-                format!("its options: {}", allowed.join(", "))
-            };
-            return Err(ArgError {
-                at: w.start..w.start + name.len(),
-                message: format!("unknown option `{name}`"),
-                label: "not an option of this command".into(),
-                note: Some(known),
-            });
-        }
         args.options.push((name, w.clone(), value));
         i += 1;
     }
@@ -494,6 +496,9 @@ mod tests {
         assert_eq!(e.at, 12..19);
         let e = split_args("moves (2 5) --first", 5, &["--first"]).unwrap_err();
         assert_eq!(e.message, "option `--first` needs a value");
+        // Unknown at the end of the line too (it said "needs a value").
+        let e = split_args("solve --bogus", 5, &["--first"]).unwrap_err();
+        assert_eq!(e.message, "unknown option `--bogus`");
         let e = split_args("moves --first B (2 5)", 5, &["--first"]).unwrap_err();
         assert_eq!(e.message, "the term comes before the options");
     }
