@@ -36,8 +36,8 @@ pub struct PlayArgs {
     /// With --agent: the seed of the agent's random choices.
     #[arg(long, default_value_t = 1, requires = "agent")]
     pub seed: u64,
-    /// With --agent: which game of the file (default: the first one).
-    #[arg(long, value_name = "NAME", requires = "agent")]
+    /// Which game of the file (default: the first one).
+    #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
     #[command(flatten)]
     pub solver: SolverArgs,
@@ -59,10 +59,23 @@ pub fn run(args: PlayArgs) -> ExitCode {
             side: args.side,
         });
     }
+    // (clap leaves `requires = "agent"` unchecked when `--qbf`, which conflicts with
+    // `--agent`, is given: `--as B` was ignored without a word.)
+    if args.side.is_some() {
+        return Failure::usage(
+            "--as chooses your side against an agent (--agent); with --qbf you play White against the solver's Black",
+        )
+        .report();
+    }
     if !args.solver.qbf {
         return Failure::usage("`gamelang play` plays against an agent (--agent SPEC, e.g. --agent mcts:1000; `gamelang agents` lists them) or against the QBF strategy on a grid game (--qbf)").report();
     }
-    let mut model = match crate::lower::model_from_files(&args.files, None, &args.set, args.depth) {
+    let mut model = match crate::lower::model_from_files(
+        &args.files,
+        args.game.as_deref(),
+        &args.set,
+        args.depth,
+    ) {
         Ok(m) => m,
         Err(code) => return code,
     };

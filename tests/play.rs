@@ -338,6 +338,12 @@ fn bad_options_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--as: `X` is not a player"), "{err}");
 
+    // `--as` with `--qbf` (where the person is White) was ignored without a word.
+    let out = gamelang(&["play", "examples/grid/tictactoe.game", "--qbf", "--as", "B"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("with --qbf you play White"), "{err}");
+
     let out = gamelang(&["play", TTT]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
