@@ -415,3 +415,53 @@ fn value_within_max_depth_is_the_value_once_play_ends_and_an_error_before() {
         stderr(&o)
     );
 }
+
+/// An operator called `score` of another shape than `Players Config -> Int` is the game's
+/// own helper: `solve` answers, and `--value` says what a score must be. Such a helper
+/// made even a plain `solve` fail, on the theory SCORED-GAME the user never wrote.
+#[test]
+fn a_helper_called_score_is_not_the_games_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("helper.game");
+    std::fs::write(
+        &file,
+        "fmod SUBTRACT is
+  protecting PLAYERS .
+  protecting SET{Nat} .
+  op halted : Players Nat -> Bool .
+  op won : Players Nat -> Bool .
+  op score : Players Nat -> Bool .
+  op moves : Nat -> Set{Nat} .
+  var p : Players .
+  var n : Nat .
+  eq halted(p, n) = n == 0 .
+  eq won(p, n) = p == B .
+  eq score(p, n) = n == 0 .
+  eq moves(0) = empty .
+  eq moves(s n) = n .
+endfm
+view Subtract from GAME-TREE to SUBTRACT is
+  sort Config to Nat .
+  sort SetConfig to Set{Nat} .
+  op next-config(p:Players, c:Config) to term moves(c:Nat) .
+endv
+game subtract is
+  instance WINS{Subtract} .
+  start 4 .
+endgame
+",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    // 4 tokens, one taken a move: the player to move (R) makes the second and last move
+    // of each pair, so B moves last and wins.
+    let j = json(&["solve", path, "--json"]);
+    assert_eq!(j["winner"], "B", "{j}");
+    let o = gamelang(&["solve", path, "--value"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("has no score: define `op score : Players Config -> Int`"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -709,10 +709,21 @@ impl Session {
             None => return Ok(None),
         };
         let sig = &self.program.sig;
-        let has_score = self.modules[target]
-            .ops
+        // A `score` of the game's sorts (`Players Config -> Int`): an operator of another
+        // shape called so is the game's own business (a helper `score : Players Pos ->
+        // Bool` made even a plain `solve` fail, on a theory the user never wrote).
+        let config = binding
+            .sort_map
             .iter()
-            .any(|&o| sig.op(o).name == "score" && sig.op(o).args.len() == 2);
+            .find(|(t, _)| sig.sort(**t).name == "Config")
+            .map(|(_, s)| *s);
+        let has_score = self.modules[target].ops.iter().any(|&o| {
+            let i = sig.op(o);
+            i.name == "score"
+                && i.args.len() == 2
+                && config.is_some_and(|c| sig.same_kind(i.args[1], c))
+                && sig.int_sort.is_some_and(|n| sig.same_kind(i.result, n))
+        });
         if !has_score {
             return Ok(None);
         }
