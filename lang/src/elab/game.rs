@@ -369,6 +369,41 @@ impl Session {
             agent_op("forced"),
             agent_op("mirror"),
         );
+        // Their results, by kind: a value of another one was an error only when an agent
+        // or a solver first asked, located at the game block.
+        {
+            let sig = &self.program.sig;
+            let int = sig.int_sort;
+            let wanted = [
+                (eval, int, "Int"),
+                (goal_distance, int, "Int"),
+                (randomizable, Some(config_sort), "a set of configurations"),
+                (forced, Some(config_sort), "a set of configurations"),
+                (mirror, Some(config_sort), "a configuration"),
+            ];
+            for (op, kind, what) in wanted {
+                let (Some(op), Some(kind)) = (op, kind) else {
+                    continue;
+                };
+                let i = sig.op(op);
+                if !sig.same_kind(i.result, kind) {
+                    let d = Diag::error(format!(
+                        "`{}` gives {}, but the agents and solvers read it as {what}",
+                        i.name,
+                        sig.sort(i.result).name
+                    ))
+                    .note(format!(
+                        "declare `op {} : Players Config -> {}` (with the game's sorts), or name this operator otherwise",
+                        i.name,
+                        if what == "Int" { "Int" } else if what == "a configuration" { "Config" } else { "SetConfig" }
+                    ));
+                    return Err(match i.span {
+                        Some(s) => d.primary(s, "declared here"),
+                        None => d.primary(inst.span, "in this game"),
+                    });
+                }
+            }
+        }
         if !draws {
             if let Some(own) = agent_op("lost") {
                 // WIN-LOSE{…} declares `lost` on the same sorts, and the solver would see
