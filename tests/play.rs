@@ -471,3 +471,18 @@ fn input_that_is_not_utf8_is_an_error() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("end of input"));
 }
+
+/// The REPL names the agent that won, as `gamelang play` does (it said "gamelang wins").
+#[test]
+fn the_repl_names_the_agent_that_wins() {
+    // From (30 29), taking all 30 leaves (0 29), from which B takes the 29 and wins.
+    let o = support::cli::gamelang_with_input(
+        &["repl", "examples/heaps.game"],
+        "play (30 29) --agent alphabeta:4\n1\n",
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("play has halted at (0 0) with R to move: B (Benny) wins — alphabeta:4 wins"),
+        "{out}"
+    );
+}

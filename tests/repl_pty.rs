@@ -92,6 +92,24 @@ fn completion_interrupt_and_history_in_a_terminal() {
     p.exp_string("winner: R (Rebecca)").unwrap();
     p.exp_string(PROMPT).unwrap();
 
+    // Ctrl-C while an agent answers the person's move: the move is taken back, and the
+    // message says so (the game went back to before it without a word).
+    p.send("play (300 299) --agent mcts:2000000000\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("your move (R)").unwrap();
+    p.send("2\r").unwrap();
+    p.flush().unwrap();
+    p.exp_string("2").unwrap();
+    while !cooked(&p) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    p.send_control('c').unwrap();
+    p.exp_string("your move was taken back: the game is at (300 299) again")
+        .unwrap();
+    p.send("stop\r").unwrap();
+    p.flush().unwrap();
+
     // Ctrl-C at the prompt clears the line.
     p.send("this is not a term").unwrap();
     p.flush().unwrap();

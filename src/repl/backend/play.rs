@@ -183,6 +183,12 @@ impl Backend {
             // Interrupted or failed while answering: back to before the move.
             if let Some(play) = self.play.as_mut() {
                 play.line.truncate(saved);
+                // Say so: the game quietly went back to before the move.
+                let (_, at) = *play.line.last().expect("a start");
+                return Err(d.note(format!(
+                    "your move was taken back: the game is at {} again, your turn",
+                    self.engine.show(at)
+                )));
             }
             return Err(d);
         }
@@ -237,10 +243,14 @@ impl Backend {
                 let v = d
                     .verdict(&mut self.engine, p, c)
                     .map_err(|e| self.runtime_diag(&e))?;
+                // (The agent by name, as `gamelang play` says it.)
+                let opponent = (self.play.as_ref())
+                    .and_then(|p| p.opponent.as_ref())
+                    .map_or("gamelang".to_string(), |o| o.spec.to_string());
                 let who = match v {
-                    Verdict::Win(s) if s == human => " — you win!",
-                    Verdict::Win(_) => " — gamelang wins",
-                    Verdict::Draw => "",
+                    Verdict::Win(s) if s == human => " — you win!".to_string(),
+                    Verdict::Win(_) => format!(" — {opponent} wins"),
+                    Verdict::Draw => String::new(),
                 };
                 r.out(format!(
                     "play has halted at {} with {} to move: {}{who}\n",
