@@ -1253,3 +1253,28 @@ fn an_operator_written_with_a_period() {
     let got = results(&reduce(&["--quiet", file.to_str().unwrap()]));
     assert_eq!(got, [items.len().to_string(), dotted(&items)]);
 }
+
+/// A `[nonexec]` equation is never run, so it may use variables its left-hand side does
+/// not bind, as in Maude (a theory's axioms often do: transitivity); without `nonexec`
+/// such an equation is still refused.
+#[test]
+fn nonexec_equations_may_have_variables_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nonexec.maude");
+    let text = "fth PREORDER is\n  protecting BOOL .\n  sort Elt .\n\
+                \x20 op _<<_ : Elt Elt -> Bool .\n  vars X Y Z : Elt .\n\
+                \x20 eq X << X = true [nonexec] .\n\
+                \x20 ceq X << Z = true if X << Y /\\ Y << Z [nonexec] .\nendfth\n\
+                fmod A is\n  protecting INT .\n  op f : Int -> Int .\n  vars X Y : Int .\n\
+                \x20 eq f(X) = X + 1 .\n  eq f(X) = Y [nonexec] .\nendfm\nred f(1) .\n";
+    std::fs::write(&file, text).unwrap();
+    assert_eq!(results(&reduce(&[file.to_str().unwrap()])), ["2"]);
+    std::fs::write(&file, text.replace(" = Y [nonexec]", " = Y")).unwrap();
+    let o = reduce_output(&[file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("variable `Y` does not occur in the left-hand side"),
+        "{err}"
+    );
+}

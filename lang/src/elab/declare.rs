@@ -820,7 +820,9 @@ impl Session {
                     Some(k) => {
                         let (subject, sort) =
                             mixfix::parse_term(sig, &grammar, &part[k + 1..], &mut vars, None)?;
-                        unbound(&vars, bound, &part[k + 1..], (span, lhs_span), true)?;
+                        if !nonexec {
+                            unbound(&vars, bound, &part[k + 1..], (span, lhs_span), true)?;
+                        }
                         if k == 0 {
                             return Err(Diag::at(
                                 part[0].span,
@@ -839,13 +841,17 @@ impl Session {
                     }
                     None => {
                         let test = condition_part(sig, &grammar, part, &mut vars, self.equal_op)?;
-                        unbound(&vars, bound, part, (span, lhs_span), true)?;
+                        if !nonexec {
+                            unbound(&vars, bound, part, (span, lhs_span), true)?;
+                        }
                         items.push(binding::CondPart::Test(test));
                     }
                 }
             }
             let (r, rsort) = mixfix::parse_term(sig, &grammar, rhs, &mut vars, Some(lsort))?;
-            unbound(&vars, bound, rhs, (span, lhs_span), true)?;
+            if !nonexec {
+                unbound(&vars, bound, rhs, (span, lhs_span), true)?;
+            }
             // (The sides' kinds agree: the right one was read at the left one's.)
             debug_assert!(sig.same_kind(lsort, rsort));
             if nonexec {
@@ -902,7 +908,11 @@ impl Session {
             .chain(cond.into_iter().flatten())
             .cloned()
             .collect();
-        unbound(&vars, lhs_vars, &written, (span, lhs_span), false)?;
+        // (A `nonexec` equation is never run: it may have variables of its own, as in
+        // Maude, where a theory's axioms often do.)
+        if !nonexec {
+            unbound(&vars, lhs_vars, &written, (span, lhs_span), false)?;
+        }
         // The simplest loop there is (`eq foo = foo .`, often a typo): the term rewrites
         // to itself forever, until the step budget runs out minutes later.
         if l == r && !nonexec {
