@@ -558,6 +558,17 @@ impl EngineRules<'_, '_> {
             .driver
             .boolean_of(self.engine, &game.won, p, c, "`won`")?
         {
+            // In a game with draws both may be written true by mistake: R's win was
+            // taken without a word.
+            if let Some(lost) = &game.lost {
+                if self.driver.boolean_of(self.engine, lost, p, c, "`lost`")? {
+                    return Err(SolveError::Game(format!(
+                        "at the halted position {} with {} to move, both `won` and `lost` hold: R cannot have both won and lost",
+                        self.engine.show(c),
+                        p.name()
+                    )));
+                }
+            }
             return Ok(Verdict::Win(Side::R));
         }
         match &game.lost {
