@@ -6,23 +6,15 @@
 //! of a game written second also got the first variant's moves, and `solve` named the
 //! wrong winner.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support;
+use std::process::Output;
 
+/// `gamelang ARGS…`, with `input` on its standard input if given.
 fn gamelang(args: &[&str], input: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamelang"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run gamelang");
-    let mut stdin = child.stdin.take().unwrap();
-    if let Some(text) = input {
-        stdin.write_all(text.as_bytes()).unwrap();
+    match input {
+        Some(text) => support::cli::gamelang_with_input(args, text),
+        None => support::cli::gamelang(args),
     }
-    drop(stdin);
-    child.wait_with_output().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
