@@ -33,9 +33,9 @@ pub struct PlayArgs {
     /// With --agent: the side you play, B or R (default: the side that moves first).
     #[arg(long = "as", value_name = "B|R", requires = "agent")]
     pub side: Option<String>,
-    /// With --agent: the seed of the agent's random choices.
-    #[arg(long, default_value_t = 1, requires = "agent")]
-    pub seed: u64,
+    /// With --agent: the seed of the agent's random choices [default: 1].
+    #[arg(long, requires = "agent")]
+    pub seed: Option<u64>,
     /// Which game of the file (default: the first one).
     #[arg(long, value_name = "NAME")]
     pub game: Option<String>,
@@ -53,7 +53,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 file: args.files[0].clone(),
                 game: args.game,
                 set: args.set,
-                seed: args.seed,
+                seed: args.seed.unwrap_or(1),
             },
             agent,
             side: args.side,
@@ -64,6 +64,12 @@ pub fn run(args: PlayArgs) -> ExitCode {
     if args.side.is_some() {
         return Failure::usage(
             "--as chooses your side against an agent (--agent); with --qbf you play White against the solver's Black",
+        )
+        .report();
+    }
+    if args.seed.is_some() {
+        return Failure::usage(
+            "--seed seeds an agent's random choices (--agent); the QBF strategy (--qbf) draws none",
         )
         .report();
     }

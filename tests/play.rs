@@ -343,6 +343,16 @@ fn bad_options_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("with --qbf you play White"), "{err}");
+    let out = gamelang(&[
+        "play",
+        "examples/grid/tictactoe.game",
+        "--qbf",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the QBF strategy (--qbf) draws none"), "{err}");
 
     let out = gamelang(&["play", TTT]);
     assert!(!out.status.success());
