@@ -568,6 +568,18 @@ fn parameters_values_and_bounded_play_at_the_prompt() {
         "{}",
         stderr(&o)
     );
+    // A value of the wrong sort is located in what `set` was given, not at a `--set`
+    // nobody typed; the same for a chance game.
+    for (file, line) in [
+        ("examples/grid/tictactoe.game", "set width -1\n"),
+        ("examples/pig.game", "set goal -1\n"),
+    ] {
+        let o = repl(&[file], line);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains("is a Nat") && err.contains("set:1:"), "{err}");
+        assert!(!err.contains("--set"), "{err}");
+    }
 }
 
 /// Issue 11: an inline variable (`S:Nat`) used again without its sort in an equation typed

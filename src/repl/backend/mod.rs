@@ -741,8 +741,14 @@ impl Backend {
                 // and the memo tables (computed with the old value) are dropped.
                 let game = self.game_named(None).expect("checked").clone();
                 let before = self.session.program.clone();
-                self.session
-                    .set_parameter(&game, &format!("{name}={value}"))?;
+                self.session.set_parameter_of(
+                    // (Named as typed: the user wrote no `--set`.)
+                    "set",
+                    &game.name,
+                    &game.params,
+                    game.module,
+                    &format!("{name}={value}"),
+                )?;
                 let (params, requires) = (&game.params, &game.requires);
                 if let Err(d) = crate::app::check_requirements(
                     &self.session,
@@ -772,8 +778,13 @@ impl Backend {
                 // The same for the current chance game.
                 let game = self.current_chance_game().expect("checked").clone();
                 let before = self.session.program.clone();
-                self.session
-                    .set_chance_parameter(&game, &format!("{name}={value}"))?;
+                self.session.set_parameter_of(
+                    "set",
+                    &game.name,
+                    &game.params,
+                    game.module,
+                    &format!("{name}={value}"),
+                )?;
                 let (params, requires) = (&game.params, &game.requires);
                 if let Err(d) = crate::app::check_requirements(
                     &self.session,
