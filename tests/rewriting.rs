@@ -1278,3 +1278,24 @@ fn nonexec_equations_may_have_variables_of_their_own() {
         "{err}"
     );
 }
+
+/// Maude's sort qualification by an instance's sort, `(nil).List{Nat}`, which picks one
+/// of the readings of a constant declared in two instances (it said "unknown sort
+/// `List`": the sort's name is lexed in pieces).
+#[test]
+fn a_sort_qualification_may_name_an_instances_sort() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("stacks.maude");
+    let text = "fmod STACK{X :: TRIV} is\n  protecting LIST{X} .\n  protecting NAT .\n\
+                \x20 sort Stack{X} .\n  op stk : List{X} -> Stack{X} [ctor] .\n\
+                \x20 op depth : Stack{X} -> Nat .\n  var L : List{X} .\n\
+                \x20 eq depth(stk(L)) = size(L) .\nendfm\n\
+                fmod T is\n  protecting STACK{Nat} .\n  protecting STACK{String} .\nendfm\n\
+                red stk((nil).List{Nat}) .\nred depth(stk((nil).List{String})) .\n";
+    std::fs::write(&file, text).unwrap();
+    let o = reduce_output(&[file.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("result Stack{Nat}: stk(nil)"), "{out}");
+    assert_eq!(results(&out), ["stk(nil)", "0"]);
+}

@@ -658,14 +658,19 @@ impl TermParser<'_> {
         }
         // Maude's sort qualification `(t).S`: the readings of `t` of a sort named `S` or
         // below it (which picks among constants of one name on several sorts).
-        if j >= i + 4
-            && self.toks[i].text == "("
-            && self.toks[j - 2].text == ")"
-            && self.toks[j - 1].text.len() > 1
-            && self.toks[j - 1].text.starts_with('.')
-            && self.balanced(i + 1, j - 2)
-        {
-            let name = &self.toks[j - 1].text[1..];
+        // The sort may be an instance's, written in pieces: `(nil).List{Nat}`.
+        let q = self.qualifier_start(i, j);
+        if let Some(q) = q.filter(|&q| {
+            q >= i + 3
+                && self.toks[i].text == "("
+                && self.toks[q - 1].text == ")"
+                && self.balanced(i + 1, q - 1)
+        }) {
+            let name: String = std::iter::once(&self.toks[q].text[1..])
+                .chain(self.toks[q + 1..j].iter().map(|t| t.text.as_str()))
+                .collect();
+            let name = name.as_str();
+            let j = q + 1;
             let sig = self.sig;
             let named: Vec<SortId> = (0..sig.sorts.len() as u32)
                 .map(SortId)
@@ -843,6 +848,37 @@ impl TermParser<'_> {
                 }
             }
         }
+    }
+
+    /// Where a sort qualification ending at `j` begins: `.S` at `j - 1`, or `.List`
+    /// followed by `{Nat}` (an instance's sort, lexed in pieces) ending at `j`.
+    fn qualifier_start(&self, i: usize, j: usize) -> Option<usize> {
+        let qualifier = |k: usize| {
+            let t = &self.toks[k].text;
+            t.len() > 1 && t.starts_with('.')
+        };
+        if j < i + 2 {
+            return None;
+        }
+        if qualifier(j - 1) {
+            return Some(j - 1);
+        }
+        if self.toks[j - 1].text != "}" {
+            return None;
+        }
+        // Back over balanced braces (a few tokens: `{Set{Nat}}` at most in practice).
+        let mut depth = 0i32;
+        for k in (i + 1..j).rev().take(16) {
+            match self.toks[k].text.as_str() {
+                "}" => depth += 1,
+                "{" => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                return (k > i && qualifier(k - 1)).then(|| k - 1);
+            }
+        }
+        None
     }
 
     /// Tokens i..j are balanced: the depth is the same at both ends and never lower between.
