@@ -390,6 +390,25 @@ impl Session {
                             "its result cannot be its argument",
                         ));
                     }
+                    // `comm` swaps the arguments: `b * a` must be well formed too.
+                    if op_attrs.comm
+                        && (arg_sorts.len() != 2 || !sig.same_kind(arg_sorts[0], arg_sorts[1]))
+                    {
+                        return Err(Diag::at(
+                            name.span,
+                            format!(
+                                "a `comm` operator takes two arguments of one kind, and `{} : {} -> {}` does not",
+                                name.name,
+                                arg_sorts
+                                    .iter()
+                                    .map(|&a| sig.sort(a).name.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                                sig.sort(res).name
+                            ),
+                            "its arguments cannot be swapped",
+                        ));
+                    }
                     // The same name on the same argument sorts is one operator twice,
                     // unless the results are of unrelated kinds (`nil` of lists and of
                     // trees, which Maude allows too): the context tells them apart.
