@@ -2,7 +2,7 @@
 //! term given on the command line, and print each normal form in full.
 
 use crate::failure::Failure;
-use gamelang_game::{self as driver, SolveError};
+use gamelang_game as driver;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::elab::{FileSetting, ModuleId, Session};
 use gamelang_lang::program::Program;
@@ -173,12 +173,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
             Ok(v) => v,
             Err(e) => {
                 let interrupted = matches!(e, RuntimeError::Interrupted { .. });
-                let f = SolveError::Runtime(engine.failure(e));
                 // (Not `driver::diagnose`, which words a cycle as a game's.)
-                let SolveError::Runtime(failure) = &f else {
-                    unreachable!("a runtime failure")
-                };
-                let mut d = gamelang_runtime::diagnose::failure(&engine, failure);
+                let failure = engine.failure(e);
+                let mut d = gamelang_runtime::diagnose::failure(&engine, &failure);
                 if interrupted {
                     // Name the term asked for, not the one the engine was on.
                     d.message = driver::interrupted_message(&engine, t);

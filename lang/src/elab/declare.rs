@@ -374,18 +374,24 @@ impl Session {
                     // `f(f(a, b), c)` must be well formed: the result is an argument again
                     // (Maude refuses the declaration too).
                     let sig = &self.program.sig;
+                    let declared = || {
+                        let args: Vec<&str> = arg_sorts
+                            .iter()
+                            .map(|&a| sig.sort(a).name.as_str())
+                            .collect();
+                        format!(
+                            "{} : {} -> {}",
+                            name.name,
+                            args.join(" "),
+                            sig.sort(res).name
+                        )
+                    };
                     if op_attrs.assoc && arg_sorts.iter().any(|&a| !sig.same_kind(a, res)) {
                         return Err(Diag::at(
                             name.span,
                             format!(
-                                "an `assoc` operator's arguments and result must be of one kind, and `{} : {} -> {}` mixes kinds",
-                                name.name,
-                                arg_sorts
-                                    .iter()
-                                    .map(|&a| sig.sort(a).name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(" "),
-                                sig.sort(res).name
+                                "an `assoc` operator's arguments and result must be of one kind, and `{}` mixes kinds",
+                                declared()
                             ),
                             "its result cannot be its argument",
                         ));
@@ -397,14 +403,8 @@ impl Session {
                         return Err(Diag::at(
                             name.span,
                             format!(
-                                "a `comm` operator takes two arguments of one kind, and `{} : {} -> {}` does not",
-                                name.name,
-                                arg_sorts
-                                    .iter()
-                                    .map(|&a| sig.sort(a).name.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(" "),
-                                sig.sort(res).name
+                                "a `comm` operator takes two arguments of one kind, and `{}` does not",
+                                declared()
                             ),
                             "its arguments cannot be swapped",
                         ));

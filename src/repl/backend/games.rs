@@ -20,7 +20,11 @@ impl Backend {
 
     /// A run-time error as a diagnostic, with what to do about it in the REPL.
     pub(super) fn runtime_diag(&self, e: &SolveError) -> Diag {
-        let mut d = driver::diagnose(&self.engine, e);
+        self.at_the_prompt(driver::diagnose(&self.engine, e), e)
+    }
+
+    /// The diagnostic `d` of the error `e`, with what to do about it in the REPL.
+    pub(super) fn at_the_prompt(&self, mut d: Diag, e: &SolveError) -> Diag {
         if let SolveError::Runtime(f) = e {
             match f.error {
                 RuntimeError::Interrupted { .. } => {

@@ -371,15 +371,11 @@ impl Backend {
     fn reduce_term(&mut self, t: TermId) -> Result<TermId, Diag> {
         self.engine.reduce(t).map_err(|e| {
             let interrupted = matches!(e, RuntimeError::Interrupted { .. });
-            let f = SolveError::Runtime(self.engine.failure(e));
-            let mut d = self.runtime_diag(&f);
-            if let Some(i) = d.message.strip_prefix("cycle in the game graph: ") {
-                // A term typed (or a file's `reduce`), not a game's search.
-                d.message = format!("cycle: {i}");
-                d.notes
-                    .retain(|n| n != gamelang_runtime::diagnose::CYCLE_HINT);
-                d = d.note(gamelang_runtime::diagnose::CYCLE_NOTE);
-            }
+            let failure = self.engine.failure(e);
+            // A term typed (or a file's `reduce`), not a game's search: the runtime's
+            // wording (`driver::diagnose` says a cycle in a game's terms).
+            let d = gamelang_runtime::diagnose::failure(&self.engine, &failure);
+            let mut d = self.at_the_prompt(d, &SolveError::Runtime(failure));
             if interrupted {
                 // Name the term typed, not the one the engine was on at that moment.
                 d.message = driver::interrupted_message(&self.engine, t);
@@ -691,6 +687,38 @@ impl Backend {
         Ok(())
     }
 
+    /// `set NAME VALUE` for a parameter of `game` (its name, parameters and module),
+    /// whose equations are those of `roots`: the defining equation replaced, unless the
+    /// game's `requires` then fail (the parameter keeps its value); the memo tables,
+    /// computed with the old value, dropped.
+    fn set_parameter(
+        &mut self,
+        (game, params, module): (&str, &[(String, gamelang_lang::program::OpId)], ModuleId),
+        roots: &[ModuleId],
+        requires: &[gamelang_lang::elab::Requirement],
+        name: &str,
+        value: &str,
+        r: &mut Reply,
+    ) -> Result<(), Diag> {
+        let assignment = format!("{name}={value}");
+        let before = self.session.program.clone();
+        // (Named as typed: the user wrote no `--set`.)
+        self.session
+            .set_parameter_of("set", game, params, module, &assignment)?;
+        if let Err(d) = crate::app::check_requirements(&self.session, roots, game, params, requires)
+        {
+            self.session.program = before;
+            return Err(d);
+        }
+        self.whole_program();
+        self.log.push(Entry::Param {
+            game: game.to_string(),
+            assignment,
+        });
+        r.out(format!("{name} = {value}\n"));
+        Ok(())
+    }
+
     fn set(&mut self, rest: &str, r: &mut Reply) -> Result<(), Diag> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         match words.as_slice() {
@@ -739,35 +767,9 @@ impl Backend {
             {
                 // A game parameter, as `--set name=value`: its defining equation is replaced
                 // and the memo tables (computed with the old value) are dropped.
-                let game = self.game_named(None).expect("checked").clone();
-                let before = self.session.program.clone();
-                self.session.set_parameter_of(
-                    // (Named as typed: the user wrote no `--set`.)
-                    "set",
-                    &game.name,
-                    &game.params,
-                    game.module,
-                    &format!("{name}={value}"),
-                )?;
-                let (params, requires) = (&game.params, &game.requires);
-                if let Err(d) = crate::app::check_requirements(
-                    &self.session,
-                    &game.modules(),
-                    &game.name,
-                    params,
-                    requires,
-                ) {
-                    // Refused: the parameter keeps its value.
-                    self.session.program = before;
-                    return Err(d);
-                }
-                self.whole_program();
-                self.log.push(Entry::Param {
-                    game: game.name.clone(),
-                    assignment: format!("{name}={value}"),
-                });
-                r.out(format!("{name} = {value}\n"));
-                Ok(())
+                let g = self.game_named(None).expect("checked").clone();
+                let game = (g.name.as_str(), g.params.as_slice(), g.module);
+                self.set_parameter(game, &g.modules(), &g.requires, name, value, r)
             }
             [name, value]
                 if self.game_named(None).is_none()
@@ -776,33 +778,9 @@ impl Backend {
                         .is_some_and(|g| g.params.iter().any(|(p, _)| p == name)) =>
             {
                 // The same for the current chance game.
-                let game = self.current_chance_game().expect("checked").clone();
-                let before = self.session.program.clone();
-                self.session.set_parameter_of(
-                    "set",
-                    &game.name,
-                    &game.params,
-                    game.module,
-                    &format!("{name}={value}"),
-                )?;
-                let (params, requires) = (&game.params, &game.requires);
-                if let Err(d) = crate::app::check_requirements(
-                    &self.session,
-                    &[game.module],
-                    &game.name,
-                    params,
-                    requires,
-                ) {
-                    self.session.program = before;
-                    return Err(d);
-                }
-                self.whole_program();
-                self.log.push(Entry::Param {
-                    game: game.name.clone(),
-                    assignment: format!("{name}={value}"),
-                });
-                r.out(format!("{name} = {value}\n"));
-                Ok(())
+                let g = self.current_chance_game().expect("checked").clone();
+                let game = (g.name.as_str(), g.params.as_slice(), g.module);
+                self.set_parameter(game, &[g.module], &g.requires, name, value, r)
             }
             _ => {
                 // The current game, two-player or chance, and its parameters.
