@@ -9,7 +9,6 @@ use crate::Engine;
 use gamelang_lang::diag::Diag;
 use gamelang_lang::program::Pat;
 
-/// What to do about a position that repeats.
 /// A cycle outside a game: what it means for a reduction.
 pub const CYCLE_NOTE: &str =
     "the equations lead this term back to itself, so its reduction would never end";
@@ -93,6 +92,19 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             // (In a game's search, `gamelang_game::diagnose` says it in the game's terms.)
             d.message = format!("cycle: {}", d.message);
             d = d.note(CYCLE_NOTE);
+        }
+        RuntimeError::Loop { term, .. } => {
+            d.message = format!("endless reduction: {}", d.message);
+            if let Some(op) = engine.store().op(*term) {
+                let info = sig.op(op);
+                if let Some(span) = info.span {
+                    d = d.secondary(span, format!("`{}` is declared here", info.name));
+                }
+                d = d.note(format!(
+                    "rewriting is deterministic: the equations that lead from this call of `{}` back to the same call, with the same arguments, would run the same way again and again; an argument that should shrink or reach a stopping case does not",
+                    info.name
+                ));
+            }
         }
         RuntimeError::Interrupted { term } => {
             // The term reduced at the moment of the interrupt is whatever the

@@ -71,6 +71,15 @@ pub enum RuntimeError {
         /// The memo term met again while its value was being computed.
         term: TermId,
     },
+    /// A chain of tail calls came back to a call it had made before, `term`, with the same
+    /// arguments: rewriting is deterministic, so it would go round the same way forever.
+    /// Found by watching a chain that has run long (see `Engine::d_apply_calls`).
+    Loop {
+        /// The call met again.
+        term: TermId,
+        /// Rewrites between the two meetings (a multiple of the loop's length).
+        rewrites: u64,
+    },
     /// Integer overflow in the built-in application `term`.
     Overflow {
         /// The built-in application.
@@ -118,6 +127,7 @@ impl RuntimeError {
             | RuntimeError::MemoLimit { term, .. }
             | RuntimeError::MemoryLimit { term, .. }
             | RuntimeError::Cycle { term }
+            | RuntimeError::Loop { term, .. }
             | RuntimeError::Overflow { term }
             | RuntimeError::DivisionByZero { term }
             | RuntimeError::OutOfRange { term, .. }
@@ -167,6 +177,11 @@ impl fmt::Display for RuntimeError {
                 term.0
             ),
             RuntimeError::Cycle { term } => write!(f, "term #{} depends on itself (cycle)", term.0),
+            RuntimeError::Loop { term, rewrites } => write!(
+                f,
+                "term #{} reached again after {rewrites} rewrites (endless loop)",
+                term.0
+            ),
             RuntimeError::Overflow { term } => write!(f, "integer overflow in term #{}", term.0),
             RuntimeError::DivisionByZero { term } => {
                 write!(f, "division by zero in term #{}", term.0)

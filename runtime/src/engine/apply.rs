@@ -2,6 +2,7 @@
 //! strict built-ins, the equations (guards, matching, conditions) and terms no equation
 //! rewrites.
 
+use super::loops;
 use super::*;
 
 impl Engine {
@@ -112,6 +113,11 @@ impl Engine {
         let rt = &self.ops[subj.op.0 as usize];
         if !rt.defined && rt.builtin.is_none() {
             return self.no_equation(subj);
+        }
+        self.opens += 1;
+        if self.opens > loops::WATCH_AFTER {
+            // (A reduction this long is rare: shorter ones pay only the count.)
+            self.watch_machine_call(subj.op, subj.base, subj.n)?;
         }
         if let Some(key) = self.call_key(subj.op, subj.base, subj.n) {
             if let Some(v) = self.calls.get(subj.op, &key) {

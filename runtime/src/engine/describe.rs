@@ -41,6 +41,11 @@ impl Engine {
                  (in a game, a position that repeats)",
                 show(*term)
             ),
+            RuntimeError::Loop { term, rewrites } => format!(
+                "the reduction reached `{}` again after {} rewrites, so it would go round forever",
+                show(*term),
+                rewrites
+            ),
             RuntimeError::Overflow { term } => format!("integer overflow in `{}`", show(*term)),
             RuntimeError::DivisionByZero { term } => format!("division by zero in `{}`", show(*term)),
             RuntimeError::OutOfRange { term, reason } => format!("{reason} in `{}`", show(*term)),

@@ -36,6 +36,7 @@
 
 use super::calls;
 use super::code::Ins;
+use super::loops;
 use super::machine::{lazy_arity, lazy_choice};
 use super::*;
 use crate::matching::NO_PICK;
@@ -89,6 +90,7 @@ impl Engine {
             _ => usize::MAX,
         };
         self.direct_used = false;
+        self.loop_found = false;
         self.d_depth = 0;
         self.conses.clear();
     }
@@ -584,6 +586,9 @@ impl Engine {
         mark: usize,
         cmark: usize,
     ) -> Result<TermId, RuntimeError> {
+        // The tail calls made, and the chain's number once it is watched (see `loops`).
+        let mut turns: u64 = 0;
+        let mut chain: u64 = 0;
         let v = loop {
             let n = self.vals.len() as u32 - base;
             if let Some(key) = self.call_key(op, base, n) {
@@ -603,7 +608,14 @@ impl Engine {
             }
             match self.d_step(op, base)? {
                 Ok(v) => break v,
-                Err((next, b)) => (op, base) = (next, b),
+                Err((next, b)) => {
+                    (op, base) = (next, b);
+                    turns += 1;
+                    // (A chain this long is rare: shorter ones pay only the count.)
+                    if turns > loops::WATCH_AFTER && self.watch_tail_chain(&mut chain, op, base) {
+                        return Err(self.loop_error());
+                    }
+                }
             }
         };
         if self.conses.len() == cmark {
@@ -815,7 +827,12 @@ impl Engine {
     /// machine nested, unless the task is a value and no frame was pushed.
     fn d_finish(&mut self, task: Task, floor: usize) -> Result<TermId, RuntimeError> {
         match task {
-            Task::Return(v) if self.frames.len() == floor => Ok(v),
+            Task::Return(v) if self.frames.len() == floor => {
+                // A value handed back to native code: the machine's calls watched for
+                // a loop may have ended (see `loops`).
+                self.exits += 1;
+                Ok(v)
+            }
             task => self.d_run(task, floor),
         }
     }
@@ -830,6 +847,7 @@ impl Engine {
         let outer = std::mem::replace(&mut self.frame_floor, floor);
         let v = self.run_from(task);
         self.frame_floor = outer;
+        self.exits += 1;
         v
     }
 }

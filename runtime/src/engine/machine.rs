@@ -18,9 +18,12 @@ impl Engine {
         let steps = self.steps;
         let mut result = self.run(t);
         if let Err(e) = &result {
-            if self.direct_used && !matches!(e, RuntimeError::Interrupted { .. }) {
+            if self.direct_used
+                && !self.loop_found
+                && !matches!(e, RuntimeError::Interrupted { .. })
+            {
                 // Run it again on the machine alone, which reports the error with its
-                // trace (see `direct`).
+                // trace (see `direct`). Not an endless loop: the machine would not end.
                 self.recover();
                 self.steps = steps;
                 self.direct_floor = usize::MAX;
@@ -90,6 +93,11 @@ impl Engine {
                 let term = self.store.mk_app(op, args);
                 Err(RuntimeError::Interrupted { term })
             }
+            // (Asked again, it would loop as long again before it is found.)
+            Err(e @ RuntimeError::Loop { .. }) => {
+                self.recover();
+                Err(e)
+            }
             Err(_) => {
                 self.recover();
                 self.steps = steps;
@@ -108,6 +116,8 @@ impl Engine {
         self.nconds = 0;
         self.trace.clear();
         self.trace_elided = 0;
+        self.opens = 0;
+        self.machine_watch = None;
         let limit = self
             .budget_base
             .unwrap_or(self.steps)
@@ -161,6 +171,8 @@ impl Engine {
                         return Ok(v);
                     }
                     let f = self.frames.pop().expect("a frame above the floor");
+                    // (For the watch of a long reduction's calls: see `loops`.)
+                    self.frames_low = self.frames_low.min(self.frames.len());
                     self.resume(f, v)?
                 }
             };
