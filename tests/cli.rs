@@ -299,6 +299,12 @@ fn bad_command_line_terms_are_located() {
     let o = gamelang(&["solve", "examples/heaps.game", "--first", "Q"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("`Q`"), "{}", stderr(&o));
+    // The players are suggested, not the operators of other sorts near the name (WINS's
+    // `w`, which `--first X` used to offer).
+    let o = gamelang(&["solve", "examples/heaps.game", "--first", "X"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("did you mean `B` or `R`?"), "{err}");
 }
 
 #[test]

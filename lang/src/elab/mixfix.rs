@@ -407,6 +407,8 @@ pub struct TermParser<'a> {
     bad_sort: Option<Diag>,
     /// A span too long for the chart parser.
     too_long: Option<Diag>,
+    /// The sort the term must be of (its kind), if the caller says.
+    expected: Option<SortId>,
     /// The grammar's symbols whose form begins with an argument, less those with a literal
     /// piece that no token of this term is (`_subset_` in a term without `subset`): tried
     /// at every span, they were most of the start-up's parsing.
@@ -468,6 +470,7 @@ pub fn parse_term(
         near: None,
         bad_sort: None,
         too_long: None,
+        expected,
         hole_first,
     };
     let readings = p.span(0, n);
@@ -1346,10 +1349,22 @@ impl TermParser<'_> {
                 };
             }
             if !known {
-                let mut names: Vec<String> =
-                    self.grammar.op_names().map(|s| s.to_string()).collect();
-                names.extend(self.vars.names());
-                let hints = suggest(&t.text, names.iter().map(String::as_str));
+                // A term of one unknown token where a sort is expected (`--first X`): the
+                // constants of that sort's kind first (not `w`, an operator of WINS).
+                let constants: Vec<&str> = match self.expected {
+                    Some(e) if self.toks.len() == 1 => (self.grammar.syms.iter())
+                        .filter(|s| s.args.is_empty() && self.sig.same_kind(s.result, e))
+                        .map(|s| s.name.as_str())
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let mut hints = suggest(&t.text, constants.iter().copied());
+                if hints.is_empty() {
+                    let mut names: Vec<String> =
+                        self.grammar.op_names().map(|s| s.to_string()).collect();
+                    names.extend(self.vars.names());
+                    hints = suggest(&t.text, names.iter().map(String::as_str));
+                }
                 let mut d = Diag::at(
                     t.span,
                     format!("unknown operator or variable `{}`", t.text),
