@@ -486,3 +486,50 @@ fn a_requirement_that_is_not_a_condition_is_a_located_error() {
         "{err}"
     );
 }
+
+/// An import cycle through several modules names them all, in the order they import each
+/// other; it named only the module met again.
+#[test]
+fn an_import_cycle_names_the_modules_it_goes_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cycle.maude");
+    std::fs::write(
+        &file,
+        "fmod A is\n  including B .\n  sort SA .\nendfm\nfmod B is\n  including C .\n  sort SB .\nendfm\n\
+         fmod C is\n  including A .\n  sort SC .\nendfm\n",
+    )
+    .unwrap();
+    let o = gamelang(&["reduce", file.to_str().unwrap(), "true"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("module `A` imports itself"), "{err}");
+    assert!(err.contains("cycle.maude:10:13"), "{err}");
+    assert!(err.contains("the imports go round: A → B → C → A"), "{err}");
+}
+
+/// `reduce --module P` of a parameterised module says what it is and what to name
+/// instead; it said that no module `P` was loaded, which the file plainly declares.
+#[test]
+fn a_parameterised_module_named_by_module_is_explained() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("box.maude");
+    std::fs::write(
+        &file,
+        "fmod BOX{X :: TRIV} is\n  sort Box{X} .\n  op box : X$Elt -> Box{X} [ctor] .\nendfm\n",
+    )
+    .unwrap();
+    let o = gamelang(&["reduce", file.to_str().unwrap(), "--module", "BOX", "true"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("module `BOX{X :: TRIV}` is parameterised"),
+        "{err}"
+    );
+    assert!(err.contains("protecting BOX{…}"), "{err}");
+    let o = gamelang(&["reduce", file.to_str().unwrap(), "--module", "NONE", "true"]);
+    assert!(
+        stderr(&o).contains("no module `NONE` is loaded"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -99,12 +99,21 @@ impl Session {
         if let Some(&id) = self.instances.get(&key) {
             return Ok(id);
         }
-        if self.in_progress.contains(&key) {
-            return Err(Diag::at(
+        if let Some(from) = self.in_progress.iter().position(|k| *k == key) {
+            // The chain of imports, by the modules' names (a key is `NAME#BINDINGS`).
+            let chain: Vec<&str> = (self.in_progress[from..].iter())
+                .chain(std::iter::once(&key))
+                .map(|k| k.split_once('#').map_or(k.as_str(), |(name, _)| name))
+                .collect();
+            let mut d = Diag::at(
                 at,
                 format!("module `{display}` imports itself"),
                 "import cycle through here",
-            ));
+            );
+            if chain.len() > 2 {
+                d = d.note(format!("the imports go round: {}", chain.join(" → ")));
+            }
+            return Err(d);
         }
         self.in_progress.push(key.clone());
         let result = self.elaborate(decl, bindings, display, false);

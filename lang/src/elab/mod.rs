@@ -599,6 +599,16 @@ impl Session {
         Some(program)
     }
 
+    /// The header of the parameterised module (or theory) `name`, as written
+    /// (`P{X :: TRIV}`), if there is one: it has no terms of its own, only its instances.
+    pub fn parameterised(&self, name: &str) -> Option<String> {
+        let m = self.templates.get(name).filter(|m| !m.params.is_empty())?;
+        let params: Vec<String> = (m.params.iter())
+            .map(|p| format!("{} :: {}", p.name.name, p.theory.name))
+            .collect();
+        Some(format!("{}{{{}}}", m.name.name, params.join(", ")))
+    }
+
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
         self.instances
             .get(name)

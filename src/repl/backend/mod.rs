@@ -571,6 +571,16 @@ impl Backend {
     }
 
     fn unknown_module(&mut self, name: &str, at: Span) -> Diag {
+        if let Some(header) = self.session.parameterised(name) {
+            return Diag::at(
+                at,
+                format!("module `{header}` is parameterised: its terms are those of an instance"),
+                "a parameterised module",
+            )
+            .note(format!(
+                "name a module that imports an instance of it (`protecting {name}{{…}} .`, with a view or a sort for each parameter)"
+            ));
+        }
         let names = self.vocabulary().modules;
         let mut d = Diag::at(
             at,

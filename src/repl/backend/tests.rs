@@ -113,6 +113,14 @@ fn select_and_vocabulary() {
         "{}",
         r.stderr()
     );
+    // A parameterised module (the standard library's WINS) is said to be one.
+    let r = b.execute("select WINS");
+    assert!(
+        r.stderr()
+            .contains("module `WINS{X :: GAME-TREE}` is parameterised"),
+        "{}",
+        r.stderr()
+    );
 }
 
 #[test]
