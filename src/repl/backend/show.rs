@@ -77,6 +77,20 @@ impl Backend {
         let mut stdlib = Vec::new();
         for (id, m) in self.session.modules.iter().enumerate() {
             if schematic(m) {
+                // A parameterised module of the user's: listed by its header, since it
+                // cannot be selected (its terms are its instances').
+                let file = sources.name(m.span.file);
+                if !is_stdlib(file) {
+                    let (line, _) = sources.line_col(m.span.file, m.span.start);
+                    let base = m.name.split_once('{').map_or(m.name.as_str(), |(b, _)| b);
+                    let header =
+                        (self.session.parameterised(base)).unwrap_or_else(|| m.name.clone());
+                    let kind = match m.kind {
+                        ModuleKind::Theory => "fth",
+                        ModuleKind::Module => "fmod",
+                    };
+                    let _ = writeln!(out, "  {kind:8} {header:24} {file}:{line}");
+                }
                 continue;
             }
             let file = sources.name(m.span.file);

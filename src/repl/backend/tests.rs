@@ -219,3 +219,38 @@ fn a_chance_game_is_known_for_what_it_is() {
         "{err}"
     );
 }
+
+/// A parameterised module of the user's is listed by `show modules` with its header (it
+/// was left out, and `select` said it was not loaded); the standard library's are not.
+#[test]
+fn show_modules_lists_a_parameterised_module_by_its_header() {
+    let mut b =
+        Backend::new(Arc::new(AtomicBool::new(false)), Limits::default()).expect("stdlib loads");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("box.maude");
+    std::fs::write(
+        &file,
+        "fmod BOX{X :: TRIV} is\n  sort Box{X} .\n  op box : X$Elt -> Box{X} [ctor] .\nendfm\n",
+    )
+    .unwrap();
+    let r = b.load_startup(&file, true);
+    assert!(r.parts.is_empty(), "{:?}", r.parts);
+    let out = b.execute("show modules").stdout();
+    assert!(
+        out.lines().any(|l| l.split_whitespace().collect::<Vec<_>>()
+            == [
+                "fmod",
+                "BOX{X",
+                "::",
+                "TRIV}",
+                &format!("{}:1", file.display())
+            ]),
+        "{out}"
+    );
+    assert!(!out.contains("WINS"), "{out}");
+    let err = b.execute("select BOX").stderr();
+    assert!(
+        err.contains("module `BOX{X :: TRIV}` is parameterised"),
+        "{err}"
+    );
+}
