@@ -29,10 +29,15 @@ fn endless(o: &Output) -> (String, u64) {
         .split("error: endless reduction: the reduction reached `")
         .nth(1)
         .unwrap_or_else(|| panic!("not an endless reduction:\n{err}"));
-    let (call, rest) = rest.split_once("` again after ").unwrap();
-    let (n, rest) = rest.split_once(" rewrites").unwrap();
+    let (call, rest) = rest.split_once("` again while still computing it").unwrap();
     assert!(rest.starts_with(", so it would go round forever"), "{err}");
     assert!(err.contains("rewriting is deterministic"), "{err}");
+    let n = err
+        .split("it came back after ")
+        .nth(1)
+        .and_then(|r| r.split_once(" rewrite"))
+        .unwrap_or_else(|| panic!("no count:\n{err}"))
+        .0;
     (call.to_string(), n.parse().unwrap())
 }
 
@@ -180,4 +185,64 @@ fn long_reductions_that_end_are_never_taken_for_loops() {
     // match); the multiset is the same every round, so the answer is 1 + 2.
     assert_eq!(results[2], "3");
     assert_eq!(results[3], fib(22).to_string());
+}
+
+/// Loops the first watch missed (found by an audit): through an operator with equational
+/// attributes (a `comm` function, equations on an AC constructor), with a period longer
+/// than the collections in between (the saved call's terms are now roots), whose every
+/// turn runs a long loop of its own (each loop has its own watch), and through a matching
+/// condition (named by the user's function, not the hidden helper).
+#[test]
+fn loops_the_first_watch_missed_are_found() {
+    let (_d, path) = file(
+        "more.maude",
+        "fmod MORE is\n  protecting INT .\n  sort Bag .\n  op none : -> Bag [ctor] .\n  \
+         op w : Int -> Bag [ctor] .\n  op _;_ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  \
+         op gcd : Int Int -> Int [comm] .\n  ops big mat : Int -> Int .\n  \
+         ops work dl : Int Int -> Int .\n  op sb : Int -> Bag .\n  vars N M K : Int .\n  \
+         --- gcd without its base case: gcd(2, 0) is gcd(0, 2), met again.\n  \
+         ceq gcd(N, M) = gcd(N, M - N) if M >= N .\n  \
+         eq big(N) = big((N + 1) rem 300000) .\n  \
+         eq work(0, K) = K .\n  eq work(N, K) = work(N - 1, K + 1) [owise] .\n  \
+         eq dl(N, K) = dl(1 - N + 0 * work(K, 0), K) .\n  \
+         ceq mat(N) = mat(K) if K := (N + 1) rem 5 .\n  \
+         eq w(N) ; w(M) = w((M + 1) rem 3) ; w((N + 2) rem 3) .\n  \
+         eq sb(N) = w(N) ; w(N + 1) .\nendfm\n",
+    );
+    let p = path.to_str().unwrap();
+    let (call, _) = endless(&gamelang(&["reduce", p, "gcd(4, 6)"]));
+    assert!(
+        ["gcd(0, 2)", "gcd(2, 0)"].contains(&call.as_str()),
+        "{call}"
+    );
+    // A loop of 300,000 calls of three rewrites: the distance is a multiple of it.
+    let (call, rewrites) = endless(&gamelang(&["reduce", p, "big(0)"]));
+    assert!(call.starts_with("big("), "{call}");
+    assert_eq!(rewrites % 900_000, 0, "{rewrites}");
+    // Each turn of dl runs work(100000, 0): two turns make a round.
+    for cache in ["", "1"] {
+        let o = support::cli::gamelang_env(
+            &["reduce", p, "dl(0, 100000)"],
+            &[("GAMELANG_NO_CALL_CACHE", cache)][..usize::from(!cache.is_empty())],
+        );
+        let (call, _) = endless(&o);
+        assert!(
+            ["dl(0, 100000)", "dl(1, 100000)"].contains(&call.as_str()),
+            "{call}"
+        );
+    }
+    let (call, _) = endless(&gamelang(&["reduce", p, "mat(0)"]));
+    assert!((0..5).any(|k| call == format!("mat({k})")), "{call}");
+    let o = gamelang(&["reduce", p, "mat(0)"]);
+    assert!(!stderr(&o).contains('%'), "{}", stderr(&o));
+    // sb(0) = w(0) ; w(1) -> w(2) ; w(2) -> w(0) ; w(1): the multisets of two w's the
+    // equation on `_;_` goes through.
+    let (call, _) = endless(&gamelang(&["reduce", p, "sb(0)"]));
+    let mut ws: Vec<&str> = call.split(" ; ").collect();
+    ws.sort();
+    assert_eq!(ws.len(), 2, "{call}");
+    assert!(
+        ws.iter().all(|w| ["w(0)", "w(1)", "w(2)"].contains(w)),
+        "{call}"
+    );
 }

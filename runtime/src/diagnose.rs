@@ -93,7 +93,7 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             d.message = format!("cycle: {}", d.message);
             d = d.note(CYCLE_NOTE);
         }
-        RuntimeError::Loop { term, .. } => {
+        RuntimeError::Loop { term, rewrites } => {
             d.message = format!("endless reduction: {}", d.message);
             if let Some(op) = engine.store().op(*term) {
                 let info = sig.op(op);
@@ -105,6 +105,10 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
                     info.name
                 ));
             }
+            let s = if *rewrites == 1 { "" } else { "s" };
+            d = d.note(format!(
+                "it came back after {rewrites} rewrite{s} (calls the call cache answered not counted)"
+            ));
         }
         RuntimeError::Interrupted { term } => {
             // The term reduced at the moment of the interrupt is whatever the

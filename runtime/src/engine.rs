@@ -443,21 +443,8 @@ pub struct Engine {
     /// Did the current reduction use the direct evaluator? (On error it is run again
     /// without it.)
     direct_used: bool,
-    /// Did the direct evaluator find a chain of calls that loops (`RuntimeError::Loop`)?
-    /// The machine alone would not end, so the reduction is not run again on it.
-    loop_found: bool,
-    /// The machine's calls of this reduction (`Engine::apply_open`), its watch for a loop
-    /// once there are many, the fewest frames since the call it saved, and the values
-    /// handed back to the direct evaluator (see `loops`).
-    opens: u64,
-    machine_watch: Option<Box<loops::LoopWatch>>,
-    /// The direct evaluator's watch over its long chains of tail calls, and how many
-    /// chains it has numbered.
-    chain_watch: loops::LoopWatch,
-    chains_watched: u64,
-    loop_error: Option<RuntimeError>,
-    frames_low: usize,
-    exits: u64,
+    /// The watches for endless loops (see `loops`).
+    loops: loops::Loops,
     /// Steps counted outside a run loop's own count (the direct evaluator's, and the
     /// machine's equations applied for it), for their periodic checks (`Engine::tick`:
     /// interrupt, memory; and the direct evaluator's garbage).
@@ -557,14 +544,7 @@ impl Engine {
             asking: Vec::new(),
             direct_floor: usize::MAX,
             direct_used: false,
-            loop_found: false,
-            opens: 0,
-            machine_watch: None,
-            chain_watch: Default::default(),
-            chains_watched: 0,
-            loop_error: None,
-            frames_low: 0,
-            exits: 0,
+            loops: Default::default(),
             ticks: 0,
             questions: 0,
             check_at_terms: 0,

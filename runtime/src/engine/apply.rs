@@ -2,7 +2,6 @@
 //! strict built-ins, the equations (guards, matching, conditions) and terms no equation
 //! rewrites.
 
-use super::loops;
 use super::*;
 
 impl Engine {
@@ -114,9 +113,8 @@ impl Engine {
         if !rt.defined && rt.builtin.is_none() {
             return self.no_equation(subj);
         }
-        self.opens += 1;
-        if self.opens > loops::WATCH_AFTER {
-            // (A reduction this long is rare: shorter ones pay only the count.)
+        if self.steps > self.loops.machine_from {
+            // (A reduction this long is rare: shorter ones pay only the test.)
             self.watch_machine_call(subj.op, subj.base, subj.n)?;
         }
         if let Some(key) = self.call_key(subj.op, subj.base, subj.n) {

@@ -41,10 +41,9 @@ impl Engine {
                  (in a game, a position that repeats)",
                 show(*term)
             ),
-            RuntimeError::Loop { term, rewrites } => format!(
-                "the reduction reached `{}` again after {} rewrites, so it would go round forever",
-                show(*term),
-                rewrites
+            RuntimeError::Loop { term, .. } => format!(
+                "the reduction reached `{}` again while still computing it, so it would go round forever",
+                show(*term)
             ),
             RuntimeError::Overflow { term } => format!("integer overflow in `{}`", show(*term)),
             RuntimeError::DivisionByZero { term } => format!("division by zero in `{}`", show(*term)),

@@ -90,7 +90,6 @@ impl Engine {
             _ => usize::MAX,
         };
         self.direct_used = false;
-        self.loop_found = false;
         self.d_depth = 0;
         self.conses.clear();
     }
@@ -586,8 +585,8 @@ impl Engine {
         mark: usize,
         cmark: usize,
     ) -> Result<TermId, RuntimeError> {
-        // The tail calls made, and the chain's number once it is watched (see `loops`).
-        let mut turns: u64 = 0;
+        // When the loop began, and its number once it is watched (see `loops`).
+        let began = self.steps;
         let mut chain: u64 = 0;
         let v = loop {
             let n = self.vals.len() as u32 - base;
@@ -610,9 +609,10 @@ impl Engine {
                 Ok(v) => break v,
                 Err((next, b)) => {
                     (op, base) = (next, b);
-                    turns += 1;
-                    // (A chain this long is rare: shorter ones pay only the count.)
-                    if turns > loops::WATCH_AFTER && self.watch_tail_chain(&mut chain, op, base) {
+                    // (A loop this long is rare: shorter ones pay only the test.)
+                    if self.steps - began > loops::WATCH_AFTER
+                        && self.watch_tail_chain((&mut chain, stack_address()), op, base)
+                    {
                         return Err(self.loop_error());
                     }
                 }
@@ -828,9 +828,9 @@ impl Engine {
     fn d_finish(&mut self, task: Task, floor: usize) -> Result<TermId, RuntimeError> {
         match task {
             Task::Return(v) if self.frames.len() == floor => {
-                // A value handed back to native code: the machine's calls watched for
-                // a loop may have ended (see `loops`).
-                self.exits += 1;
+                // A value handed back to native code: the machine's calls made from
+                // `floor` on have ended (see `loops`).
+                self.loops.frames_low = self.loops.frames_low.min(floor as i64 - 1);
                 Ok(v)
             }
             task => self.d_run(task, floor),
@@ -847,7 +847,8 @@ impl Engine {
         let outer = std::mem::replace(&mut self.frame_floor, floor);
         let v = self.run_from(task);
         self.frame_floor = outer;
-        self.exits += 1;
+        // (The machine's calls made from `floor` on have ended: see `loops`.)
+        self.loops.frames_low = self.loops.frames_low.min(floor as i64 - 1);
         v
     }
 }

@@ -200,6 +200,7 @@ impl Engine {
         for m in &self.matchers[..self.nconds] {
             m.terms(&mut roots);
         }
+        self.loop_roots(&mut roots);
         self.collect_due(&roots);
     }
 

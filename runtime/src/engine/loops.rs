@@ -8,77 +8,110 @@
 //! were already found (`RuntimeError::Cycle`); these are the calls that never become a
 //! term.
 //!
-//! Watching every call would cost; a reduction that ends soon needs no watch. So a chain
-//! of calls is watched only once it has made [`WATCH_AFTER`] of them, and then by Brent's
-//! algorithm: the call seen at each power of two is saved and every later call compared
-//! with it (the arguments are hash-consed: equal values, equal ids), which finds a loop of
-//! any length within about twice its length plus where it starts.
+//! Watching every call would cost; a reduction that ends soon needs no watch. So calls
+//! are watched only once their chain has run [`WATCH_AFTER`] rewrites, and then by
+//! Brent's algorithm: the call seen at each power of two is saved and every later call
+//! compared with it (the arguments are hash-consed: equal values, equal ids), which finds
+//! a loop of any length within about twice its length plus where it starts. The saved
+//! arguments are roots of the collections made meanwhile (`Engine::loop_roots`), so
+//! their ids stay theirs.
 //!
 //! Two places keep a chain:
 //! * the direct evaluator's loop of tail calls (`Engine::d_apply_calls`), which never
-//!   returns to a call it left: the saved call is in progress until the loop ends;
-//! * the machine's calls (`Engine::apply_open`), where the saved call is in progress as long
-//!   as no frame under it has been resumed (the machine's low-water mark, `frames_low`)
-//!   and no value has gone back to the direct evaluator (`exits`).
+//!   returns to a call it left: the saved call is in progress until the loop ends. Each
+//!   watched loop has its own watch (`Loops::chains`, innermost last), so that a loop
+//!   whose every turn runs a long loop of its own is watched too;
+//! * the machine's calls (`Engine::apply_open`, and `Engine::complete` for operators with
+//!   equational attributes), where the saved call is in progress as long as the machine
+//!   has not come below the height it was made at: no frame under it resumed, no value
+//!   handed back to the direct evaluator from a run that began under it (the low-water
+//!   mark `Loops::frames_low`).
 //!
-//! A collection may free the saved arguments and give their ids to other terms, so it
-//! starts a watch again.
+//! The standard library's hidden helpers (a matching condition's `matched%N`) are not
+//! watched: the loop is named by a call the user wrote.
 
 use super::Engine;
 use crate::error::RuntimeError;
 use crate::term::TermId;
 use gamelang_lang::program::OpId;
 
-/// Calls a chain makes before it is watched.
+/// Rewrites a chain (a direct loop of tail calls, a reduction for the machine) makes
+/// before its calls are watched.
 pub(super) const WATCH_AFTER: u64 = 1 << 16;
+
+/// The engine's watches for endless loops (see the module documentation).
+#[derive(Default)]
+pub(super) struct Loops {
+    /// `Engine::steps` past which the machine's calls of this reduction are watched.
+    pub(super) machine_from: u64,
+    /// The machine's watch, and the fewest frames it has had since its call was saved
+    /// (one less than a nested run's floor when that run ended: see `Engine::d_run`).
+    machine: LoopWatch,
+    pub(super) frames_low: i64,
+    /// The watches of the direct evaluator's loops that are running, innermost last, and
+    /// how many loops have been numbered.
+    chains: Vec<LoopWatch>,
+    numbered: u64,
+    /// The loop the direct evaluator found ([`Engine::loop_error`]), and whether the
+    /// reduction found one (it is then not run again on the machine alone, which would
+    /// not end either).
+    error: Option<RuntimeError>,
+    pub(super) found: bool,
+    /// Which operators are hidden helpers (by `OpId`), read when an operator is new.
+    hidden: Vec<bool>,
+}
+
+impl Loops {
+    /// A reduction begins: nothing is pending, no call is watched.
+    pub(super) fn begin(&mut self, steps: u64) {
+        self.machine_from = steps.saturating_add(WATCH_AFTER);
+        self.machine = LoopWatch::default();
+        self.chains.clear();
+        self.error = None;
+        self.found = false;
+    }
+}
 
 /// Brent's watch over a chain of calls (see the module documentation).
 #[derive(Default)]
-pub(super) struct LoopWatch {
-    /// The chain watched: a direct loop's number (`Engine::d_apply_calls`), or 0.
+struct LoopWatch {
+    /// The direct loop watched (its number and where its frame is), or 0 (the machine).
     chain: u64,
+    at: usize,
     op: Option<OpId>,
     args: Vec<TermId>,
-    /// Where the saved call was made: `Engine::steps`, `Engine::collections`,
-    /// `Engine::exits` and the machine's frames (unused in a direct loop).
+    /// `Engine::steps` and the machine's height when the call was saved.
     steps: u64,
-    collections: u64,
-    exits: u64,
-    height: usize,
+    height: i64,
     /// Calls compared since the save, and how many make the next save.
     seen: u64,
     power: u64,
 }
 
 impl LoopWatch {
-    /// The call of `op` on `args` is made at `height`, and the saved call is still being
-    /// computed if `in_progress`: a loop error if that call is this one, else whether
-    /// this call is saved now (it is time to, or the saved one has ended).
+    /// The call of `op` on `args` is made at `steps`, at `height`, and the saved call is
+    /// still being computed if `in_progress`: `Err` with the rewrites since the saved
+    /// call if that call is this one, else whether this call is saved now (it is time
+    /// to, or the saved one has ended).
     fn see(
         &mut self,
-        engine: &mut Engine,
+        steps: u64,
         (op, args): (OpId, &[TermId]),
-        height: usize,
+        height: i64,
         in_progress: bool,
-    ) -> Result<bool, RuntimeError> {
-        let valid = in_progress && self.collections == engine.collections;
-        if valid && self.op == Some(op) && self.args[..] == *args {
-            let rewrites = engine.steps - self.steps;
-            let term = engine.store.mk_app(op, args);
-            engine.loop_found = true;
-            return Err(RuntimeError::Loop { term, rewrites });
+    ) -> Result<bool, u64> {
+        if in_progress && self.op == Some(op) && self.args[..] == *args {
+            return Err(steps - self.steps);
         }
         self.seen += 1;
-        if !valid || self.seen >= self.power {
+        if !in_progress || self.seen >= self.power {
             self.op = Some(op);
             self.args.clear();
             self.args.extend_from_slice(args);
-            self.steps = engine.steps;
-            self.collections = engine.collections;
-            self.exits = engine.exits;
+            self.steps = steps;
             self.height = height;
             // (Not doubled when the saved call ended: the next one is saved at once.)
-            if valid || self.power == 0 {
+            if in_progress || self.power == 0 {
                 self.power = (self.power * 2).max(1);
             }
             self.seen = 0;
@@ -89,33 +122,59 @@ impl LoopWatch {
 }
 
 impl Engine {
-    /// The direct evaluator's chain of tail calls numbered `chain` (0: not numbered yet)
-    /// is at the call of `op` on `vals[base..]`: has it made this call before? (Then
-    /// [`Engine::loop_error`] says so.) One watch serves the chains: a chain nested in a
-    /// watched one takes it over, and the outer chain starts again when it goes on (its
-    /// loop, if it has one, is found a little later).
+    /// Is `op` a hidden helper of the standard library's (not watched)?
+    fn hidden_helper(&mut self, op: OpId) -> bool {
+        let i = op.0 as usize;
+        if i >= self.loops.hidden.len() {
+            let ops = &self.program.sig.ops;
+            self.loops.hidden = ops.iter().map(|o| o.name.contains('%')).collect();
+        }
+        self.loops.hidden.get(i).copied().unwrap_or(false)
+    }
+
+    /// The loop of the direct evaluator's tail calls numbered `chain` (0: not numbered
+    /// yet), whose frame is at `at`, is at the call of `op` on `vals[base..]`: has it made
+    /// this call before? (Then [`Engine::loop_error`] says so.)
     #[cold]
     #[inline(never)]
-    pub(super) fn watch_tail_chain(&mut self, chain: &mut u64, op: OpId, base: u32) -> bool {
+    pub(super) fn watch_tail_chain(
+        &mut self,
+        (chain, at): (&mut u64, usize),
+        op: OpId,
+        base: u32,
+    ) -> bool {
+        if self.hidden_helper(op) {
+            return false;
+        }
+        let loops = &mut self.loops;
         if *chain == 0 {
-            self.chains_watched += 1;
-            *chain = self.chains_watched;
+            loops.numbered += 1;
+            *chain = loops.numbered;
         }
-        let mut w = std::mem::take(&mut self.chain_watch);
-        if w.chain != *chain {
-            w = LoopWatch {
+        // The watches of loops that have ended: deeper than this one (this one runs
+        // again, so they returned), or of another loop that ran where this one runs.
+        while loops
+            .chains
+            .last()
+            .is_some_and(|w| w.at <= at && w.chain != *chain)
+        {
+            loops.chains.pop();
+        }
+        if loops.chains.last().map(|w| w.chain) != Some(*chain) {
+            loops.chains.push(LoopWatch {
                 chain: *chain,
-                args: w.args,
+                at,
                 ..Default::default()
-            };
+            });
         }
-        let args: smallvec::SmallVec<[TermId; 8]> = self.vals[base as usize..].into();
-        let r = w.see(self, (op, &args), 0, true);
-        self.chain_watch = w;
-        match r {
+        let w = loops.chains.last_mut().expect("pushed");
+        let args = &self.vals[base as usize..];
+        match w.see(self.steps, (op, args), 0, true) {
             Ok(_) => false,
-            Err(e) => {
-                self.loop_error = Some(e);
+            Err(rewrites) => {
+                let term = self.store.mk_app(op, args);
+                self.loops.error = Some(RuntimeError::Loop { term, rewrites });
+                self.loops.found = true;
                 true
             }
         }
@@ -126,11 +185,11 @@ impl Engine {
     /// 1% dearer, in instructions, on binary-add.)
     #[cold]
     pub(super) fn loop_error(&mut self) -> RuntimeError {
-        self.loop_error.take().expect("a loop found")
+        self.loops.error.take().expect("a loop found")
     }
 
-    /// The machine is at the call of `op` on `vals[base..base + n]` (`Engine::apply_open`),
-    /// its `opens`-th of this reduction: watched past [`WATCH_AFTER`].
+    /// The machine is at the call of `op` on `vals[base..base + n]`, past [`WATCH_AFTER`]
+    /// rewrites of this reduction.
     #[cold]
     #[inline(never)]
     pub(super) fn watch_machine_call(
@@ -139,17 +198,37 @@ impl Engine {
         base: u32,
         n: u32,
     ) -> Result<(), RuntimeError> {
-        let mut w = self.machine_watch.take().unwrap_or_default();
-        let in_progress = w.exits == self.exits && self.frames_low >= w.height;
-        let height = self.frames.len();
-        let args: smallvec::SmallVec<[TermId; 8]> =
-            self.vals[base as usize..(base + n) as usize].into();
-        let r = w.see(self, (op, &args), height, in_progress);
-        if let Ok(true) = r {
-            // Saved: the frames under it are watched from now on.
-            self.frames_low = height;
+        if self.hidden_helper(op) {
+            return Ok(());
         }
-        self.machine_watch = Some(w);
-        r.map(|_| ())
+        let args = &self.vals[base as usize..(base + n) as usize];
+        let loops = &mut self.loops;
+        let height = self.frames.len() as i64;
+        let in_progress = loops.frames_low >= loops.machine.height;
+        match loops
+            .machine
+            .see(self.steps, (op, args), height, in_progress)
+        {
+            Ok(true) => {
+                // Saved: the frames under it are watched from now on.
+                loops.frames_low = height;
+                Ok(())
+            }
+            Ok(false) => Ok(()),
+            Err(rewrites) => {
+                loops.found = true;
+                let args: Vec<TermId> = args.to_vec();
+                let term = self.store.mk_app(op, &args);
+                Err(RuntimeError::Loop { term, rewrites })
+            }
+        }
+    }
+
+    /// The terms the watches hold: roots of a collection during a reduction.
+    pub(super) fn loop_roots(&self, roots: &mut Vec<TermId>) {
+        roots.extend_from_slice(&self.loops.machine.args);
+        for w in &self.loops.chains {
+            roots.extend_from_slice(&w.args);
+        }
     }
 }

@@ -19,7 +19,7 @@ impl Engine {
         let mut result = self.run(t);
         if let Err(e) = &result {
             if self.direct_used
-                && !self.loop_found
+                && !self.loops.found
                 && !matches!(e, RuntimeError::Interrupted { .. })
             {
                 // Run it again on the machine alone, which reports the error with its
@@ -116,8 +116,7 @@ impl Engine {
         self.nconds = 0;
         self.trace.clear();
         self.trace_elided = 0;
-        self.opens = 0;
-        self.machine_watch = None;
+        self.loops.begin(self.steps);
         let limit = self
             .budget_base
             .unwrap_or(self.steps)
@@ -172,7 +171,7 @@ impl Engine {
                     }
                     let f = self.frames.pop().expect("a frame above the floor");
                     // (For the watch of a long reduction's calls: see `loops`.)
-                    self.frames_low = self.frames_low.min(self.frames.len());
+                    self.loops.frames_low = self.loops.frames_low.min(self.frames.len() as i64);
                     self.resume(f, v)?
                 }
             };
@@ -518,6 +517,12 @@ impl Engine {
             });
         }
         if rt.norm || rt.memo {
+            if rt.norm && !rt.memo && self.steps > self.loops.machine_from {
+                // A call of an operator with equational attributes (`comm`, an AC
+                // constructor with equations): watched as `apply_open` watches the others.
+                let n = (self.vals.len() - b) as u32;
+                self.watch_machine_call(op, base, n)?;
+            }
             let t = self.store.mk_app(op, &self.vals[b..]);
             self.vals.truncate(b);
             // Every argument of `t` is normal (a value or an element of one).
