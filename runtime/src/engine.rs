@@ -494,6 +494,8 @@ pub struct Engine {
     /// Live terms and segment elements after the last garbage collection.
     gc_live: usize,
     gc_segs: usize,
+    /// `TermStore::string_bytes` at the last collection.
+    gc_strings: usize,
     /// `gc_live` and `gc_segs` after the last full collection (`Engine::collect_due`).
     full_live: usize,
     full_segs: usize,
@@ -569,6 +571,7 @@ impl Engine {
             shared_stats: SharedStats::default(),
             gc_live: 0,
             gc_segs: 0,
+            gc_strings: 0,
             full_live: 0,
             full_segs: 0,
             full_collections: 0,

@@ -405,6 +405,8 @@ pub struct TermStore {
     seg_elems: usize,
     /// See [`TermStore::spilled_arguments`].
     spilled_args: usize,
+    /// See [`TermStore::string_bytes`].
+    string_bytes: usize,
     /// The instances of the standard library's `MAP{K, V}` (see [`map`](self::map)).
     map_families: Vec<MapFamily>,
     /// For each operator, the map family whose `nomap` or `_|->_` it is (`u32::MAX`: none).
@@ -594,6 +596,7 @@ impl TermStore {
             seg_old: Vec::new(),
             seg_elems: 0,
             spilled_args: 0,
+            string_bytes: 0,
             map_families: Vec::new(),
             set_ops: Vec::new(),
             map_family_of_op: Vec::new(),
@@ -1928,11 +1931,19 @@ impl TermStore {
         }
     }
 
-    /// Ids stored in argument lists too long to be held inline, over the store's life
-    /// (never decreasing): the memory a term count does not show, for the memory budget's
-    /// checks (a long `assoc` list copied at every step is one term of 200,000 ids).
+    /// Ids stored in argument lists too long to be held inline, and string bytes in fours,
+    /// over the store's life (never decreasing): the memory a term count does not show,
+    /// for the memory budget's checks and the collections' (a long `assoc` list copied at
+    /// every step is one term of 200,000 ids).
     pub fn spilled_arguments(&self) -> usize {
         self.spilled_args
+    }
+
+    /// Bytes of the computed strings made, over the store's life (never decreasing): one
+    /// term each, however long, so a term count does not see them (see
+    /// `Engine::store_has_grown`).
+    pub fn string_bytes(&self) -> usize {
+        self.string_bytes
     }
 
     /// [`TermStore::note_app_sort`] for a new application of `op`: one test of a flag when

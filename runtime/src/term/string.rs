@@ -89,7 +89,12 @@ impl TermStore {
         Some(
             match self.probe(h, |d| matches!(d, TermData::Str(x) if **x == *text)) {
                 Ok(t) => t,
-                Err(slot) => self.insert_at(slot, h, TermData::Str(text.into())),
+                Err(slot) => {
+                    // (Memory a term count does not show: see `string_bytes`.)
+                    self.spilled_args += text.len() / 4;
+                    self.string_bytes += text.len();
+                    self.insert_at(slot, h, TermData::Str(text.into()))
+                }
             },
         )
     }
