@@ -113,7 +113,7 @@ impl Engine {
         if !rt.defined && rt.builtin.is_none() {
             return self.no_equation(subj);
         }
-        if self.steps > self.loops.machine_from {
+        if self.steps > self.loops.machine_from && self.loops.machine_due(subj.op) {
             // (A reduction this long is rare: shorter ones pay only the test.)
             self.watch_machine_call(subj.op, subj.base, subj.n)?;
         }

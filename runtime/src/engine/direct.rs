@@ -585,8 +585,10 @@ impl Engine {
         mark: usize,
         cmark: usize,
     ) -> Result<TermId, RuntimeError> {
-        // When the loop began, and its number once it is watched (see `loops`).
-        let began = self.steps;
+        // When the loop made its first tail call (its first turn may be any amount of
+        // work before the loop: `rev(L)` in `app(rev(L), M)`), and its number once it is
+        // watched (see `loops`).
+        let mut began = u64::MAX;
         let mut chain: u64 = 0;
         let v = loop {
             let n = self.vals.len() as u32 - base;
@@ -609,6 +611,9 @@ impl Engine {
                 Ok(v) => break v,
                 Err((next, b)) => {
                     (op, base) = (next, b);
+                    if began == u64::MAX {
+                        began = self.steps;
+                    }
                     // (A loop this long is rare: shorter ones pay only the test.)
                     if self.steps - began > loops::WATCH_AFTER
                         && self.watch_tail_chain((&mut chain, stack_address()), op, base)

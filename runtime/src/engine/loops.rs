@@ -72,6 +72,21 @@ impl Loops {
     }
 }
 
+impl Loops {
+    /// The machine is at a call of `op`: must the watch look at it (the saved call's
+    /// operator, the time to save, the saved call ended), or is this call only counted?
+    /// (The machine's calls are many: this is their whole cost, most of the time.)
+    #[inline(always)]
+    pub(super) fn machine_due(&mut self, op: OpId) -> bool {
+        let w = &mut self.machine;
+        if w.op == Some(op) || w.seen + 1 >= w.power || self.frames_low < w.height {
+            return true;
+        }
+        w.seen += 1;
+        false
+    }
+}
+
 /// Brent's watch over a chain of calls (see the module documentation).
 #[derive(Default)]
 struct LoopWatch {

@@ -517,7 +517,11 @@ impl Engine {
             });
         }
         if rt.norm || rt.memo {
-            if rt.norm && !rt.memo && self.steps > self.loops.machine_from {
+            if rt.norm
+                && !rt.memo
+                && self.steps > self.loops.machine_from
+                && self.loops.machine_due(op)
+            {
                 // A call of an operator with equational attributes (`comm`, an AC
                 // constructor with equations): watched as `apply_open` watches the others.
                 let n = (self.vals.len() - b) as u32;
