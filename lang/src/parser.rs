@@ -209,14 +209,19 @@ pub(crate) fn check_no_condition(rhs: &TokenRun) -> Result<(), ParseError> {
 }
 
 /// Splits the right-hand side of a `ceq` into the term and its condition, at the condition
-/// `if`: the rightmost `if` that does not open an `if … fi` closed further right, so that
-/// `if_then_else_fi` may be used in the term. `None` if there is no such `if` or either
-/// side would be empty.
+/// `if`: the rightmost `if` outside parentheses that does not open an `if … fi` closed
+/// further right, so that `if_then_else_fi` may be used in the term, and a user's operator
+/// whose name begins with `if` inside parentheses (`(if X b)` of `if__`, as Maude reads
+/// it). `None` if there is no such `if` or either side would be empty.
 pub(crate) fn split_condition(mut rhs: TokenRun) -> Option<(TokenRun, TokenRun)> {
     let mut depth = 0usize;
+    let mut parens = 0usize;
     let mut split = None;
     for (i, tok) in rhs.iter().enumerate().rev() {
         match tok.text.as_str() {
+            ")" => parens += 1,
+            "(" => parens = parens.saturating_sub(1),
+            _ if parens > 0 => {}
             "fi" => depth += 1,
             "if" if depth > 0 => depth -= 1,
             "if" => {
@@ -1092,6 +1097,14 @@ endv
         // `if_then_else_fi` in the right-hand side is not a condition.
         let ok = "fmod A is\n  op d : Nat -> Nat .\n  var n : Nat .\n  eq d(n) = if n < 3 then n else 0 fi .\nendfm";
         assert!(crate::parser::parse_file(FILE, ok).is_ok());
+        // Nor a user's operator `if__` inside parentheses (Maude reads it so); a condition
+        // after it still is.
+        let ok = "fmod A is\n  sort S .\n  ops a b : -> S .\n  op if__ : S S -> S .\n  var X : S .\n  eq a = (if X b) .\nendfm";
+        assert!(crate::parser::parse_file(FILE, ok).is_ok());
+        let src = "fmod A is\n  sort S .\n  ops a b : -> S .\n  op if__ : S S -> S .\n  var X : S .\n  eq a = (if X b) if (X == b) .\nendfm";
+        let e = err(src);
+        assert_eq!(e.message, "an `eq` cannot have a condition: use `ceq`");
+        assert_eq!(e.span.start as usize, src.find("if (X").unwrap());
     }
 
     #[test]
