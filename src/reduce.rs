@@ -75,15 +75,9 @@ pub fn run(args: ReduceArgs) -> ExitCode {
                 Some(name) => match session.module_by_name(name) {
                     Some(m) => m,
                     None => {
-                        let d = match session.parameterised(name) {
-                            Some(header) => Diag::error(format!(
-                                "module `{header}` is parameterised: its terms are those of an instance"
-                            ))
-                            .note(format!(
-                                "name a module that imports an instance of it (`protecting {name}{{…}} .`, with a view or a sort for each parameter)"
-                            )),
-                            None => Diag::error(format!("no module `{name}` is loaded")),
-                        };
+                        let d = session.parameterised_error(name).unwrap_or_else(|| {
+                            Diag::error(format!("no module `{name}` is loaded"))
+                        });
                         return fail(&session, d);
                     }
                 },

@@ -7,7 +7,7 @@ use crate::error::{RuntimeError, RuntimeFailure};
 use crate::term::TermId;
 use crate::Engine;
 use gamelang_lang::diag::Diag;
-use gamelang_lang::program::Pat;
+use gamelang_lang::program::{OpInfo, Pat};
 
 /// A cycle outside a game: what it means for a reduction.
 pub const CYCLE_NOTE: &str =
@@ -15,6 +15,14 @@ pub const CYCLE_NOTE: &str =
 
 /// A cycle met in a game's search: what it means for the game.
 pub const CYCLE_HINT: &str = "a position that repeats makes the game infinite; formula (1) needs a finite game tree (add a move counter to the configuration, or make repeated positions halt)";
+
+/// `d` with a label at the declaration of the operator `info`, if it has a place.
+fn declared_here(d: Diag, info: &OpInfo) -> Diag {
+    match info.span {
+        Some(span) => d.secondary(span, format!("`{}` is declared here", info.name)),
+        None => d,
+    }
+}
 
 /// Does `p` apply `op` anywhere?
 fn applies(p: &Pat, op: gamelang_lang::program::OpId) -> bool {
@@ -68,9 +76,7 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
                     args.join("\n")
                 ));
             }
-            if let Some(span) = info.span {
-                d = d.secondary(span, format!("`{}` is declared here", info.name));
-            }
+            d = declared_here(d, info);
             let program = engine.program();
             if let Some(eqs) = program.eqs_by_op.get(op).filter(|_| no_equation) {
                 // (An equation of an AC operator may stand for several compiled ones,
@@ -97,9 +103,7 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             d.message = format!("endless reduction: {}", d.message);
             if let Some(op) = engine.store().op(*term) {
                 let info = sig.op(op);
-                if let Some(span) = info.span {
-                    d = d.secondary(span, format!("`{}` is declared here", info.name));
-                }
+                d = declared_here(d, info);
                 d = d.note(format!(
                     "rewriting is deterministic: the equations that lead from this call of `{}` back to the same call, with the same arguments, would run the same way again and again; an argument that should shrink or reach a stopping case does not",
                     info.name
@@ -197,9 +201,7 @@ pub fn failure(engine: &Engine, f: &RuntimeFailure) -> Diag {
             }
             if let Some(op) = recursing {
                 let info = sig.op(op);
-                if let Some(span) = info.span {
-                    d = d.secondary(span, format!("`{}` is declared here", info.name));
-                }
+                d = declared_here(d, info);
                 d = d.note(format!(
                     "recursion too deep: each pending application of `{}` waits for the value of the next; check that the recursion ends (an equation for the base case, an argument that shrinks), or raise the limit if it is just deep",
                     info.name

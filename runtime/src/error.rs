@@ -71,9 +71,9 @@ pub enum RuntimeError {
         /// The memo term met again while its value was being computed.
         term: TermId,
     },
-    /// A chain of tail calls came back to a call it had made before, `term`, with the same
+    /// The reduction came back to a call it is still computing, `term`, with the same
     /// arguments: rewriting is deterministic, so it would go round the same way forever.
-    /// Found by watching a chain that has run long (see `Engine::d_apply_calls`).
+    /// Found by watching a reduction that has run long (see the engine's `loops`).
     Loop {
         /// The call met again.
         term: TermId,

@@ -609,6 +609,20 @@ impl Session {
         Some(format!("{}{{{}}}", m.name.name, params.join(", ")))
     }
 
+    /// The error for the parameterised module `name` named where a module's terms are
+    /// wanted (`reduce --module`, the REPL's `select`), if it is one.
+    pub fn parameterised_error(&self, name: &str) -> Option<Diag> {
+        let header = self.parameterised(name)?;
+        Some(
+            Diag::error(format!(
+                "module `{header}` is parameterised: its terms are those of an instance"
+            ))
+            .note(format!(
+                "name a module that imports an instance of it (`protecting {name}{{…}} .`, with a view or a sort for each parameter)"
+            )),
+        )
+    }
+
     pub fn module_by_name(&self, name: &str) -> Option<ModuleId> {
         self.instances
             .get(name)

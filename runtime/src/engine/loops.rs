@@ -52,11 +52,8 @@ pub(super) struct Loops {
     /// how many loops have been numbered.
     chains: Vec<LoopWatch>,
     numbered: u64,
-    /// The loop the direct evaluator found ([`Engine::loop_error`]), and whether the
-    /// reduction found one (it is then not run again on the machine alone, which would
-    /// not end either).
+    /// The loop the direct evaluator found ([`Engine::loop_error`]).
     error: Option<RuntimeError>,
-    pub(super) found: bool,
     /// Which operators are hidden helpers (by `OpId`), read when an operator is new.
     hidden: Vec<bool>,
 }
@@ -68,7 +65,6 @@ impl Loops {
         self.machine = LoopWatch::default();
         self.chains.clear();
         self.error = None;
-        self.found = false;
     }
 }
 
@@ -189,7 +185,6 @@ impl Engine {
             Err(rewrites) => {
                 let term = self.store.mk_app(op, args);
                 self.loops.error = Some(RuntimeError::Loop { term, rewrites });
-                self.loops.found = true;
                 true
             }
         }
@@ -231,7 +226,6 @@ impl Engine {
             }
             Ok(false) => Ok(()),
             Err(rewrites) => {
-                loops.found = true;
                 let args: Vec<TermId> = args.to_vec();
                 let term = self.store.mk_app(op, &args);
                 Err(RuntimeError::Loop { term, rewrites })

@@ -19,8 +19,10 @@ impl Engine {
         let mut result = self.run(t);
         if let Err(e) = &result {
             if self.direct_used
-                && !self.loops.found
-                && !matches!(e, RuntimeError::Interrupted { .. })
+                && !matches!(
+                    e,
+                    RuntimeError::Interrupted { .. } | RuntimeError::Loop { .. }
+                )
             {
                 // Run it again on the machine alone, which reports the error with its
                 // trace (see `direct`). Not an endless loop: the machine would not end.

@@ -571,15 +571,8 @@ impl Backend {
     }
 
     fn unknown_module(&mut self, name: &str, at: Span) -> Diag {
-        if let Some(header) = self.session.parameterised(name) {
-            return Diag::at(
-                at,
-                format!("module `{header}` is parameterised: its terms are those of an instance"),
-                "a parameterised module",
-            )
-            .note(format!(
-                "name a module that imports an instance of it (`protecting {name}{{…}} .`, with a view or a sort for each parameter)"
-            ));
+        if let Some(d) = self.session.parameterised_error(name) {
+            return d.primary(at, "a parameterised module");
         }
         let names = self.vocabulary().modules;
         let mut d = Diag::at(
