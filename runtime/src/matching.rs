@@ -97,6 +97,11 @@ enum Step {
         out: u32,
         head: Option<OpId>,
         dup: bool,
+        /// The first argument of the element, known before the pick: only the elements
+        /// headed by `head` with that first argument are tried, found by binary search
+        /// in a long list (`get((K |-> V) M, K)` with `K` bound: one look-up, not a
+        /// scan of the map).
+        key: Option<PickKey>,
     },
     /// Distribute the unused elements over `vars` (all elements must be used when empty).
     AcRest {
@@ -116,6 +121,15 @@ enum Step {
         lo: u32,
         slot: u32,
     },
+}
+
+/// The first argument of an element an `AcPick` takes, when known before the pick.
+#[derive(Clone, Copy, Debug)]
+enum PickKey {
+    /// A ground sub-pattern, prebuilt.
+    Term(TermId),
+    /// A variable bound by an earlier step.
+    Var(u32),
 }
 
 /// Where a variable of a left-hand side read by loads is (see [`Pattern::arg_loads`]).
@@ -324,6 +338,49 @@ fn first_unused(
         .find(|&i| !is_used(i))
 }
 
+/// Where `e`, an element of a sorted AC list, is in the structural order
+/// ([`TermStore::compare`]) against the elements headed by `head` whose first argument is
+/// `key`: before them, among them, or after them.
+fn key_order(store: &TermStore, e: TermId, head: OpId, key: TermId) -> std::cmp::Ordering {
+    match store.data(e) {
+        TermData::App { op, args } if *op == head => args
+            .first()
+            .map_or(std::cmp::Ordering::Less, |&a| store.compare(a, key)),
+        // Integers, maps and strings come before every application; other terms by
+        // their operator.
+        _ => match store.op(e) {
+            None => std::cmp::Ordering::Less,
+            Some(o) => o.cmp(&head),
+        },
+    }
+}
+
+/// The indices of the sorted `elems` that an element pattern headed by `head` with first
+/// argument `key` can take: found by binary search in a long list; a short one is given
+/// whole, its elements tested by [`has_key`].
+fn key_range(elems: List<'_>, store: &TermStore, head: OpId, key: TermId) -> (usize, usize) {
+    let n = elems.len();
+    if n <= SCAN {
+        return (0, n);
+    }
+    let order = |e: TermId| key_order(store, e, head, key);
+    let lo = match elems {
+        List::Slice(s) => s.partition_point(|&e| order(e) == std::cmp::Ordering::Less),
+        List::Tree(v) => v.lower_bound(order),
+    };
+    let mut hi = lo;
+    while hi < n && order(elems.get(hi)) == std::cmp::Ordering::Equal {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
+/// Is `key` the first argument of `e`? (Its head is tested apart.)
+#[inline]
+fn has_key(store: &TermStore, e: TermId, key: TermId) -> bool {
+    matches!(store.data(e), TermData::App { args, .. } if args.first() == Some(&key))
+}
+
 /// The binding of a collection variable whose rest is not built (see
 /// [`Pattern::drop_unneeded_rests`]): no term.
 const NO_VALUE: TermId = TermId(u32::MAX);
@@ -421,6 +478,23 @@ impl<'p> Compiler<'_, 'p> {
     fn head_filter(&self, p: &Pat) -> Option<OpId> {
         match p {
             Pat::App(o, _) if !self.store.is_assoc(*o) => Some(*o),
+            _ => None,
+        }
+    }
+
+    /// The first argument of `p`, an element pattern of an AC list, when it is known
+    /// before the element is picked: ground, or a variable bound by an earlier step. Only
+    /// for a free head (neither `assoc` nor `comm`), whose first argument is the first
+    /// thing the structural order compares after the head, so that the elements it can
+    /// take are neighbours in the sorted list.
+    fn pick_key(&mut self, p: &Pat) -> Option<PickKey> {
+        let Pat::App(op, args) = p else { return None };
+        if self.store.is_assoc(*op) || self.store.is_comm(*op) {
+            return None;
+        }
+        match args.first()? {
+            Pat::Var(v) if self.bound[*v as usize] => Some(PickKey::Var(*v)),
+            a if is_ground(a) => Some(PickKey::Term(build_ground(self.store, a))),
             _ => None,
         }
     }
@@ -531,11 +605,13 @@ impl<'p> Compiler<'_, 'p> {
         {
             let out = self.reg(1);
             let head = self.head_filter(c);
+            let key = self.pick_key(c);
             self.steps.push(Step::AcPick {
                 frame,
                 out,
                 head,
                 dup: false,
+                key,
             });
             self.node(c, out);
             min += 1;
@@ -570,6 +646,7 @@ impl<'p> Compiler<'_, 'p> {
                     out,
                     head: None,
                     dup: twice,
+                    key: None,
                 });
                 self.var(v, out);
                 min += 1;
@@ -852,7 +929,11 @@ impl Pattern {
         while pc < self.steps.len() {
             let ok = match self.steps[pc] {
                 Step::AcPick {
-                    frame, out, head, ..
+                    frame,
+                    out,
+                    head,
+                    key,
+                    ..
                 } => {
                     let l = &lists[frame as usize];
                     let elems = l.list(store);
@@ -863,11 +944,20 @@ impl Pattern {
                     };
                     let from = last.map_or(0, |i| i + 1);
                     let skip = last.map(|i| elems.get(i));
-                    let found = (from..elems.len()).find(|&i| {
+                    let key = key.map(|k| match k {
+                        PickKey::Term(t) => t,
+                        PickKey::Var(v) => subst[v as usize],
+                    });
+                    let (lo, hi) = match (head, key) {
+                        (Some(h), Some(k)) => key_range(elems, store, h, k),
+                        _ => (0, elems.len()),
+                    };
+                    let found = (from.max(lo)..hi).find(|&i| {
                         let e = elems.get(i);
                         Some(e) != skip
                             && !l.used.contains(&(i as u32))
                             && head.is_none_or(|h| store.op(e) == Some(h))
+                            && key.is_none_or(|k| has_key(store, e, k))
                     });
                     match found {
                         Some(i) => {
@@ -1333,7 +1423,8 @@ impl Matcher {
                 out,
                 head,
                 dup,
-            } => self.pick(store, pc, *frame, 0, None, *head, *dup, *out),
+                key,
+            } => self.pick(store, pc, *frame, 0, None, *head, *key, *dup, *out),
             Step::AcRest {
                 frame,
                 op,
@@ -1444,6 +1535,7 @@ impl Matcher {
                 out,
                 head,
                 dup,
+                key,
             } => {
                 let f = &mut self.frames[*frame as usize];
                 let prev = self.alt[pc] as usize;
@@ -1456,6 +1548,7 @@ impl Matcher {
                     prev + 1,
                     Some(prev_term),
                     *head,
+                    *key,
                     *dup,
                     *out,
                 )
@@ -1509,9 +1602,14 @@ impl Matcher {
         start: usize,
         skip: Option<TermId>,
         head: Option<OpId>,
+        key: Option<PickKey>,
         dup: bool,
         out: u32,
     ) -> bool {
+        let key = key.map(|k| match k {
+            PickKey::Term(t) => t,
+            PickKey::Var(v) => self.subst[v as usize].expect("a key variable is bound"),
+        });
         let f = &mut self.frames[frame as usize];
         let elems = f.elems(store);
         if dup && head.is_none() && f.used.is_empty() {
@@ -1539,8 +1637,15 @@ impl Matcher {
                 None => false,
             };
         }
-        for (i, &e) in elems.iter().enumerate().skip(start) {
+        let (lo, hi) = match (head, key) {
+            (Some(h), Some(k)) => key_range(List::Slice(elems), store, h, k),
+            _ => (0, elems.len()),
+        };
+        for (i, &e) in elems.iter().enumerate().take(hi).skip(start.max(lo)) {
             if Some(e) == skip || f.is_used(i) {
+                continue;
+            }
+            if key.is_some_and(|k| !has_key(store, e, k)) {
                 continue;
             }
             if dup {
