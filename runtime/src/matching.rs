@@ -173,8 +173,9 @@ pub struct Pattern {
     nslots: u32,
     nvars: u32,
     top: Option<OpId>,
-    /// Variables bound to a sub-collection of an AC subject (the `S` of `(c, S)`): new
-    /// terms, unlike the other bindings, which are subterms of the subject.
+    /// Variables bound to a sub-collection of an AC subject (the `S` of `(c, S)`) or to a
+    /// segment of an associative list: new terms, unlike the other bindings, which are
+    /// subterms of the subject.
     rest_vars: Vec<u32>,
     /// No step is a choice point (only `Ground`, `Bind`, `Check`, `Alias` and `Free`): the
     /// pattern has at most one match, found by [`Pattern::match_simple`] in one pass.
@@ -724,12 +725,21 @@ impl<'p> Compiler<'_, 'p> {
             reg,
             op,
             frame,
-            items: items.into_boxed_slice(),
+            items: items.clone().into_boxed_slice(),
             nsingle,
             lo,
             slot,
         });
         for (i, c) in children.iter().enumerate() {
+            // A segment bound to a variable is a new term, like an AC rest: the engine
+            // marks it normal (a sub-list of a normal list of a constructor without
+            // equations is normal), so that it is not checked element by element again
+            // when it is used (`len(Q L) = 1 + len(L)` checked every `L`: quadratic).
+            if let (Pat::Var(v), false) = (c, items[i].single) {
+                if !self.bound[*v as usize] {
+                    self.rest_vars.push(*v);
+                }
+            }
             self.node(c, out + i as u32);
         }
     }
@@ -810,7 +820,8 @@ impl Pattern {
         self.top
     }
 
-    /// The variables bound to sub-collections of an AC argument list.
+    /// The variables bound to sub-collections of an AC argument list or to segments of an
+    /// associative one.
     pub fn rest_vars(&self) -> &[u32] {
         &self.rest_vars
     }
