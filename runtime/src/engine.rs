@@ -496,6 +496,13 @@ pub struct Engine {
     gc_segs: usize,
     /// `TermStore::string_bytes` at the last collection.
     gc_strings: usize,
+    /// [`TermStore::spilled_arguments`] after the last collection.
+    gc_spilled: usize,
+    /// [`TermStore::live_spilled`] after the last collection.
+    gc_live_spilled: usize,
+    /// Terms the direct evaluator had the machine build (`Engine::d_step`): every so
+    /// many, a collection is considered.
+    built: u32,
     /// `gc_live` and `gc_segs` after the last full collection (`Engine::collect_due`).
     full_live: usize,
     full_segs: usize,
@@ -572,6 +579,9 @@ impl Engine {
             gc_live: 0,
             gc_segs: 0,
             gc_strings: 0,
+            gc_spilled: 0,
+            gc_live_spilled: 0,
+            built: 0,
             full_live: 0,
             full_segs: 0,
             full_collections: 0,

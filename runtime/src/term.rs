@@ -405,6 +405,14 @@ pub struct TermStore {
     seg_elems: usize,
     /// See [`TermStore::spilled_arguments`].
     spilled_args: usize,
+    /// Of `spilled_args`, what the sweeps have released (see [`TermStore::live_spilled`]).
+    freed_spilled: usize,
+    /// The terms whose data owns a heap block counted in `spilled_args` (an argument list
+    /// too long to be inline, a computed string): a sweep releases a dead one's block at
+    /// once. (Other dead slots keep their data until the slot is reused, which costs
+    /// nothing for inline data; a dead list of 25,000 ids kept 100 KB each until then,
+    /// and a collection freed no memory from a program building long `assoc` lists.)
+    heavy: Vec<u32>,
     /// See [`TermStore::string_bytes`].
     string_bytes: usize,
     /// The instances of the standard library's `MAP{K, V}` (see [`map`](self::map)).
@@ -596,6 +604,8 @@ impl TermStore {
             seg_old: Vec::new(),
             seg_elems: 0,
             spilled_args: 0,
+            freed_spilled: 0,
+            heavy: Vec::new(),
             string_bytes: 0,
             map_families: Vec::new(),
             set_ops: Vec::new(),
@@ -1557,7 +1567,6 @@ impl TermStore {
             }
             i = (i + 1) & mask;
         }
-        self.count_spilled(args.len());
         let id = self.insert_at(
             i,
             h,
@@ -1566,6 +1575,7 @@ impl TermStore {
                 args: args_from(args),
             },
         );
+        self.count_spilled(id, args.len());
         if args.is_empty() {
             self.constants.push(id);
         }
@@ -1864,7 +1874,8 @@ impl TermStore {
                 if matches!(data, TermData::Map(_) | TermData::Tree(_)) {
                     self.owners.push(id);
                 }
-                // The slot's stale data is dropped here, not by the sweep.
+                // The slot's stale data is dropped here, not by the sweep (but for a
+                // heavy term's: see `heavy`).
                 self.terms[id as usize] = data;
                 // A freed id is a new term.
                 self.first_parent[id as usize] = [NO_PARENT; 2];
@@ -1902,7 +1913,10 @@ impl TermStore {
                         }
                     }
                     slot => {
-                        self.spilled_args += if args.len() > 5 { args.len() } else { 0 };
+                        if args.len() > 5 {
+                            self.spilled_args += args.len();
+                            self.heavy.push(id);
+                        }
                         *slot = TermData::App {
                             op,
                             args: args_from(args),
@@ -1913,21 +1927,23 @@ impl TermStore {
                 return TermId(id);
             }
         }
-        self.count_spilled(args.len());
         let id = self.alloc_slot(TermData::App {
             op,
             args: args_from(args),
         });
+        self.count_spilled(id, args.len());
         self.note_if_overloaded(id, op);
         id
     }
 
-    /// An argument list of `n` ids is about to be stored: past [`Args`]' inline capacity
-    /// it is a heap block, which [`TermStore::spilled_arguments`] counts.
+    /// The application `id` of `n` arguments was stored: past [`Args`]' inline capacity
+    /// they are a heap block, which [`TermStore::spilled_arguments`] counts and the
+    /// sweep releases at once when `id` dies (see `heavy`).
     #[inline(always)]
-    fn count_spilled(&mut self, n: usize) {
+    fn count_spilled(&mut self, id: TermId, n: usize) {
         if n > 5 {
             self.spilled_args += n;
+            self.heavy.push(id.0);
         }
     }
 
@@ -1937,6 +1953,12 @@ impl TermStore {
     /// every step is one term of 200,000 ids).
     pub fn spilled_arguments(&self) -> usize {
         self.spilled_args
+    }
+
+    /// Of [`TermStore::spilled_arguments`], what live terms (or dead ones not yet swept)
+    /// hold: for pacing collections by what survives them.
+    pub fn live_spilled(&self) -> usize {
+        self.spilled_args - self.freed_spilled
     }
 
     /// Bytes of the computed strings made, over the store's life (never decreasing): one
@@ -2202,6 +2224,22 @@ impl TermStore {
             false
         });
         self.owners = owners;
+        // Dead heavy terms' blocks released now (see `heavy`).
+        let mut heavy = std::mem::take(&mut self.heavy);
+        heavy.retain(|&t| {
+            let t = t as usize;
+            if live(t) {
+                return true;
+            }
+            self.freed_spilled += match &self.terms[t] {
+                TermData::App { args, .. } if args.len() > 5 => args.len(),
+                TermData::Str(x) => x.len() / 4,
+                _ => 0,
+            };
+            self.terms[t] = DEAD;
+            false
+        });
+        self.heavy = heavy;
         let mut was_free_seg = vec![false; self.segs.len()];
         for &f in &self.free_segs {
             was_free_seg[f as usize] = true;

@@ -641,6 +641,10 @@ impl Engine {
         if !rt.direct || !self.direct_room() {
             if !rt.memo_direct || !self.direct_room() {
                 let task = self.complete(op, base)?;
+                self.built = self.built.wrapping_add(1);
+                if self.built & 0xFF == 0 {
+                    self.d_collect_built(&task);
+                }
                 return self.d_finish(task, floor).map(Ok);
             }
             // A memo call not known yet goes on as a direct function's (below).
@@ -662,6 +666,22 @@ impl Engine {
             Some(Tail::Value(v)) => Ok(Ok(v)),
             Some(Tail::Call(next, b)) => Ok(Err((next, b))),
             None => self.d_no_equation(op, base).map(Ok),
+        }
+    }
+
+    /// Every so many terms built by the machine for the direct evaluator (`d_step`): a
+    /// collection if the store has grown. An `assoc` list (every one is built there) may
+    /// be a new copy of a long one: a recursion that rewrites on the way down and builds
+    /// on the way back up (`mk(N) = e(N) mk(N - 1)`, the list below each level garbage)
+    /// meets the check between rewrites (`d_eqs`) only on the way down. Every caller's
+    /// terms are on the stacks here, as they are at that check; the value is put there.
+    #[cold]
+    #[inline(never)]
+    fn d_collect_built(&mut self, task: &Task) {
+        if let (&Task::Return(t), true) = (task, self.collect_in_reduce) {
+            self.vals.push(t);
+            self.collect_pending_if_grown(None);
+            self.vals.pop();
         }
     }
 

@@ -93,7 +93,9 @@ impl TermStore {
                     // (Memory a term count does not show: see `string_bytes`.)
                     self.spilled_args += text.len() / 4;
                     self.string_bytes += text.len();
-                    self.insert_at(slot, h, TermData::Str(text.into()))
+                    let id = self.insert_at(slot, h, TermData::Str(text.into()));
+                    self.heavy.push(id.0);
+                    id
                 }
             },
         )
