@@ -120,6 +120,11 @@ enum Step {
         nsingle: u32,
         lo: u32,
         slot: u32,
+        /// Pairs of one-element items that are the same variable (`L Q L' Q L''`): a
+        /// split whose elements there differ is passed over before its segments are
+        /// built (the later `Check` would refuse it): `dedup(L Q L' Q L'')` tried every
+        /// split of a list, building three segments for each.
+        same: Box<[(u32, u32)]>,
     },
 }
 
@@ -716,6 +721,16 @@ impl<'p> Compiler<'_, 'p> {
             })
             .collect();
         let nsingle = items.iter().filter(|i| i.single).count() as u32;
+        let mut same = Vec::new();
+        for (i, c) in children.iter().enumerate() {
+            if let (Pat::Var(v), true) = (c, items[i].single) {
+                if let Some(j) = (i + 1..children.len())
+                    .find(|&j| items[j].single && matches!(children[j], Pat::Var(w) if w == v))
+                {
+                    same.push((i as u32, j as u32));
+                }
+            }
+        }
         let lo = if self.store.identity(op).is_some() {
             0
         } else {
@@ -729,6 +744,7 @@ impl<'p> Compiler<'_, 'p> {
             nsingle,
             lo,
             slot,
+            same: same.into_boxed_slice(),
         });
         for (i, c) in children.iter().enumerate() {
             // A segment bound to a variable is a new term, like an AC rest: the engine
@@ -1487,6 +1503,7 @@ impl Matcher {
                 nsingle,
                 lo,
                 slot,
+                same,
             } => {
                 let subject = self.regs[*reg as usize];
                 let f = &mut self.frames[*frame as usize];
@@ -1507,8 +1524,15 @@ impl Matcher {
                 if let Some(last) = lens.last_mut() {
                     *last = excess;
                 }
-                self.apply_split(store, *op, *frame, items, *lo, *slot);
-                true
+                loop {
+                    if self.split_agrees(*frame, items, *lo, *slot, same) {
+                        self.apply_split(store, *op, *frame, items, *lo, *slot);
+                        return true;
+                    }
+                    if !next_composition(&mut self.slots[*slot as usize]) {
+                        return false;
+                    }
+                }
             }
         }
     }
@@ -1591,10 +1615,16 @@ impl Matcher {
                 items,
                 lo,
                 slot,
+                same,
                 ..
             } => {
-                if !next_composition(&mut self.slots[*slot as usize]) {
-                    return false;
+                loop {
+                    if !next_composition(&mut self.slots[*slot as usize]) {
+                        return false;
+                    }
+                    if self.split_agrees(*frame, items, *lo, *slot, same) {
+                        break;
+                    }
                 }
                 self.apply_split(store, *op, *frame, items, *lo, *slot);
                 true
@@ -1853,6 +1883,37 @@ impl Matcher {
         }
         // The repeated occurrences are the same parts, bound above.
         true
+    }
+
+    /// Under the split in `slot`, do the one-element items of each pair in `same` take
+    /// equal elements? (Computed from the segment lengths, nothing built.)
+    fn split_agrees(
+        &self,
+        frame: u32,
+        items: &[ListItem],
+        lo: u32,
+        slot: u32,
+        same: &[(u32, u32)],
+    ) -> bool {
+        if same.is_empty() {
+            return true;
+        }
+        let list = &self.frames[frame as usize].list;
+        let lens = &self.slots[slot as usize];
+        // The element index of each one-element item (at most a few items).
+        let mut at: SmallVec<[usize; 8]> = SmallVec::with_capacity(items.len());
+        let (mut pos, mut k) = (0usize, 0usize);
+        for it in items {
+            at.push(pos);
+            if it.single {
+                pos += 1;
+            } else {
+                pos += (lens[k] + lo) as usize;
+                k += 1;
+            }
+        }
+        same.iter()
+            .all(|&(i, j)| list[at[i as usize]] == list[at[j as usize]])
     }
 
     fn apply_split(
