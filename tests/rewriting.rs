@@ -1480,3 +1480,72 @@ fn a_variable_taken_twice_in_a_list_pattern_is_matched_as_before() {
         assert_eq!(got, [thrice.to_string()], "tri of {list:?}");
     }
 }
+
+/// An element of an `assoc comm` pattern with a known argument other than the first
+/// (`(C *x^ E) + (D *x^ E)`, like terms of a polynomial: `E` bound by the first element)
+/// is looked for among the elements with that argument, the others passed over at one
+/// comparison each. `(1 + x)^240` took 111 s (Maude 3: 12 s), now 19 s. The coefficients
+/// must be the binomial ones, computed here: `(a + b x)^n` has `C(n, k) a^(n-k) b^k` at
+/// `x^k`, modulo the prime the program reduces by.
+#[test]
+fn like_terms_of_a_polynomial_are_found_by_their_exponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("poly.maude");
+    std::fs::write(
+        &file,
+        "fmod POLY is\n  protecting INT .\n  sorts Mono Poly .\n  subsort Mono < Poly .\n  \
+         op _*x^_ : Int Int -> Mono [ctor prec 20] .\n  op 0p : -> Poly [ctor] .\n  \
+         op _+_ : Poly Poly -> Poly [ctor assoc comm id: 0p prec 30] .\n  \
+         op mul : Poly Poly -> Poly .\n  op mulm : Mono Poly -> Poly .\n  \
+         op pow : Poly Int -> Poly .\n  op coef : Poly Int -> Int .\n  \
+         vars C D E F N : Int .\n  vars P Q : Poly .\n  var M : Mono .\n  \
+         eq (C *x^ E) + (D *x^ E) = ((C + D) rem 1000003) *x^ E .\n  \
+         eq mulm(C *x^ E, 0p) = 0p .\n  \
+         eq mulm(C *x^ E, (D *x^ F) + P) = (((C * D) rem 1000003) *x^ (E + F)) + mulm(C *x^ E, P) .\n  \
+         eq mul(0p, Q) = 0p .\n  eq mul(M + P, Q) = mulm(M, Q) + mul(P, Q) .\n  \
+         eq pow(P, 0) = 1 *x^ 0 .\n  eq pow(P, N) = mul(P, pow(P, N - 1)) [owise] .\n  \
+         eq coef((C *x^ E) + P, E) = C .\nendfm\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    const Q: u64 = 1_000_003;
+    let pw = |mut b: u64, mut e: u64| {
+        let mut r = 1u64;
+        b %= Q;
+        while e > 0 {
+            if e & 1 == 1 {
+                r = r * b % Q;
+            }
+            b = b * b % Q;
+            e >>= 1;
+        }
+        r
+    };
+    // C(n, k) mod Q by Pascal's triangle.
+    let binom = |n: usize, k: usize| {
+        let mut row = vec![1u64];
+        for _ in 0..n {
+            let mut next = vec![1u64; row.len() + 1];
+            for j in 1..row.len() {
+                next[j] = (row[j - 1] + row[j]) % Q;
+            }
+            row = next;
+        }
+        row[k]
+    };
+    for (a, b, n, k) in [
+        (1, 1, 0, 0),
+        (1, 1, 12, 5),
+        (1, 1, 40, 20),
+        (3, 2, 25, 7),
+        (2, 5, 30, 30),
+    ] {
+        let want = binom(n, k) * pw(a, (n - k) as u64) % Q * pw(b, k as u64) % Q;
+        let term = format!("coef(pow(({a} *x^ 0) + ({b} *x^ 1), {n}), {k})");
+        assert_eq!(
+            results(&reduce(&[file, &term])),
+            [want.to_string()],
+            "{term}"
+        );
+    }
+}

@@ -97,11 +97,13 @@ enum Step {
         out: u32,
         head: Option<OpId>,
         dup: bool,
-        /// The first argument of the element, known before the pick: only the elements
-        /// headed by `head` with that first argument are tried, found by binary search
-        /// in a long list (`get((K |-> V) M, K)` with `K` bound: one look-up, not a
-        /// scan of the map).
-        key: Option<PickKey>,
+        /// An argument of the element (its index, and its value) known before the pick:
+        /// only the elements headed by `head` with that argument are tried. For the first
+        /// argument they are found by binary search in a long list (`get((K |-> V) M,
+        /// K)` with `K` bound: one look-up, not a scan of the map); for another, the
+        /// others are passed over at the cost of one comparison each, not of a match
+        /// begun and undone (`(C *x^ E) + (D *x^ E)`, like terms of a polynomial).
+        key: Option<(u32, PickKey)>,
     },
     /// Distribute the unused elements over `vars` (all elements must be used when empty).
     AcRest {
@@ -128,7 +130,7 @@ enum Step {
     },
 }
 
-/// The first argument of an element an `AcPick` takes, when known before the pick.
+/// An argument of an element an `AcPick` takes, when known before the pick.
 #[derive(Clone, Copy, Debug)]
 enum PickKey {
     /// A ground sub-pattern, prebuilt.
@@ -381,10 +383,10 @@ fn key_range(elems: List<'_>, store: &TermStore, head: OpId, key: TermId) -> (us
     (lo, hi)
 }
 
-/// Is `key` the first argument of `e`? (Its head is tested apart.)
+/// Is `key` the argument `arg` of `e`? (Its head is tested apart.)
 #[inline]
-fn has_key(store: &TermStore, e: TermId, key: TermId) -> bool {
-    matches!(store.data(e), TermData::App { args, .. } if args.first() == Some(&key))
+fn has_key(store: &TermStore, e: TermId, arg: u32, key: TermId) -> bool {
+    matches!(store.data(e), TermData::App { args, .. } if args.get(arg as usize) == Some(&key))
 }
 
 /// The binding of a collection variable whose rest is not built (see
@@ -488,21 +490,22 @@ impl<'p> Compiler<'_, 'p> {
         }
     }
 
-    /// The first argument of `p`, an element pattern of an AC list, when it is known
-    /// before the element is picked: ground, or a variable bound by an earlier step. Only
-    /// for a free head (neither `assoc` nor `comm`), whose first argument is the first
-    /// thing the structural order compares after the head, so that the elements it can
-    /// take are neighbours in the sorted list.
-    fn pick_key(&mut self, p: &Pat) -> Option<PickKey> {
+    /// The first argument of `p`, an element pattern of an AC list, that is known before
+    /// the element is picked (ground, or a variable bound by an earlier step), with its
+    /// index. Only for a free head (neither `assoc` nor `comm`, whose arguments stay in
+    /// place). The first argument is preferred: it is the first thing the structural
+    /// order compares after the head, so the elements it can take are neighbours in the
+    /// sorted list.
+    fn pick_key(&mut self, p: &Pat) -> Option<(u32, PickKey)> {
         let Pat::App(op, args) = p else { return None };
         if self.store.is_assoc(*op) || self.store.is_comm(*op) {
             return None;
         }
-        match args.first()? {
-            Pat::Var(v) if self.bound[*v as usize] => Some(PickKey::Var(*v)),
-            a if is_ground(a) => Some(PickKey::Term(build_ground(self.store, a))),
+        args.iter().enumerate().find_map(|(i, a)| match a {
+            Pat::Var(v) if self.bound[*v as usize] => Some((i as u32, PickKey::Var(*v))),
+            a if is_ground(a) => Some((i as u32, PickKey::Term(build_ground(self.store, a)))),
             _ => None,
-        }
+        })
     }
 
     fn node(&mut self, p: &'p Pat, reg: u32) {
@@ -971,12 +974,12 @@ impl Pattern {
                     };
                     let from = last.map_or(0, |i| i + 1);
                     let skip = last.map(|i| elems.get(i));
-                    let key = key.map(|k| match k {
-                        PickKey::Term(t) => t,
-                        PickKey::Var(v) => subst[v as usize],
+                    let key = key.map(|(i, k)| match k {
+                        PickKey::Term(t) => (i, t),
+                        PickKey::Var(v) => (i, subst[v as usize]),
                     });
                     let (lo, hi) = match (head, key) {
-                        (Some(h), Some(k)) => key_range(elems, store, h, k),
+                        (Some(h), Some((0, k))) => key_range(elems, store, h, k),
                         _ => (0, elems.len()),
                     };
                     let found = (from.max(lo)..hi).find(|&i| {
@@ -984,7 +987,7 @@ impl Pattern {
                         Some(e) != skip
                             && !l.used.contains(&(i as u32))
                             && head.is_none_or(|h| store.op(e) == Some(h))
-                            && key.is_none_or(|k| has_key(store, e, k))
+                            && key.is_none_or(|(i, k)| has_key(store, e, i, k))
                     });
                     match found {
                         Some(i) => {
@@ -1643,13 +1646,13 @@ impl Matcher {
         start: usize,
         skip: Option<TermId>,
         head: Option<OpId>,
-        key: Option<PickKey>,
+        key: Option<(u32, PickKey)>,
         dup: bool,
         out: u32,
     ) -> bool {
-        let key = key.map(|k| match k {
-            PickKey::Term(t) => t,
-            PickKey::Var(v) => self.subst[v as usize].expect("a key variable is bound"),
+        let key = key.map(|(i, k)| match k {
+            PickKey::Term(t) => (i, t),
+            PickKey::Var(v) => (i, self.subst[v as usize].expect("a key variable is bound")),
         });
         let f = &mut self.frames[frame as usize];
         let elems = f.elems(store);
@@ -1679,14 +1682,14 @@ impl Matcher {
             };
         }
         let (lo, hi) = match (head, key) {
-            (Some(h), Some(k)) => key_range(List::Slice(elems), store, h, k),
+            (Some(h), Some((0, k))) => key_range(List::Slice(elems), store, h, k),
             _ => (0, elems.len()),
         };
         for (i, &e) in elems.iter().enumerate().take(hi).skip(start.max(lo)) {
             if Some(e) == skip || f.is_used(i) {
                 continue;
             }
-            if key.is_some_and(|k| !has_key(store, e, k)) {
+            if key.is_some_and(|(i, k)| !has_key(store, e, i, k)) {
                 continue;
             }
             if dup {
