@@ -1549,3 +1549,72 @@ fn like_terms_of_a_polynomial_are_found_by_their_exponent() {
         );
     }
 }
+
+/// An element of an `assoc comm` pattern whose argument is an AC pattern holding a known
+/// element (`{a(I) B'}` with `I` bound, `{a(0) B}`, `{E B}` with `E` bound) is tried only on
+/// the elements whose argument holds it (found by binary search in each), the others
+/// passed over without a match begun. Merging 600 bags that share an element took 3.9 s
+/// (Maude 3: 0.21 s), now about 0.6 s. The normal forms must be the same: the bags
+/// merged are the connected components of the graph the pairs make (union-find here).
+#[test]
+fn bags_holding_a_known_element_are_found_without_matching_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bags.maude");
+    std::fs::write(
+        &file,
+        "fmod BAGS is\n  protecting INT .\n  sorts Elt Bag Box Boxes .\n  subsort Elt < Bag .\n  \
+         subsort Box < Boxes .\n  op none : -> Bag [ctor] .\n  op a : Int -> Elt [ctor] .\n  \
+         op __ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  op {_} : Bag -> Box [ctor] .\n  \
+         op nobox : -> Boxes [ctor] .\n  op _;_ : Boxes Boxes -> Boxes [ctor assoc comm id: nobox] .\n  \
+         op merge : Boxes -> Boxes .\n  op mk : Int Int Int Boxes -> Boxes .\n  \
+         op count : Boxes -> Int .\n  op hasz : Boxes -> Bool .\n  op holds : Elt Boxes -> Bool .\n  \
+         vars I N K M : Int .\n  vars B B' : Bag .\n  var R : Boxes .\n  var E : Elt .\n  \
+         eq merge({a(I) B} ; {a(I) B'} ; R) = merge({a(I) B B'} ; R) .\n  \
+         eq merge(R) = R [owise] .\n  eq mk(0, K, M, R) = R .\n  \
+         eq mk(N, K, M, R) = mk(N - 1, K, M, {a(N rem M) a((N + K) rem M)} ; R) [owise] .\n  \
+         eq count(nobox) = 0 .\n  eq count({B} ; R) = 1 + count(R) .\n  \
+         eq hasz({a(0) B} ; R) = true .\n  eq hasz(R) = false [owise] .\n  \
+         eq holds(E, {E B} ; R) = true .\n  eq holds(E, R) = false [owise] .\nendfm\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    fn find(p: &mut [usize], x: usize) -> usize {
+        let mut r = x;
+        while p[r] != r {
+            r = p[r];
+        }
+        p[x] = r;
+        r
+    }
+    for (n, k, m) in [
+        (1, 1, 3),
+        (6, 2, 7),
+        (40, 7, 23),
+        (120, 13, 97),
+        (300, 150, 1000),
+    ] {
+        // Bag i holds a(i rem m) and a((i + k) rem m); bags sharing an element merge.
+        let mut parent: Vec<usize> = (0..m).collect();
+        let mut used = vec![false; m];
+        for i in 1..=n {
+            let (x, y) = (i % m, (i + k) % m);
+            used[x] = true;
+            used[y] = true;
+            let (rx, ry) = (find(&mut parent, x), find(&mut parent, y));
+            parent[rx] = ry;
+        }
+        let comps = (0..m)
+            .filter(|&x| used[x] && find(&mut parent, x) == x)
+            .count();
+        let boxes = format!("mk({n}, {k}, {m}, nobox)");
+        let got = results(&reduce(&[file, &format!("count(merge({boxes}))")]));
+        assert_eq!(got, [comps.to_string()], "components of {boxes}");
+        let got = results(&reduce(&[file, &format!("hasz({boxes})")]));
+        assert_eq!(got, [used[0].to_string()], "hasz of {boxes}");
+        let e = (n + k) % m;
+        let got = results(&reduce(&[file, &format!("holds(a({e}), {boxes})")]));
+        assert_eq!(got, ["true"], "holds a({e}) in {boxes}");
+        let got = results(&reduce(&[file, &format!("holds(a({m}), {boxes})")]));
+        assert_eq!(got, ["false"], "holds a({m}) in {boxes}");
+    }
+}

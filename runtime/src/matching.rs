@@ -137,6 +137,27 @@ enum PickKey {
     Term(TermId),
     /// A variable bound by an earlier step.
     Var(u32),
+    /// Not the argument itself but one element of it, an AC list: `Pattern::probes[i]`
+    /// (`{a(I) B'}` with `I` bound: the bags holding `a(I)`).
+    Holds(u32),
+}
+
+/// An element an argument of a picked element must hold (see `PickKey::Holds`): `head`
+/// applied to the values of `parts`, or with no head, the value of `parts[0]`.
+#[derive(Clone, Debug)]
+struct Probe {
+    /// The AC operator of the argument's list.
+    list: OpId,
+    head: Option<OpId>,
+    /// Each a `Term` or a `Var`.
+    parts: Box<[PickKey]>,
+}
+
+/// A [`PickKey`] with its values: what the argument must be, or hold.
+#[derive(Clone, Copy, Debug)]
+enum Want {
+    Eq(TermId),
+    Holds(OpId, TermId),
 }
 
 /// Where a variable of a left-hand side read by loads is (see [`Pattern::arg_loads`]).
@@ -184,6 +205,8 @@ pub struct Pattern {
     /// segment of an associative list: new terms, unlike the other bindings, which are
     /// subterms of the subject.
     rest_vars: Vec<u32>,
+    /// The elements `PickKey::Holds` keys look for.
+    probes: Vec<Probe>,
     /// No step is a choice point (only `Ground`, `Bind`, `Check`, `Alias` and `Free`): the
     /// pattern has at most one match, found by [`Pattern::match_simple`] in one pass.
     simple: bool,
@@ -247,6 +270,7 @@ struct Compiler<'a, 'p> {
     /// For each register, a sort its contents are known to be at most (see `Step::Take`),
     /// or `NO_SORT`.
     known: Vec<SortId>,
+    probes: Vec<Probe>,
 }
 
 /// Can `steps` (a compiled left-hand side, at a free operator's top) be matched by
@@ -383,10 +407,47 @@ fn key_range(elems: List<'_>, store: &TermStore, head: OpId, key: TermId) -> (us
     (lo, hi)
 }
 
-/// Is `key` the argument `arg` of `e`? (Its head is tested apart.)
+/// Is the argument `arg` of `e` what `want` says? (Its head is tested apart.)
 #[inline]
-fn has_key(store: &TermStore, e: TermId, arg: u32, key: TermId) -> bool {
-    matches!(store.data(e), TermData::App { args, .. } if args.get(arg as usize) == Some(&key))
+fn has_key(store: &TermStore, e: TermId, arg: u32, want: Want) -> bool {
+    let TermData::App { args, .. } = store.data(e) else {
+        return false;
+    };
+    let Some(&a) = args.get(arg as usize) else {
+        return false;
+    };
+    match want {
+        Want::Eq(k) => a == k,
+        Want::Holds(op, k) => first_unused(store.list(&a, op), store, k, |_| false).is_some(),
+    }
+}
+
+impl Pattern {
+    /// The values of `key` under the bindings `val` gives. A probe's element is built (a
+    /// small application, usually existing already).
+    #[inline(never)]
+    fn want(&self, key: PickKey, store: &mut TermStore, val: impl Fn(u32) -> TermId) -> Want {
+        let one = |k: &PickKey| match *k {
+            PickKey::Term(t) => t,
+            PickKey::Var(v) => val(v),
+            PickKey::Holds(_) => unreachable!("a probe's parts are terms and variables"),
+        };
+        match key {
+            PickKey::Term(t) => Want::Eq(t),
+            PickKey::Var(v) => Want::Eq(val(v)),
+            PickKey::Holds(i) => {
+                let pr = &self.probes[i as usize];
+                let t = match pr.head {
+                    None => one(&pr.parts[0]),
+                    Some(h) => {
+                        let vals: SmallVec<[TermId; 4]> = pr.parts.iter().map(one).collect();
+                        store.mk_app(h, &vals)
+                    }
+                };
+                Want::Holds(pr.list, t)
+            }
+        }
+    }
 }
 
 /// The binding of a collection variable whose rest is not built (see
@@ -496,16 +557,65 @@ impl<'p> Compiler<'_, 'p> {
     /// place). The first argument is preferred: it is the first thing the structural
     /// order compares after the head, so the elements it can take are neighbours in the
     /// sorted list.
-    fn pick_key(&mut self, p: &Pat) -> Option<(u32, PickKey)> {
+    ///
+    /// Else an argument that is an AC pattern with an element known before the pick
+    /// (ground, a bound element variable, or a free operator applied to those): only the
+    /// elements whose argument holds it are tried (`PickKey::Holds`).
+    fn pick_key(&mut self, p: &'p Pat) -> Option<(u32, PickKey)> {
         let Pat::App(op, args) = p else { return None };
         if self.store.is_assoc(*op) || self.store.is_comm(*op) {
             return None;
         }
-        args.iter().enumerate().find_map(|(i, a)| match a {
+        let known = args.iter().enumerate().find_map(|(i, a)| match a {
             Pat::Var(v) if self.bound[*v as usize] => Some((i as u32, PickKey::Var(*v))),
             a if is_ground(a) => Some((i as u32, PickKey::Term(build_ground(self.store, a)))),
             _ => None,
-        })
+        });
+        if known.is_some() {
+            return known;
+        }
+        for (i, a) in args.iter().enumerate() {
+            let Pat::App(list, kids) = a else { continue };
+            if !(self.store.is_assoc(*list) && self.store.is_comm(*list)) {
+                continue;
+            }
+            let mut children = Vec::new();
+            self.flatten(*list, kids, &mut children);
+            for c in children {
+                if let Some((head, parts)) = self.probe_of(*list, c) {
+                    self.probes.push(Probe {
+                        list: *list,
+                        head,
+                        parts: parts.into_boxed_slice(),
+                    });
+                    return Some((i as u32, PickKey::Holds(self.probes.len() as u32 - 1)));
+                }
+            }
+        }
+        None
+    }
+
+    /// `c`, an element pattern of an `list`-list, as a probe's head and parts when its
+    /// value is known before the pick.
+    fn probe_of(&mut self, list: OpId, c: &Pat) -> Option<(Option<OpId>, Vec<PickKey>)> {
+        let part = |me: &mut Self, q: &Pat| match q {
+            Pat::Var(v) if me.bound[*v as usize] => Some(PickKey::Var(*v)),
+            q if is_ground(q) => Some(PickKey::Term(build_ground(me.store, q))),
+            _ => None,
+        };
+        match c {
+            Pat::Var(v) if !self.bound[*v as usize] => None,
+            // A bound collection variable stands for several elements.
+            Pat::Var(v) if self.is_collection(list, self.var_sort(*v)) => None,
+            Pat::App(h, qs) if !is_ground(c) => {
+                if self.store.is_assoc(*h) || self.store.is_comm(*h) {
+                    return None;
+                }
+                let parts: Option<Vec<PickKey>> = qs.iter().map(|q| part(self, q)).collect();
+                parts.map(|ps| (Some(*h), ps))
+            }
+            _ => part(self, c).map(|k| (None, vec![k])),
+        }
     }
 
     fn node(&mut self, p: &'p Pat, reg: u32) {
@@ -792,6 +902,7 @@ impl Pattern {
             nframes: 0,
             nslots: 0,
             rest_vars: Vec::new(),
+            probes: Vec::new(),
             known: vec![NO_SORT; 1],
         };
         c.node(pat, 0);
@@ -821,6 +932,7 @@ impl Pattern {
             nvars: c.bound.len() as u32,
             top,
             rest_vars: c.rest_vars,
+            probes: c.probes,
         };
         CompiledLhs {
             pattern,
@@ -965,6 +1077,7 @@ impl Pattern {
                     key,
                     ..
                 } => {
+                    let key = key.map(|(i, k)| (i, self.want(k, store, |v| subst[v as usize])));
                     let l = &lists[frame as usize];
                     let elems = l.list(store);
                     // After the pick tried last (in this call, or the match `after`).
@@ -974,12 +1087,8 @@ impl Pattern {
                     };
                     let from = last.map_or(0, |i| i + 1);
                     let skip = last.map(|i| elems.get(i));
-                    let key = key.map(|(i, k)| match k {
-                        PickKey::Term(t) => (i, t),
-                        PickKey::Var(v) => (i, subst[v as usize]),
-                    });
                     let (lo, hi) = match (head, key) {
-                        (Some(h), Some((0, k))) => key_range(elems, store, h, k),
+                        (Some(h), Some((0, Want::Eq(k)))) => key_range(elems, store, h, k),
                         _ => (0, elems.len()),
                     };
                     let found = (from.max(lo)..hi).find(|&i| {
@@ -1454,7 +1563,10 @@ impl Matcher {
                 head,
                 dup,
                 key,
-            } => self.pick(store, pc, *frame, 0, None, *head, *key, *dup, *out),
+            } => {
+                let key = self.want_of(p, *key, store);
+                self.pick(store, pc, *frame, 0, None, *head, key, *dup, *out)
+            }
             Step::AcRest {
                 frame,
                 op,
@@ -1575,6 +1687,7 @@ impl Matcher {
                 dup,
                 key,
             } => {
+                let key = self.want_of(p, *key, store);
                 let f = &mut self.frames[*frame as usize];
                 let prev = self.alt[pc] as usize;
                 release_all(f, pc);
@@ -1586,7 +1699,7 @@ impl Matcher {
                     prev + 1,
                     Some(prev_term),
                     *head,
-                    *key,
+                    key,
                     *dup,
                     *out,
                 )
@@ -1646,14 +1759,10 @@ impl Matcher {
         start: usize,
         skip: Option<TermId>,
         head: Option<OpId>,
-        key: Option<(u32, PickKey)>,
+        key: Option<(u32, Want)>,
         dup: bool,
         out: u32,
     ) -> bool {
-        let key = key.map(|(i, k)| match k {
-            PickKey::Term(t) => (i, t),
-            PickKey::Var(v) => (i, self.subst[v as usize].expect("a key variable is bound")),
-        });
         let f = &mut self.frames[frame as usize];
         let elems = f.elems(store);
         if dup && head.is_none() && f.used.is_empty() {
@@ -1682,7 +1791,7 @@ impl Matcher {
             };
         }
         let (lo, hi) = match (head, key) {
-            (Some(h), Some((0, k))) => key_range(List::Slice(elems), store, h, k),
+            (Some(h), Some((0, Want::Eq(k)))) => key_range(List::Slice(elems), store, h, k),
             _ => (0, elems.len()),
         };
         for (i, &e) in elems.iter().enumerate().take(hi).skip(start.max(lo)) {
@@ -1709,6 +1818,20 @@ impl Matcher {
             return true;
         }
         false
+    }
+
+    /// An `AcPick`'s key with its values under the bindings so far.
+    #[inline(always)]
+    fn want_of(
+        &self,
+        p: &Pattern,
+        key: Option<(u32, PickKey)>,
+        store: &mut TermStore,
+    ) -> Option<(u32, Want)> {
+        key.map(|(i, k)| {
+            let val = |v: u32| self.subst[v as usize].expect("a key variable is bound");
+            (i, p.want(k, store, val))
+        })
     }
 
     /// The unused elements of `frame`, copied to `tmp`.
