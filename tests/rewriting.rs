@@ -1618,3 +1618,37 @@ fn bags_holding_a_known_element_are_found_without_matching_the_others() {
         assert_eq!(got, ["false"], "holds a({m}) in {boxes}");
     }
 }
+
+/// An element variable bound to the identity of an AC list (`{E B}` with `E` = `none`, an
+/// element sort's constant) matches any bag there (`B` the whole bag), as in Maude: the
+/// filter of the bags that hold a known element must not refuse them (it did, found by
+/// an audit against Maude 3). Every bag holds the identity; `x` only the bags with `x`.
+#[test]
+fn an_element_variable_bound_to_the_identity_matches_every_bag() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("min1.maude");
+    std::fs::write(
+        &file,
+        "fmod MIN1 is\n  sorts Elt Bag Box Boxes .\n  subsort Elt < Bag .\n  subsort Box < Boxes .\n  \
+         ops x y none : -> Elt [ctor] .\n  op __ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  \
+         op {_} : Bag -> Box [ctor] .\n  op nob : -> Boxes [ctor] .\n  \
+         op _;_ : Boxes Boxes -> Boxes [ctor assoc comm id: nob] .\n  op t : Boxes Elt -> Bool .\n  \
+         var B : Bag .\n  var R : Boxes .\n  var E : Elt .\n  eq t({E B} ; R, E) = true .\n  \
+         eq t(R, E) = false [owise] .\nendfm\n",
+    )
+    .unwrap();
+    let file = file.to_str().unwrap();
+    for (boxes, bags) in [
+        ("{x}", vec![vec!["x"]]),
+        ("{x} ; {x}", vec![vec!["x"], vec!["x"]]),
+        ("{none}", vec![vec![]]),
+        ("{y} ; {x y}", vec![vec!["y"], vec!["x", "y"]]),
+        ("nob", vec![]),
+    ] {
+        for e in ["none", "x", "y"] {
+            let want = bags.iter().any(|b| e == "none" || b.contains(&e));
+            let got = results(&reduce(&[file, &format!("t({boxes}, {e})")]));
+            assert_eq!(got, [want.to_string()], "t({boxes}, {e})");
+        }
+    }
+}

@@ -418,7 +418,12 @@ fn has_key(store: &TermStore, e: TermId, arg: u32, want: Want) -> bool {
     };
     match want {
         Want::Eq(k) => a == k,
-        Want::Holds(op, k) => first_unused(store.list(&a, op), store, k, |_| false).is_some(),
+        // The identity is no element of a list, but an element variable bound to it
+        // matches there (`{E B}` with `E` = `none`, `B` the whole bag): no filter then.
+        Want::Holds(op, k) => {
+            store.identity(op) == Some(k)
+                || first_unused(store.list(&a, op), store, k, |_| false).is_some()
+        }
     }
 }
 
