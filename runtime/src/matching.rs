@@ -418,26 +418,29 @@ fn has_key(store: &TermStore, e: TermId, arg: u32, want: Want) -> bool {
     };
     match want {
         Want::Eq(k) => a == k,
-        // The identity is no element of a list, but an element variable bound to it
-        // matches there (`{E B}` with `E` = `none`, `B` the whole bag): no filter then.
-        Want::Holds(op, k) => {
-            store.identity(op) == Some(k)
-                || first_unused(store.list(&a, op), store, k, |_| false).is_some()
-        }
+        Want::Holds(op, k) => first_unused(store.list(&a, op), store, k, |_| false).is_some(),
     }
 }
 
 impl Pattern {
     /// The values of `key` under the bindings `val` gives. A probe's element is built (a
-    /// small application, usually existing already).
+    /// small application, usually existing already). `None` when the probe is the list's
+    /// identity: no list holds it as an element, but an element variable bound to it
+    /// matches there (`{E B}` with `E` = `none`, `B` the whole bag), so nothing is
+    /// filtered.
     #[inline(never)]
-    fn want(&self, key: PickKey, store: &mut TermStore, val: impl Fn(u32) -> TermId) -> Want {
+    fn want(
+        &self,
+        key: PickKey,
+        store: &mut TermStore,
+        val: impl Fn(u32) -> TermId,
+    ) -> Option<Want> {
         let one = |k: &PickKey| match *k {
             PickKey::Term(t) => t,
             PickKey::Var(v) => val(v),
             PickKey::Holds(_) => unreachable!("a probe's parts are terms and variables"),
         };
-        match key {
+        Some(match key {
             PickKey::Term(t) => Want::Eq(t),
             PickKey::Var(v) => Want::Eq(val(v)),
             PickKey::Holds(i) => {
@@ -449,9 +452,12 @@ impl Pattern {
                         store.mk_app(h, &vals)
                     }
                 };
+                if store.identity(pr.list) == Some(t) {
+                    return None;
+                }
                 Want::Holds(pr.list, t)
             }
-        }
+        })
     }
 }
 
@@ -571,11 +577,10 @@ impl<'p> Compiler<'_, 'p> {
         if self.store.is_assoc(*op) || self.store.is_comm(*op) {
             return None;
         }
-        let known = args.iter().enumerate().find_map(|(i, a)| match a {
-            Pat::Var(v) if self.bound[*v as usize] => Some((i as u32, PickKey::Var(*v))),
-            a if is_ground(a) => Some((i as u32, PickKey::Term(build_ground(self.store, a)))),
-            _ => None,
-        });
+        let known = args
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| self.known_part(a).map(|k| (i as u32, k)));
         if known.is_some() {
             return known;
         }
@@ -603,11 +608,6 @@ impl<'p> Compiler<'_, 'p> {
     /// `c`, an element pattern of an `list`-list, as a probe's head and parts when its
     /// value is known before the pick.
     fn probe_of(&mut self, list: OpId, c: &Pat) -> Option<(Option<OpId>, Vec<PickKey>)> {
-        let part = |me: &mut Self, q: &Pat| match q {
-            Pat::Var(v) if me.bound[*v as usize] => Some(PickKey::Var(*v)),
-            q if is_ground(q) => Some(PickKey::Term(build_ground(me.store, q))),
-            _ => None,
-        };
         match c {
             Pat::Var(v) if !self.bound[*v as usize] => None,
             // A bound collection variable stands for several elements.
@@ -616,10 +616,20 @@ impl<'p> Compiler<'_, 'p> {
                 if self.store.is_assoc(*h) || self.store.is_comm(*h) {
                     return None;
                 }
-                let parts: Option<Vec<PickKey>> = qs.iter().map(|q| part(self, q)).collect();
+                let parts: Option<Vec<PickKey>> = qs.iter().map(|q| self.known_part(q)).collect();
                 parts.map(|ps| (Some(*h), ps))
             }
-            _ => part(self, c).map(|k| (None, vec![k])),
+            _ => self.known_part(c).map(|k| (None, vec![k])),
+        }
+    }
+
+    /// A sub-pattern whose value is known before a pick: a variable bound by an earlier
+    /// step, or a ground term (prebuilt).
+    fn known_part(&mut self, q: &Pat) -> Option<PickKey> {
+        match q {
+            Pat::Var(v) if self.bound[*v as usize] => Some(PickKey::Var(*v)),
+            q if is_ground(q) => Some(PickKey::Term(build_ground(self.store, q))),
+            _ => None,
         }
     }
 
@@ -1082,7 +1092,10 @@ impl Pattern {
                     key,
                     ..
                 } => {
-                    let key = key.map(|(i, k)| (i, self.want(k, store, |v| subst[v as usize])));
+                    let key = key.and_then(|(i, k)| {
+                        let want = self.want(k, store, |v| subst[v as usize]);
+                        want.map(|w| (i, w))
+                    });
                     let l = &lists[frame as usize];
                     let elems = l.list(store);
                     // After the pick tried last (in this call, or the match `after`).
@@ -1833,9 +1846,9 @@ impl Matcher {
         key: Option<(u32, PickKey)>,
         store: &mut TermStore,
     ) -> Option<(u32, Want)> {
-        key.map(|(i, k)| {
+        key.and_then(|(i, k)| {
             let val = |v: u32| self.subst[v as usize].expect("a key variable is bound");
-            (i, p.want(k, store, val))
+            p.want(k, store, val).map(|w| (i, w))
         })
     }
 
