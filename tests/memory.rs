@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+mod support;
+
 /// A string appended to at every step of a long reduction: each step's string is garbage
 /// at the next. Collections during a reduction now count the bytes of the strings made
 /// (`TermStore::spilled_arguments`), so 20,000 appends of six characters peak near 250 MB
@@ -31,13 +33,6 @@ fn a_string_built_by_appending_is_collected_as_it_grows() {
         out.contains(&format!("result NzNat: {}", 20_000 * 6)),
         "{out}"
     );
-    // SAFETY: an all-zero `rusage` is a valid value; `getrusage` fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a pointer to a live local.
-    assert_eq!(
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
-        0
-    );
-    let peak_mib = usage.ru_maxrss / 1024; // KiB on Linux
+    let peak_mib = support::peak_child_mib();
     assert!(peak_mib < 700, "peak {peak_mib} MiB");
 }

@@ -4,6 +4,8 @@
 
 use std::process::Command;
 
+mod support;
+
 /// A list built by prepending under a recursion that rewrites on the way down and builds
 /// on the way back up (`mk(N) = e(N) mk(N - 1)`): each level is a new copy of the list
 /// below it, which is then garbage, n²/2 ids for n elements. 12,800 elements peaked at
@@ -43,13 +45,6 @@ fn a_long_list_built_on_the_way_back_up_is_collected_as_it_grows() {
         format!("result List: {}", want.join(" ")),
         "the list mk({n})"
     );
-    // SAFETY: an all-zero `rusage` is a valid value; `getrusage` fills it in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: a pointer to a live local.
-    assert_eq!(
-        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
-        0
-    );
-    let peak_mib = usage.ru_maxrss / 1024; // KiB on Linux
+    let peak_mib = support::peak_child_mib();
     assert!(peak_mib < 150, "peak {peak_mib} MiB");
 }

@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod support;
+
 const P: i64 = 1_000_003;
 
 fn root() -> PathBuf {
@@ -44,6 +46,16 @@ fn results(stdout: &str) -> Vec<String> {
         .filter_map(|l| l.strip_prefix("result "))
         .map(|l| l.split_once(": ").expect("result SORT: TERM").1.to_string())
         .collect()
+}
+
+/// `text` written to a file `name` of a directory of its own: the directory (removed when
+/// dropped) and the file's path.
+fn program(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap().to_string();
+    (dir, path)
 }
 
 // ----- the same functions in Rust ------------------------------------------------------
@@ -1369,10 +1381,8 @@ fn a_variable_taken_twice_in_an_ac_pattern_is_matched_by_multiplicities() {
 /// held in chunks) alike, against the same count made here.
 #[test]
 fn an_ac_element_with_a_known_key_is_found_among_that_keys_entries() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("multimap.maude");
-    std::fs::write(
-        &file,
+    let (_dir, file) = program(
+        "multimap.maude",
         "fmod MULTIMAP is\n  protecting INT .\n  sorts Key Entry Map .\n  subsort Entry < Map .\n  \
          op p : Int Int -> Key [ctor] .\n  op empty : -> Map [ctor] .\n  \
          op _|->_ : Key Int -> Entry [ctor] .\n  op mark : Int -> Map [ctor] .\n  \
@@ -1391,9 +1401,8 @@ fn an_ac_element_with_a_known_key_is_found_among_that_keys_entries() {
          eq pairs(Q, M) = 0 [owise] .\n  eq total2(0, K, A, M) = A .\n  \
          eq total2(N, K, A, M) = total2(N - 1, K, A + pairs(p(N rem K, N rem 5), M), M) [owise] .\n\
          endfm\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
+    );
+    let file = file.as_str();
     // The entries `build(n, k, empty)` makes: key (i rem k, i rem 3), value 37 i rem 101.
     let entries = |n: i64, k: i64| -> Vec<((i64, i64), i64)> {
         (1..=n).map(|i| ((i % k, i % 3), i * 37 % 101)).collect()
@@ -1433,28 +1442,19 @@ fn an_ac_element_with_a_known_key_is_found_among_that_keys_entries() {
 /// is taken first; and whether some element occurs three times (`L Q L' Q L'' Q L'''`).
 #[test]
 fn a_variable_taken_twice_in_a_list_pattern_is_matched_as_before() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("dedup.maude");
-    std::fs::write(
-        &file,
+    let (_dir, file) = program(
+        "dedup.maude",
         "fmod DEDUP is\n  protecting INT .\n  sorts Elt EList .\n  subsort Elt < EList .\n  \
          op nil : -> EList [ctor] .\n  op q : Int -> Elt [ctor] .\n  \
          op __ : EList EList -> EList [ctor assoc id: nil] .\n  op dedup : EList -> EList .\n  \
          op tri : EList -> Bool .\n  vars L L' L'' L''' : EList .\n  var Q : Elt .\n  \
          eq dedup(L Q L' Q L'') = dedup(L Q L' L'') .\n  eq dedup(L) = L [owise] .\n  \
          eq tri(L Q L' Q L'' Q L''') = true .\n  eq tri(L) = false [owise] .\nendfm\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
-    let mut seed = 99u64;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    );
+    let file = file.as_str();
+    let mut rng = support::Rng(99);
     for (len, range) in [(0, 3), (1, 3), (2, 1), (7, 3), (12, 12), (40, 9), (150, 60)] {
-        let list: Vec<u64> = (0..len).map(|_| next(range)).collect();
+        let list: Vec<u64> = (0..len).map(|_| rng.below(range)).collect();
         let show = |l: &[u64]| -> String {
             if l.is_empty() {
                 "nil".to_string()
@@ -1489,10 +1489,8 @@ fn a_variable_taken_twice_in_a_list_pattern_is_matched_as_before() {
 /// `x^k`, modulo the prime the program reduces by.
 #[test]
 fn like_terms_of_a_polynomial_are_found_by_their_exponent() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("poly.maude");
-    std::fs::write(
-        &file,
+    let (_dir, file) = program(
+        "poly.maude",
         "fmod POLY is\n  protecting INT .\n  sorts Mono Poly .\n  subsort Mono < Poly .\n  \
          op _*x^_ : Int Int -> Mono [ctor prec 20] .\n  op 0p : -> Poly [ctor] .\n  \
          op _+_ : Poly Poly -> Poly [ctor assoc comm id: 0p prec 30] .\n  \
@@ -1505,9 +1503,8 @@ fn like_terms_of_a_polynomial_are_found_by_their_exponent() {
          eq mul(0p, Q) = 0p .\n  eq mul(M + P, Q) = mulm(M, Q) + mul(P, Q) .\n  \
          eq pow(P, 0) = 1 *x^ 0 .\n  eq pow(P, N) = mul(P, pow(P, N - 1)) [owise] .\n  \
          eq coef((C *x^ E) + P, E) = C .\nendfm\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
+    );
+    let file = file.as_str();
     const Q: u64 = 1_000_003;
     let pw = |mut b: u64, mut e: u64| {
         let mut r = 1u64;
@@ -1558,10 +1555,8 @@ fn like_terms_of_a_polynomial_are_found_by_their_exponent() {
 /// merged are the connected components of the graph the pairs make (union-find here).
 #[test]
 fn bags_holding_a_known_element_are_found_without_matching_the_others() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bags.maude");
-    std::fs::write(
-        &file,
+    let (_dir, file) = program(
+        "bags.maude",
         "fmod BAGS is\n  protecting INT .\n  sorts Elt Bag Box Boxes .\n  subsort Elt < Bag .\n  \
          subsort Box < Boxes .\n  op none : -> Bag [ctor] .\n  op a : Int -> Elt [ctor] .\n  \
          op __ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  op {_} : Bag -> Box [ctor] .\n  \
@@ -1575,9 +1570,8 @@ fn bags_holding_a_known_element_are_found_without_matching_the_others() {
          eq count(nobox) = 0 .\n  eq count({B} ; R) = 1 + count(R) .\n  \
          eq hasz({a(0) B} ; R) = true .\n  eq hasz(R) = false [owise] .\n  \
          eq holds(E, {E B} ; R) = true .\n  eq holds(E, R) = false [owise] .\nendfm\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
+    );
+    let file = file.as_str();
     fn find(p: &mut [usize], x: usize) -> usize {
         let mut r = x;
         while p[r] != r {
@@ -1625,19 +1619,16 @@ fn bags_holding_a_known_element_are_found_without_matching_the_others() {
 /// an audit against Maude 3). Every bag holds the identity; `x` only the bags with `x`.
 #[test]
 fn an_element_variable_bound_to_the_identity_matches_every_bag() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("min1.maude");
-    std::fs::write(
-        &file,
+    let (_dir, file) = program(
+        "min1.maude",
         "fmod MIN1 is\n  sorts Elt Bag Box Boxes .\n  subsort Elt < Bag .\n  subsort Box < Boxes .\n  \
          ops x y none : -> Elt [ctor] .\n  op __ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  \
          op {_} : Bag -> Box [ctor] .\n  op nob : -> Boxes [ctor] .\n  \
          op _;_ : Boxes Boxes -> Boxes [ctor assoc comm id: nob] .\n  op t : Boxes Elt -> Bool .\n  \
          var B : Bag .\n  var R : Boxes .\n  var E : Elt .\n  eq t({E B} ; R, E) = true .\n  \
          eq t(R, E) = false [owise] .\nendfm\n",
-    )
-    .unwrap();
-    let file = file.to_str().unwrap();
+    );
+    let file = file.as_str();
     for (boxes, bags) in [
         ("{x}", vec![vec!["x"]]),
         ("{x} ; {x}", vec![vec!["x"], vec!["x"]]),

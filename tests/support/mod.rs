@@ -25,6 +25,20 @@ impl Rng {
     }
 }
 
+/// The peak memory, in MiB, of the child processes this process has waited for
+/// (`getrusage(RUSAGE_CHILDREN)`): a child's own when the test binary runs that one child,
+/// as the memory tests (each a binary of its own) do.
+pub fn peak_child_mib() -> i64 {
+    // SAFETY: an all-zero `rusage` is a valid value; `getrusage` fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: a pointer to a live local.
+    assert_eq!(
+        unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) },
+        0
+    );
+    usage.ru_maxrss / 1024 // KiB on Linux
+}
+
 /// `n` engines of `program` sharing one set of memo tables (a `SharedMemo`), as the
 /// workers of `gamelang sweep` do.
 pub fn engines_sharing_memo(
