@@ -1643,3 +1643,99 @@ fn an_element_variable_bound_to_the_identity_matches_every_bag() {
         }
     }
 }
+
+/// A variable of an element sort that holds the identity (`op nil : -> Elt` under
+/// `__ : List List -> List [assoc id: nil]`) takes one element or none, as in Maude: in a
+/// list pattern `L Q L'` it may be `nil` with `L L'` the whole list, and in a bag pattern
+/// `{E & B} ; w(E, K)` it may be `none` with `B` the whole bag. gamelang took exactly one
+/// element, so `split(q(1) q(2) q(3), 3)` was false and `ok({a(1)} ; w(none, 5))` false
+/// (found by an audit against Maude 3). Checked on random lists and boxes against the
+/// existence of a match worked out here: `split(l, N)` holds iff `N` is `|l|` (`Q = nil`)
+/// or `|l| - 1`; `two(l, N)` (`L Q L' Q L''`) iff `N` is `|l|` or `|l| - 2` with a
+/// repeated element; `ok(bs)` iff some `w(e, _)` has `e = none` beside a box, or a box
+/// holding `e`.
+#[test]
+fn an_element_variable_whose_sort_holds_the_identity_may_take_no_element() {
+    let module = String::from(
+        "fmod OPTIONAL is\n  protecting INT .\n  sorts Item Elt List BItem BElt Bag Box Boxes .\n  \
+         subsort Item < Elt < List .\n  subsort BItem < BElt < Bag .\n  subsort Box < Boxes .\n  \
+         op nil : -> Elt [ctor] .\n  op q : Int -> Item [ctor] .\n  \
+         op __ : List List -> List [ctor assoc id: nil] .\n  op none : -> BElt [ctor] .\n  \
+         op a : Int -> BItem [ctor] .\n  op _&_ : Bag Bag -> Bag [ctor assoc comm id: none] .\n  \
+         op {_} : Bag -> Box [ctor] .\n  op w : BElt Int -> Box [ctor] .\n  op nob : -> Boxes [ctor] .\n  \
+         op _;_ : Boxes Boxes -> Boxes [ctor assoc comm id: nob] .\n  op len : List -> Int .\n  \
+         op split : List Int -> Bool .\n  op two : List Int -> Bool .\n  op ok : Boxes -> Bool .\n  \
+         vars L L' L'' : List .\n  var Q : Elt .\n  var I : Item .\n  vars N K : Int .\n  \
+         var E : BElt .\n  var B : Bag .\n  var R : Boxes .\n  \
+         eq len(nil) = 0 .\n  eq len(I L) = 1 + len(L) .\n  \
+         ceq split(L Q L', N) = true if len(L) + len(L') == N .\n  eq split(L, N) = false [owise] .\n  \
+         ceq two(L Q L' Q L'', N) = true if len(L) + len(L') + len(L'') == N .\n  \
+         eq two(L, N) = false [owise] .\n  eq ok({E & B} ; w(E, K) ; R) = true .\n  \
+         eq ok(R) = false [owise] .\nendfm\n",
+    );
+    let mut rng = support::Rng(2026);
+    let mut terms = Vec::new();
+    let mut wants = Vec::new();
+    for len in [0usize, 1, 2, 3, 4, 6, 9] {
+        let list: Vec<u64> = (0..len).map(|_| rng.below(4)).collect();
+        let shown = if list.is_empty() {
+            "nil".to_string()
+        } else {
+            let qs: Vec<String> = list.iter().map(|x| format!("q({x})")).collect();
+            qs.join(" ")
+        };
+        let repeated = (0..len).any(|i| list[i + 1..].contains(&list[i]));
+        for n in 0..=len as i64 + 1 {
+            let len = len as i64;
+            terms.push(format!("split({shown}, {n})"));
+            wants.push(n == len || n == len - 1);
+            terms.push(format!("two({shown}, {n})"));
+            wants.push(n == len || (n == len - 2 && repeated));
+        }
+    }
+    // Boxes: bags over a(0..3) (some empty, `{none}`) and labels w(e, k) with e in
+    // none, a(0..3).
+    for round in 0..40 {
+        let mut bags: Vec<Vec<u64>> = Vec::new();
+        let mut labels: Vec<Option<u64>> = Vec::new();
+        for _ in 0..rng.below(4) {
+            let mut bag: Vec<u64> = (0..rng.below(4)).map(|_| rng.below(3)).collect();
+            bag.sort();
+            bags.push(bag);
+        }
+        for _ in 0..1 + rng.below(3) * (round % 2) {
+            let e = rng.below(4);
+            labels.push((e < 3).then_some(e));
+        }
+        let mut shown: Vec<String> = bags
+            .iter()
+            .map(|b| {
+                if b.is_empty() {
+                    "{none}".to_string()
+                } else {
+                    let xs: Vec<String> = b.iter().map(|x| format!("a({x})")).collect();
+                    format!("{{{}}}", xs.join(" & "))
+                }
+            })
+            .collect();
+        for (k, e) in labels.iter().enumerate() {
+            let e = e.map_or("none".to_string(), |x| format!("a({x})"));
+            shown.push(format!("w({e}, {k})"));
+        }
+        let want = labels
+            .iter()
+            .any(|e| bags.iter().any(|b| e.is_none_or(|x| b.contains(&x))));
+        terms.push(format!("ok({})", shown.join(" ; ")));
+        wants.push(want);
+    }
+    // One process: the terms as the file's `red` commands.
+    let text = terms
+        .iter()
+        .fold(module, |m, t| m + &format!("red {t} .\n"));
+    let (_dir, file) = program("optional.maude", &text);
+    let got = results(&reduce(&[&file]));
+    assert_eq!(got.len(), terms.len());
+    for ((term, want), got) in terms.iter().zip(&wants).zip(&got) {
+        assert_eq!(*got, want.to_string(), "{term}");
+    }
+}

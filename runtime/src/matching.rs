@@ -104,6 +104,11 @@ enum Step {
         /// others are passed over at the cost of one comparison each, not of a match
         /// begun and undone (`(C *x^ E) + (D *x^ E)`, like terms of a polynomial).
         key: Option<(u32, PickKey)>,
+        /// The list's identity, when the picked variable's sort holds it (`op none :
+        /// -> Elt` under `__ : Bag Bag -> Bag [id: none]`): after every element, the
+        /// variable also takes no element and is bound to the identity, as in Maude
+        /// (`{E B} ; w(E, I)` matches `{x} ; w(none, 5)` with `E = none`, `B = x`).
+        or_identity: Option<TermId>,
     },
     /// Distribute the unused elements over `vars` (all elements must be used when empty).
     AcRest {
@@ -126,8 +131,28 @@ enum Step {
         /// split whose elements there differ is passed over before its segments are
         /// built (the later `Check` would refuse it): `dedup(L Q L' Q L'')` tried every
         /// split of a list, building three segments for each.
-        same: Box<[(u32, u32)]>,
+        same: Box<[(ItemAt, ItemAt)]>,
+        /// The greatest length of each segment beyond `lo` (`u32::MAX`: unbounded); empty
+        /// when every segment is unbounded.
+        caps: Box<[u32]>,
     },
+}
+
+/// Where a one-element item of a `ListSplit` is, under a split: after `singles`
+/// one-element items and the first `segments` segments (whose lengths the split gives).
+#[derive(Clone, Copy, Debug)]
+struct ItemAt {
+    singles: u32,
+    segments: u32,
+}
+
+impl ItemAt {
+    /// The item's element index under segment lengths `lo + lens[k]`.
+    #[inline]
+    fn index(self, lens: &[u32], lo: u32) -> usize {
+        let segs = &lens[..self.segments as usize];
+        (self.singles + self.segments * lo + segs.iter().sum::<u32>()) as usize
+    }
 }
 
 /// An argument of an element an `AcPick` takes, when known before the pick.
@@ -296,7 +321,11 @@ fn is_ac_first(steps: &[Step]) -> bool {
             | Step::AcGround { .. }
             | Step::AcBound { .. } => {}
             Step::AcStart { .. } => lists += 1,
-            Step::AcPick { dup: false, .. } => picks += 1,
+            Step::AcPick {
+                dup: false,
+                or_identity: None,
+                ..
+            } => picks += 1,
             Step::AcRest { vars, .. } if vars.len() <= 1 => {}
             _ => return false,
         }
@@ -746,6 +775,7 @@ impl<'p> Compiler<'_, 'p> {
                 head,
                 dup: false,
                 key,
+                or_identity: None,
             });
             self.node(c, out);
             min += 1;
@@ -775,15 +805,19 @@ impl<'p> Compiler<'_, 'p> {
                     .filter(|c| matches!(c, Pat::Var(w) if *w == v))
                     .count()
                     > 1;
+                let or_identity = self.identity_of_sort(op, sort);
                 self.steps.push(Step::AcPick {
                     frame,
                     out,
                     head: None,
                     dup: twice,
                     key: None,
+                    or_identity,
                 });
                 self.var(v, out);
-                min += 1;
+                if or_identity.is_none() {
+                    min += 1;
+                }
             } else {
                 in_rest.insert(v);
                 let fits = self.every_part_fits(op, sort);
@@ -821,6 +855,14 @@ impl<'p> Compiler<'_, 'p> {
         };
     }
 
+    /// The identity of `op`, if it is of `sort`: a variable of `sort` that takes one
+    /// element of an `op`-list may also take none (and be bound to the identity).
+    fn identity_of_sort(&self, op: OpId, sort: SortId) -> Option<TermId> {
+        self.store
+            .identity(op)
+            .filter(|&id| self.store.has_sort(id, sort))
+    }
+
     /// Is every sub-collection of a (sort-checked) `op`-list of a sort at most `sort`: the
     /// operator's result (two elements or more), its arguments' declared sorts (one
     /// element) and its identity's (none)?
@@ -837,25 +879,43 @@ impl<'p> Compiler<'_, 'p> {
         let slot = self.nslots;
         self.nslots += 1;
         let out = self.reg(children.len() as u32);
-        let items: Vec<ListItem> = children
-            .iter()
-            .enumerate()
-            .map(|(i, c)| ListItem {
-                single: match c {
-                    Pat::Var(v) => !self.is_collection(op, self.var_sort(*v)),
-                    _ => true,
-                },
+        // A variable of an element sort that holds the list's identity takes one element
+        // or none, as in Maude (`L Q L' Q L''` with the identity `op nil : -> Elt`
+        // matches `1 2 3` with `Q = nil`): a segment of at most one element.
+        let mut items = Vec::with_capacity(children.len());
+        let mut caps = Vec::new();
+        for (i, c) in children.iter().enumerate() {
+            let single = match c {
+                Pat::Var(v) if self.is_collection(op, self.var_sort(*v)) => {
+                    caps.push(u32::MAX);
+                    false
+                }
+                Pat::Var(v) if self.identity_of_sort(op, self.var_sort(*v)).is_some() => {
+                    caps.push(1);
+                    false
+                }
+                _ => true,
+            };
+            items.push(ListItem {
+                single,
                 out: out + i as u32,
-            })
-            .collect();
+            });
+        }
         let nsingle = items.iter().filter(|i| i.single).count() as u32;
+        let at = |i: usize| {
+            let singles = items[..i].iter().filter(|it| it.single).count() as u32;
+            ItemAt {
+                singles,
+                segments: i as u32 - singles,
+            }
+        };
         let mut same = Vec::new();
         for (i, c) in children.iter().enumerate() {
             if let (Pat::Var(v), true) = (c, items[i].single) {
                 if let Some(j) = (i + 1..children.len())
                     .find(|&j| items[j].single && matches!(children[j], Pat::Var(w) if w == v))
                 {
-                    same.push((i as u32, j as u32));
+                    same.push((at(i), at(j)));
                 }
             }
         }
@@ -863,6 +923,12 @@ impl<'p> Compiler<'_, 'p> {
             0
         } else {
             1
+        };
+        // What each segment may take beyond `lo`; none when every segment is unbounded.
+        let caps: Box<[u32]> = if caps.iter().all(|&c| c == u32::MAX) {
+            Box::new([])
+        } else {
+            caps.into_iter().map(|c| c.saturating_sub(lo)).collect()
         };
         self.steps.push(Step::ListSplit {
             reg,
@@ -873,6 +939,7 @@ impl<'p> Compiler<'_, 'p> {
             lo,
             slot,
             same: same.into_boxed_slice(),
+            caps,
         });
         for (i, c) in children.iter().enumerate() {
             // A segment bound to a variable is a new term, like an AC rest: the engine
@@ -1581,9 +1648,11 @@ impl Matcher {
                 head,
                 dup,
                 key,
+                or_identity,
             } => {
                 let key = self.want_of(p, *key, store);
                 self.pick(store, pc, *frame, 0, None, *head, key, *dup, *out)
+                    || self.take_identity(pc, *or_identity, *out)
             }
             Step::AcRest {
                 frame,
@@ -1637,6 +1706,7 @@ impl Matcher {
                 lo,
                 slot,
                 same,
+                caps,
             } => {
                 let subject = self.regs[*reg as usize];
                 let f = &mut self.frames[*frame as usize];
@@ -1648,21 +1718,18 @@ impl Matcher {
                     return false;
                 }
                 let excess = n - nsingle - ncoll * lo;
-                if ncoll == 0 && excess != 0 {
-                    return false;
-                }
                 let lens = &mut self.slots[*slot as usize];
                 lens.clear();
                 lens.resize(ncoll as usize, 0);
-                if let Some(last) = lens.last_mut() {
-                    *last = excess;
+                if !first_composition(lens, caps, excess) {
+                    return false;
                 }
                 loop {
-                    if self.split_agrees(*frame, items, *lo, *slot, same) {
+                    if self.split_agrees(*frame, *lo, *slot, same) {
                         self.apply_split(store, *op, *frame, items, *lo, *slot);
                         return true;
                     }
-                    if !next_composition(&mut self.slots[*slot as usize]) {
+                    if !next_composition(&mut self.slots[*slot as usize], caps) {
                         return false;
                     }
                 }
@@ -1704,7 +1771,11 @@ impl Matcher {
                 head,
                 dup,
                 key,
+                or_identity,
             } => {
+                if self.alt[pc] == TOOK_IDENTITY {
+                    return false;
+                }
                 let key = self.want_of(p, *key, store);
                 let f = &mut self.frames[*frame as usize];
                 let prev = self.alt[pc] as usize;
@@ -1720,7 +1791,7 @@ impl Matcher {
                     key,
                     *dup,
                     *out,
-                )
+                ) || self.take_identity(pc, *or_identity, *out)
             }
             Step::AcRest {
                 frame,
@@ -1750,13 +1821,14 @@ impl Matcher {
                 lo,
                 slot,
                 same,
+                caps,
                 ..
             } => {
                 loop {
-                    if !next_composition(&mut self.slots[*slot as usize]) {
+                    if !next_composition(&mut self.slots[*slot as usize], caps) {
                         return false;
                     }
-                    if self.split_agrees(*frame, items, *lo, *slot, same) {
+                    if self.split_agrees(*frame, *lo, *slot, same) {
                         break;
                     }
                 }
@@ -1836,6 +1908,15 @@ impl Matcher {
             return true;
         }
         false
+    }
+
+    /// An `AcPick`'s last alternative, after every element: no element, the variable
+    /// bound to the list's identity (when its sort holds it).
+    fn take_identity(&mut self, pc: usize, identity: Option<TermId>, out: u32) -> bool {
+        let Some(id) = identity else { return false };
+        self.alt[pc] = TOOK_IDENTITY;
+        self.regs[out as usize] = id;
+        true
     }
 
     /// An `AcPick`'s key with its values under the bindings so far.
@@ -2031,33 +2112,11 @@ impl Matcher {
 
     /// Under the split in `slot`, do the one-element items of each pair in `same` take
     /// equal elements? (Computed from the segment lengths, nothing built.)
-    fn split_agrees(
-        &self,
-        frame: u32,
-        items: &[ListItem],
-        lo: u32,
-        slot: u32,
-        same: &[(u32, u32)],
-    ) -> bool {
-        if same.is_empty() {
-            return true;
-        }
+    fn split_agrees(&self, frame: u32, lo: u32, slot: u32, same: &[(ItemAt, ItemAt)]) -> bool {
         let list = &self.frames[frame as usize].list;
         let lens = &self.slots[slot as usize];
-        // The element index of each one-element item (at most a few items).
-        let mut at: SmallVec<[usize; 8]> = SmallVec::with_capacity(items.len());
-        let (mut pos, mut k) = (0usize, 0usize);
-        for it in items {
-            at.push(pos);
-            if it.single {
-                pos += 1;
-            } else {
-                pos += (lens[k] + lo) as usize;
-                k += 1;
-            }
-        }
         same.iter()
-            .all(|&(i, j)| list[at[i as usize]] == list[at[j as usize]])
+            .all(|&(a, b)| list[a.index(lens, lo)] == list[b.index(lens, lo)])
     }
 
     fn apply_split(
@@ -2089,6 +2148,9 @@ impl Matcher {
         }
     }
 }
+
+/// An `AcPick`'s alternative (in `Matcher::alt`) when it took no element but the identity.
+const TOOK_IDENTITY: u32 = u32::MAX;
 
 fn release_all(f: &mut Frame, pc: usize) {
     f.used.retain(|(_, step)| *step != pc as u32);
@@ -2162,19 +2224,118 @@ fn mult_advance(counts: &mut [u32], groups: &[(TermId, u32)], ks: &[u32]) -> boo
     false
 }
 
-/// Next composition (excess lengths summing to a constant) in lexicographic order, from
-/// `(0, …, 0, E)` to `(E, 0, …, 0)`.
-fn next_composition(e: &mut [u32]) -> bool {
-    let Some(r) = e.iter().rposition(|&x| x > 0) else {
-        return false;
-    };
-    if r == 0 {
-        return false;
+/// The first composition of `total` (excess lengths, each at most its cap) in the order
+/// [`next_composition`] goes, the least in lexicographic order: filled from the right, the
+/// last segments as long as they may be. False if the caps cannot hold `total`.
+fn first_composition(e: &mut [u32], caps: &[u32], mut total: u32) -> bool {
+    if caps.is_empty() {
+        e.fill(0);
+        return match e.last_mut() {
+            Some(last) => {
+                *last = total;
+                true
+            }
+            None => total == 0,
+        };
     }
-    let v = e[r];
-    e[r] = 0;
-    e[r - 1] += 1;
-    let last = e.len() - 1;
-    e[last] = v - 1;
-    true
+    for (x, &cap) in e.iter_mut().zip(caps).rev() {
+        *x = total.min(cap);
+        total -= *x;
+    }
+    total == 0
+}
+
+/// Next composition (excess lengths summing to a constant, each at most its cap) in
+/// lexicographic order, from `(0, …, 0, E)` to `(E, 0, …, 0)` when uncapped: the last
+/// segment before the end that can grow by one takes one from those after it, which are
+/// then refilled from the right.
+fn next_composition(e: &mut [u32], caps: &[u32]) -> bool {
+    if caps.is_empty() {
+        // Every segment unbounded (the usual case, kept to a few instructions: a split of
+        // a long list goes through a quadratic number of compositions): the rightmost
+        // non-zero length moves one to its left neighbour and the rest to the end.
+        let Some(r) = e.iter().rposition(|&x| x > 0) else {
+            return false;
+        };
+        if r == 0 {
+            return false;
+        }
+        let v = e[r];
+        e[r] = 0;
+        e[r - 1] += 1;
+        let last = e.len() - 1;
+        e[last] = v - 1;
+        return true;
+    }
+    let mut after = 0u32;
+    for i in (0..e.len()).rev() {
+        if after > 0 && e[i] < caps[i] {
+            e[i] += 1;
+            return first_composition(&mut e[i + 1..], &caps[i + 1..], after - 1);
+        }
+        after += e[i];
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{first_composition, next_composition};
+
+    /// Every composition of `total` into `caps.len()` parts, each at most its cap, in
+    /// lexicographic order: by counting through all tuples.
+    fn by_brute_force(caps: &[u32], total: u32) -> Vec<Vec<u32>> {
+        let n = caps.len();
+        let bound = |c: u32| c.min(total);
+        let mut out = Vec::new();
+        let mut t = vec![0u32; n];
+        loop {
+            if t.iter().sum::<u32>() == total {
+                out.push(t.clone());
+            }
+            // Count with the last part turning fastest: lexicographic order.
+            let Some(i) = (0..n).rev().find(|&i| t[i] < bound(caps[i])) else {
+                return out;
+            };
+            t[i] += 1;
+            t[i + 1..].iter_mut().for_each(|x| *x = 0);
+        }
+    }
+
+    /// The compositions a list split goes through (segments capped at one element for a
+    /// variable that takes one element or none, unbounded otherwise) are all of them, each
+    /// once, in lexicographic order.
+    #[test]
+    fn capped_compositions_are_enumerated_in_order() {
+        let m = u32::MAX;
+        for caps in [
+            vec![],
+            vec![m],
+            vec![m, m, m],
+            vec![1],
+            vec![m, 1, m],
+            vec![m, 1, m, 1, m],
+            vec![1, 1, 1],
+            vec![1, m],
+            vec![m, 1],
+            vec![2, 0, 3, m],
+        ] {
+            // Unbounded segments are also given as no caps at all (the split's fast path).
+            let uncapped = caps.iter().all(|&c| c == m);
+            for given in [&caps[..], &[]][..1 + usize::from(uncapped)].iter() {
+                for total in 0..7 {
+                    let mut got = Vec::new();
+                    let mut e = vec![0; caps.len()];
+                    if first_composition(&mut e, given, total) {
+                        got.push(e.clone());
+                        while next_composition(&mut e, given) {
+                            got.push(e.clone());
+                        }
+                    }
+                    let want = by_brute_force(&caps, total);
+                    assert_eq!(got, want, "caps {given:?} of {caps:?}, total {total}");
+                }
+            }
+        }
+    }
 }
