@@ -48,6 +48,12 @@ impl TermParser<'_> {
                     .collect(),
             );
         }
+        // One bracket around a long inside (`{x y …}`, a bag of 600 boxes): its forms
+        // applied to the inside's readings (the chart parser tried every split of the whole
+        // span first, and refuses it past 4,000 tokens).
+        if let Some(out) = self.one_bracket(i, j) {
+            return Some(out);
+        }
         let pieces = self.pieces(i, j)?;
         // The loosest level: infix operators, or juxtaposition between adjacent items.
         let loosest_op = pieces
@@ -205,6 +211,14 @@ impl TermParser<'_> {
                 k += 1;
                 continue;
             }
+            // A bracketed item `{x y}`: every form of the token opens a bracket that one
+            // other token closes (a bag in braces: `{x y} ; {x y} ; …` was left to the
+            // chart parser, cubic: 80 bags took 3 s).
+            if let Some(end) = self.bracket_end(t, &forms, k, j) {
+                out.push(Piece::Item(k, end));
+                k = end;
+                continue;
+            }
             // An infix operator; its token may also be a bracket of another form (`|_|`),
             // which cannot stand right after an item, or a prefix operator (`-_` beside
             // `_-_`, `~_` beside `_~_`), which cannot either unless something joins items
@@ -258,6 +272,75 @@ impl TermParser<'_> {
         }
         // Associativity must agree at the loosest level (left-associative or assoc).
         Some(out)
+    }
+
+    /// The readings of tokens `i..j` if they are one bracket `t … c` whose forms (those
+    /// of token `t`) all have one argument (`{_}`): each form applied to each reading of
+    /// the inside that fits it, as the chart parser would apply it.
+    fn one_bracket(&mut self, i: usize, j: usize) -> Option<Vec<Reading>> {
+        let t = self.toks[i].text.as_str();
+        let grammar = self.grammar;
+        let syms = grammar.chains().top_level(t);
+        let forms: Vec<&[PatPiece]> = syms
+            .iter()
+            .map(|&s| grammar.syms[s].form.as_slice())
+            .collect();
+        if forms.iter().any(|f| f.len() != 3) || self.bracket_end(t, &forms, i, j)? != j {
+            return None;
+        }
+        let inside = self.span(i + 1, j - 1);
+        let mut out = Vec::new();
+        for &s in syms {
+            let sym = &grammar.syms[s];
+            for r in inside.iter() {
+                let Some(ill) = self.arg_fit(sym, 0, r, (i + 1, j - 1), (i, j)) else {
+                    continue;
+                };
+                let arg = Reading { ill, ..r.clone() };
+                if let Some(reading) = self.build(sym, vec![arg], (i, j)) {
+                    super::mixfix::push(&mut out, reading);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// If every form of token `t` (at `k`) is a bracket `t … c` closed by one other token
+    /// `c` (`{_}`, `{_,_}`, `[_]`), the end of the bracket opened at `k`: one past its `c`,
+    /// nested brackets and parenthesised groups passed over; `None` otherwise, or if it is
+    /// not closed before `j`.
+    fn bracket_end(&self, t: &str, forms: &[&[PatPiece]], k: usize, j: usize) -> Option<usize> {
+        fn close<'f>(f: &'f [PatPiece], t: &str) -> Option<&'f str> {
+            match (f.first(), f.last()) {
+                (Some(PatPiece::Lit(o)), Some(PatPiece::Lit(c))) if f.len() >= 3 && o == t => {
+                    Some(c.as_str())
+                }
+                _ => None,
+            }
+        }
+        let c = close(forms.first()?, t)?;
+        if c == t || c == "(" || c == ")" || !forms.iter().all(|f| close(f, t) == Some(c)) {
+            return None;
+        }
+        let mut depth = 0usize;
+        let mut m = k;
+        while m < j {
+            let tm = self.toks[m].text.as_str();
+            if tm == "(" {
+                m = self.below[m + 1];
+                continue;
+            }
+            if tm == t {
+                depth += 1;
+            } else if tm == c {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(m + 1);
+                }
+            }
+            m += 1;
+        }
+        None
     }
 
     /// Apply each binary symbol of `syms` to every pair of a left and a right reading.
