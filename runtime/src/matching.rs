@@ -1721,18 +1721,13 @@ impl Matcher {
                 let lens = &mut self.slots[*slot as usize];
                 lens.clear();
                 lens.resize(ncoll as usize, 0);
-                if !first_composition(lens, caps, excess) {
+                if !first_composition(lens, caps, excess)
+                    || !self.agreeing_split(*frame, *lo, *slot, same, caps, false)
+                {
                     return false;
                 }
-                loop {
-                    if self.split_agrees(*frame, *lo, *slot, same) {
-                        self.apply_split(store, *op, *frame, items, *lo, *slot);
-                        return true;
-                    }
-                    if !next_composition(&mut self.slots[*slot as usize], caps) {
-                        return false;
-                    }
-                }
+                self.apply_split(store, *op, *frame, items, *lo, *slot);
+                true
             }
         }
     }
@@ -1824,13 +1819,8 @@ impl Matcher {
                 caps,
                 ..
             } => {
-                loop {
-                    if !next_composition(&mut self.slots[*slot as usize], caps) {
-                        return false;
-                    }
-                    if self.split_agrees(*frame, *lo, *slot, same) {
-                        break;
-                    }
+                if !self.agreeing_split(*frame, *lo, *slot, same, caps, true) {
+                    return false;
                 }
                 self.apply_split(store, *op, *frame, items, *lo, *slot);
                 true
@@ -2110,13 +2100,40 @@ impl Matcher {
         true
     }
 
-    /// Under the split in `slot`, do the one-element items of each pair in `same` take
-    /// equal elements? (Computed from the segment lengths, nothing built.)
-    fn split_agrees(&self, frame: u32, lo: u32, slot: u32, same: &[(ItemAt, ItemAt)]) -> bool {
-        let list = &self.frames[frame as usize].list;
-        let lens = &self.slots[slot as usize];
-        same.iter()
-            .all(|&(a, b)| list[a.index(lens, lo)] == list[b.index(lens, lo)])
+    /// From the split in `slot` (or the one after it, with `past`), the first whose pairs
+    /// of one-element items in `same` take equal elements; false when there is none.
+    /// A split refused by a pair is passed over with every later split that keeps the
+    /// segments before the pair's second item (they all put that item on the same
+    /// element): `ceq q2(L1 Q L2 I L3 Q L4 R L5)` on 200 elements tried every split of
+    /// five segments (66 million, 1.5 s; Maude 0.02 s), now the splits of the first three.
+    fn agreeing_split(
+        &mut self,
+        frame: u32,
+        lo: u32,
+        slot: u32,
+        same: &[(ItemAt, ItemAt)],
+        caps: &[u32],
+        mut past: bool,
+    ) -> bool {
+        loop {
+            let lens = &mut self.slots[slot as usize];
+            if past && !next_composition(lens, caps) {
+                return false;
+            }
+            past = true;
+            let list = &self.frames[frame as usize].list;
+            let lens = &self.slots[slot as usize];
+            let refused = same
+                .iter()
+                .find(|&&(a, b)| list[a.index(lens, lo)] != list[b.index(lens, lo)]);
+            match refused {
+                None => return true,
+                Some((_, b)) => {
+                    let keep = b.segments as usize;
+                    last_with_prefix(&mut self.slots[slot as usize], caps, keep);
+                }
+            }
+        }
     }
 
     fn apply_split(
@@ -2245,6 +2262,20 @@ fn first_composition(e: &mut [u32], caps: &[u32], mut total: u32) -> bool {
     total == 0
 }
 
+/// Move composition `e` to the last one (in [`next_composition`]'s order) that keeps its
+/// first `keep` lengths: the rest given to the earliest segments that can take it.
+fn last_with_prefix(e: &mut [u32], caps: &[u32], keep: usize) {
+    let Some(tail) = e.get_mut(keep..) else {
+        return;
+    };
+    let mut total: u32 = tail.iter().sum();
+    for (k, x) in tail.iter_mut().enumerate() {
+        let cap = caps.get(keep + k).copied().unwrap_or(u32::MAX);
+        *x = total.min(cap);
+        total -= *x;
+    }
+}
+
 /// Next composition (excess lengths summing to a constant, each at most its cap) in
 /// lexicographic order, from `(0, …, 0, E)` to `(E, 0, …, 0)` when uncapped: the last
 /// segment before the end that can grow by one takes one from those after it, which are
@@ -2280,7 +2311,7 @@ fn next_composition(e: &mut [u32], caps: &[u32]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_composition, next_composition};
+    use super::{first_composition, last_with_prefix, next_composition};
 
     /// Every composition of `total` into `caps.len()` parts, each at most its cap, in
     /// lexicographic order: by counting through all tuples.
@@ -2304,7 +2335,8 @@ mod tests {
 
     /// The compositions a list split goes through (segments capped at one element for a
     /// variable that takes one element or none, unbounded otherwise) are all of them, each
-    /// once, in lexicographic order.
+    /// once, in lexicographic order; and the split a refused pair skips to is the last
+    /// that keeps the lengths the pair depends on.
     #[test]
     fn capped_compositions_are_enumerated_in_order() {
         let m = u32::MAX;
@@ -2334,6 +2366,15 @@ mod tests {
                     }
                     let want = by_brute_force(&caps, total);
                     assert_eq!(got, want, "caps {given:?} of {caps:?}, total {total}");
+                    // Passing over the splits that keep a prefix lands on the last of them.
+                    for e in &want {
+                        for keep in 0..=e.len() {
+                            let mut skipped = e.clone();
+                            last_with_prefix(&mut skipped, given, keep);
+                            let last = want.iter().rfind(|w| w[..keep] == e[..keep]);
+                            assert_eq!(Some(&skipped), last, "{e:?} keeping {keep}");
+                        }
+                    }
                 }
             }
         }
