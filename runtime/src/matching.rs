@@ -22,7 +22,7 @@
 
 use crate::term::{List, TermData, TermId, TermStore, NO_SORT};
 use gamelang_lang::program::{OpId, Pat, SortId, VarInfo};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 /// A variable occurrence handed to a rest-distribution step.
@@ -1381,7 +1381,26 @@ struct Frame {
     used: SmallVec<[(u32, u32); 4]>,
     /// The elements of a list (`assoc`, not `comm`) being split.
     list: Vec<TermId>,
+    /// For the keyed picks of this frame whose key is not the first argument: the
+    /// elements by that argument (see [`KeyIndex`]); valid for the current subject only.
+    keyed: Vec<KeyIndex>,
 }
+
+/// The indices of a long AC list's elements by their argument `arg`, in increasing order,
+/// made the first time a pick of step `pc` looks for a key there: `(C *x^ E) + (D *x^ E)`
+/// tried, for each element taken as the first, every element as the second (one
+/// comparison each: 88% of `(1 + x)^150` mod p, quadratic in the terms of the sum, and
+/// the most where there are no like terms to find); with the index, each first element's
+/// candidates are its key's entries.
+#[derive(Clone, Debug, Default)]
+struct KeyIndex {
+    pc: u32,
+    valid: bool,
+    by_key: FxHashMap<TermId, SmallVec<[u32; 2]>>,
+}
+
+/// The shortest AC list whose keyed picks use an index ([`KeyIndex`]) rather than a scan.
+const KEY_INDEX_MIN: usize = 24;
 
 impl Frame {
     #[inline]
@@ -1615,6 +1634,7 @@ impl Matcher {
                 f.subject = Some(subject);
                 f.op = Some(*op);
                 f.used.clear();
+                f.keyed.iter_mut().for_each(|k| k.valid = false);
                 store.elements(&subject, *op).len() >= *min as usize
             }
             Step::AcGround { frame, term } => {
@@ -1872,6 +1892,9 @@ impl Matcher {
         }
         let (lo, hi) = match (head, key) {
             (Some(h), Some((0, Want::Eq(k)))) => key_range(List::Slice(elems), store, h, k),
+            (_, Some((arg, Want::Eq(k)))) if elems.len() >= KEY_INDEX_MIN => {
+                return self.pick_by_index(store, pc, frame, start, skip, head, (arg, k), dup, out);
+            }
             _ => (0, elems.len()),
         };
         for (i, &e) in elems.iter().enumerate().take(hi).skip(start.max(lo)) {
@@ -1898,6 +1921,81 @@ impl Matcher {
             return true;
         }
         false
+    }
+
+    /// [`Matcher::pick`] for a key that is an argument `arg` equal to `k`, in a long list:
+    /// the candidates are read from the frame's index of that argument (made on first
+    /// use), in the order the scan would meet them, with the scan's other tests.
+    #[allow(clippy::too_many_arguments)]
+    fn pick_by_index(
+        &mut self,
+        store: &TermStore,
+        pc: usize,
+        frame: u32,
+        start: usize,
+        skip: Option<TermId>,
+        head: Option<OpId>,
+        (arg, k): (u32, TermId),
+        dup: bool,
+        out: u32,
+    ) -> bool {
+        let f = &mut self.frames[frame as usize];
+        let (Some(subject), Some(op)) = (f.subject, f.op) else {
+            return false;
+        };
+        let elems = store.elements(&subject, op);
+        let slot = match f.keyed.iter().position(|x| x.pc == pc as u32) {
+            Some(i) => i,
+            None => {
+                f.keyed.push(KeyIndex {
+                    pc: pc as u32,
+                    ..KeyIndex::default()
+                });
+                f.keyed.len() - 1
+            }
+        };
+        let index = &mut f.keyed[slot];
+        if !index.valid {
+            index.by_key.clear();
+            for (i, &e) in elems.iter().enumerate() {
+                if let TermData::App { args, .. } = store.data(e) {
+                    if let Some(&a) = args.get(arg as usize) {
+                        index.by_key.entry(a).or_default().push(i as u32);
+                    }
+                }
+            }
+            index.valid = true;
+        }
+        let f = &self.frames[frame as usize];
+        let Some(cands) = f.keyed[slot].by_key.get(&k) else {
+            return false;
+        };
+        let mut found = None;
+        let from = cands.partition_point(|&i| (i as usize) < start);
+        for &i in &cands[from..] {
+            let (i, e) = (i as usize, elems[i as usize]);
+            if Some(e) == skip || f.is_used(i) {
+                continue;
+            }
+            if dup {
+                let copy = |j: usize| elems.get(j) == Some(&e) && !f.is_used(j);
+                if !(copy(i + 1) || (i > 0 && copy(i - 1))) {
+                    continue;
+                }
+            }
+            if head.is_some_and(|h| store.op(e) != Some(h)) {
+                continue;
+            }
+            found = Some((i, e));
+            break;
+        }
+        let Some((i, e)) = found else {
+            return false;
+        };
+        self.frames[frame as usize].used.push((i as u32, pc as u32));
+        self.alt[pc] = i as u32;
+        self.regs[out as usize] = e;
+        true
     }
 
     /// An `AcPick`'s last alternative, after every element: no element, the variable
