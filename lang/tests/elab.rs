@@ -492,6 +492,37 @@ fn bracketed_chains() {
         }
         other => panic!("{other:?}"),
     }
+    // An infix token that is also inside another form (`;` of `<_;_>`): the chain is
+    // still read as one (the chart parser took 21 s for 200 boxes), with the form's own
+    // uses each a bracketed item.
+    let mut t = load(
+        "fmod P is\n  sorts Sym Word Box Boxes .\n  subsort Sym < Word .\n  subsort Box < Boxes .\n  \
+         ops x y : -> Sym .\n  op __ : Word Word -> Word [assoc] .\n  op {_} : Word -> Box .\n  \
+         op _;_ : Boxes Boxes -> Boxes [assoc] .\n  op <_;_> : Word Word -> Box .\n  endfm",
+    );
+    let shapes = ["{x y}", "< x ; y >", "< x y ; x >", "{x}"];
+    for with_angles in [false, true] {
+        let boxes: Vec<&str> = (0..1500)
+            .map(|k| shapes[if with_angles { k % 4 } else { 3 * (k % 2) }])
+            .collect();
+        let alone: Vec<String> = boxes
+            .iter()
+            .take(4)
+            .map(|b| {
+                let pat = try_term(&mut t, "P", b).unwrap();
+                show_pat(&t.program.sig, &pat)
+            })
+            .collect();
+        match try_term(&mut t, "P", &boxes.join(" ; ")).unwrap() {
+            Pat::App(_, args) => {
+                assert_eq!(args.len(), boxes.len());
+                for (k, a) in args.iter().enumerate() {
+                    assert_eq!(show_pat(&t.program.sig, a), alone[k % 4], "box {k}");
+                }
+            }
+            other => panic!("{other:?}"),
+        }
+    }
     // Side by side in one bracket: a bag of 1,200 boxes (over 5,000 tokens), the same way.
     let bag = boxes[..1200].join(" ");
     match try_term(&mut s, "B", &format!("{{{bag}}}")).unwrap() {

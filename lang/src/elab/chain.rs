@@ -15,6 +15,7 @@
 use super::mixfix::{RPat, Reading, TermParser};
 use crate::elab::mixfix::SymTarget;
 use crate::program::PatPiece;
+use rustc_hash::FxHashMap;
 
 /// Spans shorter than this are left to the chart parser.
 pub const CHAIN_MIN: usize = 16;
@@ -27,7 +28,7 @@ enum Piece {
     Op(usize, u32),
 }
 
-impl TermParser<'_> {
+impl<'a> TermParser<'a> {
     /// The readings of tokens `i..j` if they form a chain (see the module documentation).
     pub(super) fn chain(&mut self, i: usize, j: usize) -> Option<Vec<Reading>> {
         if j - i < CHAIN_MIN || !self.balanced(i, j) {
@@ -184,6 +185,8 @@ impl TermParser<'_> {
     /// at the top level.
     fn pieces(&self, i: usize, j: usize) -> Option<Vec<Piece>> {
         let no_juxtaposition = self.grammar.chains().juxtaposition.is_empty();
+        // For the tokens asked about: whether a form they open can be ignored here.
+        let mut present: FxHashMap<String, bool> = FxHashMap::default();
         let mut out = Vec::new();
         let mut k = i;
         while k < j {
@@ -214,7 +217,7 @@ impl TermParser<'_> {
             // A bracketed item `{x y}`: every form of the token opens a bracket that one
             // other token closes (a bag in braces: `{x y} ; {x y} ; …` was left to the
             // chart parser, cubic: 80 bags took 3 s).
-            if let Some(end) = self.bracket_end(t, &forms, k, j) {
+            if let Some(end) = self.bracket_end(t, k, j) {
                 out.push(Piece::Item(k, end));
                 k = end;
                 continue;
@@ -229,10 +232,25 @@ impl TermParser<'_> {
                 f.len() == 2 && lit(f.first()) && f[1] == PatPiece::Hole && no_juxtaposition
             };
             let after_item = matches!(out.last(), Some(Piece::Item(..)));
+            // A form that opens with another token (`<_;_>` for `;` in `{x y} ; {x y} ;
+            // …`) cannot be what this token is at the top level of the span if that token
+            // is absent from the span, or opens brackets only (each is an item, which
+            // holds the form's other tokens).
+            let mut opened_elsewhere = |f: &&[PatPiece]| match f.first() {
+                Some(PatPiece::Lit(o)) if o != t => {
+                    *present.entry(o.clone()).or_insert_with(|| {
+                        self.bracket_close(o).is_some()
+                            || !self.toks[i..j].iter().any(|x| x.text == *o)
+                    })
+                }
+                _ => false,
+            };
             if forms.iter().any(|f| is_infix(f, t))
-                && forms
-                    .iter()
-                    .all(|f| is_infix(f, t) || (after_item && (bracket(f) || prefix(f))))
+                && forms.iter().all(|f| {
+                    is_infix(f, t)
+                        || (after_item && (bracket(f) || prefix(f)))
+                        || opened_elsewhere(f)
+                })
             {
                 let precs: Vec<u32> = (self.grammar.chains().infix(t).iter())
                     .map(|&s| self.grammar.syms[s].prec)
@@ -285,7 +303,7 @@ impl TermParser<'_> {
             .iter()
             .map(|&s| grammar.syms[s].form.as_slice())
             .collect();
-        if forms.iter().any(|f| f.len() != 3) || self.bracket_end(t, &forms, i, j)? != j {
+        if forms.iter().any(|f| f.len() != 3) || self.bracket_end(t, i, j)? != j {
             return None;
         }
         let inside = self.span(i + 1, j - 1);
@@ -305,23 +323,37 @@ impl TermParser<'_> {
         Some(out)
     }
 
-    /// If every form of token `t` (at `k`) is a bracket `t … c` closed by one other token
-    /// `c` (`{_}`, `{_,_}`, `[_]`), the end of the bracket opened at `k`: one past its `c`,
-    /// nested brackets and parenthesised groups passed over; `None` otherwise, or if it is
-    /// not closed before `j`.
-    fn bracket_end(&self, t: &str, forms: &[&[PatPiece]], k: usize, j: usize) -> Option<usize> {
-        fn close<'f>(f: &'f [PatPiece], t: &str) -> Option<&'f str> {
-            match (f.first(), f.last()) {
-                (Some(PatPiece::Lit(o)), Some(PatPiece::Lit(c))) if f.len() >= 3 && o == t => {
-                    Some(c.as_str())
-                }
-                _ => None,
+    /// If every form of token `t` is a bracket `t … c` closed by one other token `c`
+    /// (`{_}`, `{_,_}`, `[_]`), that token.
+    fn bracket_close(&self, t: &str) -> Option<&'a str> {
+        let grammar = self.grammar;
+        let forms = grammar
+            .chains()
+            .top_level(t)
+            .iter()
+            .map(|&s| grammar.syms[s].form.as_slice());
+        let close = |f: &'a [PatPiece]| match (f.first(), f.last()) {
+            (Some(PatPiece::Lit(o)), Some(PatPiece::Lit(c))) if f.len() >= 3 && o == t => {
+                Some(c.as_str())
             }
+            _ => None,
+        };
+        let mut c = None;
+        for f in forms {
+            let cf = close(f)?;
+            if c.is_some_and(|c| c != cf) {
+                return None;
+            }
+            c = Some(cf);
         }
-        let c = close(forms.first()?, t)?;
-        if c == t || c == "(" || c == ")" || !forms.iter().all(|f| close(f, t) == Some(c)) {
-            return None;
-        }
+        c.filter(|&c| c != t && c != "(" && c != ")")
+    }
+
+    /// If token `t` at `k` opens a bracket ([`TermParser::bracket_close`]), the end of
+    /// that bracket: one past its closing token, nested brackets and parenthesised groups
+    /// passed over; `None` otherwise, or if it is not closed before `j`.
+    fn bracket_end(&self, t: &str, k: usize, j: usize) -> Option<usize> {
+        let c = self.bracket_close(t)?;
         let mut depth = 0usize;
         let mut m = k;
         while m < j {
