@@ -1425,6 +1425,28 @@ impl Frame {
         self.used.iter().any(|&(j, _)| j as usize == i)
     }
 
+    /// May a pick take element `i` of `elems` (this frame's)? Not `skip` (whose
+    /// alternatives are exhausted), unused, headed by `head` if given, and with `dup`
+    /// beside an unused equal element (the sorted list's neighbours). A pick's tests but
+    /// its key's.
+    #[inline(always)]
+    fn can_pick(
+        &self,
+        store: &TermStore,
+        elems: &[TermId],
+        i: usize,
+        skip: Option<TermId>,
+        head: Option<OpId>,
+        dup: bool,
+    ) -> bool {
+        let e = elems[i];
+        let copy = |j: usize| elems.get(j) == Some(&e) && !self.is_used(j);
+        Some(e) != skip
+            && !self.is_used(i)
+            && (!dup || copy(i + 1) || (i > 0 && copy(i - 1)))
+            && head.is_none_or(|h| store.op(e) == Some(h))
+    }
+
     /// The first unused element equal to `term`.
     fn find_unused(&self, store: &TermStore, term: TermId) -> Option<usize> {
         first_unused(self.list(store), store, term, |i| self.is_used(i))
@@ -1882,10 +1904,7 @@ impl Matcher {
             return match found {
                 Some(i) => {
                     let e = elems[i];
-                    f.used.push((i as u32, pc as u32));
-                    self.alt[pc] = i as u32;
-                    self.regs[out as usize] = e;
-                    true
+                    self.take(frame, pc, i, e, out)
                 }
                 None => false,
             };
@@ -1898,6 +1917,9 @@ impl Matcher {
             _ => (0, elems.len()),
         };
         for (i, &e) in elems.iter().enumerate().take(hi).skip(start.max(lo)) {
+            // The tests of `Frame::can_pick`, written out: the key's first, and the loop
+            // kept plain (as one `find` over `can_pick` it cost 12% more instructions on
+            // the polynomial program, 0.7% on ac-set).
             if Some(e) == skip || f.is_used(i) {
                 continue;
             }
@@ -1910,17 +1932,21 @@ impl Matcher {
                     continue;
                 }
             }
-            if let Some(h) = head {
-                if store.op(e) != Some(h) {
-                    continue;
-                }
+            if head.is_some_and(|h| store.op(e) != Some(h)) {
+                continue;
             }
-            f.used.push((i as u32, pc as u32));
-            self.alt[pc] = i as u32;
-            self.regs[out as usize] = e;
-            return true;
+            return self.take(frame, pc, i, e, out);
         }
         false
+    }
+
+    /// Element `i` (`e`) of `frame`'s list is what step `pc` picks, into `regs[out]`.
+    #[inline(always)]
+    fn take(&mut self, frame: u32, pc: usize, i: usize, e: TermId, out: u32) -> bool {
+        self.frames[frame as usize].used.push((i as u32, pc as u32));
+        self.alt[pc] = i as u32;
+        self.regs[out as usize] = e;
+        true
     }
 
     /// [`Matcher::pick`] for a key that is an argument `arg` equal to `k`, in a long list:
@@ -1970,32 +1996,13 @@ impl Matcher {
         let Some(cands) = f.keyed[slot].by_key.get(&k) else {
             return false;
         };
-        let mut found = None;
         let from = cands.partition_point(|&i| (i as usize) < start);
-        for &i in &cands[from..] {
-            let (i, e) = (i as usize, elems[i as usize]);
-            if Some(e) == skip || f.is_used(i) {
-                continue;
-            }
-            if dup {
-                let copy = |j: usize| elems.get(j) == Some(&e) && !f.is_used(j);
-                if !(copy(i + 1) || (i > 0 && copy(i - 1))) {
-                    continue;
-                }
-            }
-            if head.is_some_and(|h| store.op(e) != Some(h)) {
-                continue;
-            }
-            found = Some((i, e));
-            break;
+        let found = (cands[from..].iter().map(|&i| i as usize))
+            .find(|&i| f.can_pick(store, elems, i, skip, head, dup));
+        match found {
+            Some(i) => self.take(frame, pc, i, elems[i], out),
+            None => false,
         }
-        let Some((i, e)) = found else {
-            return false;
-        };
-        self.frames[frame as usize].used.push((i as u32, pc as u32));
-        self.alt[pc] = i as u32;
-        self.regs[out as usize] = e;
-        true
     }
 
     /// An `AcPick`'s last alternative, after every element: no element, the variable
