@@ -58,6 +58,18 @@ fn program(name: &str, text: &str) -> (tempfile::TempDir, String) {
     (dir, path)
 }
 
+/// The normal forms of `terms` in `module`, in one process: the terms as the file's `red`
+/// commands (one result each, checked).
+fn reduce_all(module: &str, terms: &[String]) -> Vec<String> {
+    let text = terms
+        .iter()
+        .fold(module.to_string(), |m, t| m + &format!("red {t} .\n"));
+    let (_dir, file) = program("terms.maude", &text);
+    let got = results(&reduce(&[&file]));
+    assert_eq!(got.len(), terms.len());
+    got
+}
+
 // ----- the same functions in Rust ------------------------------------------------------
 
 fn fib(n: u64) -> u64 {
@@ -1772,13 +1784,7 @@ fn an_element_variable_whose_sort_holds_the_identity_may_take_no_element() {
         terms.push(format!("ok({})", shown.join(" ; ")));
         wants.push(want);
     }
-    // One process: the terms as the file's `red` commands.
-    let text = terms
-        .iter()
-        .fold(module, |m, t| m + &format!("red {t} .\n"));
-    let (_dir, file) = program("optional.maude", &text);
-    let got = results(&reduce(&[&file]));
-    assert_eq!(got.len(), terms.len());
+    let got = reduce_all(&module, &terms);
     for ((term, want), got) in terms.iter().zip(&wants).zip(&got) {
         assert_eq!(*got, want.to_string(), "{term}");
     }
@@ -1861,12 +1867,7 @@ fn the_first_split_with_a_repeated_variable_is_found_when_refused_splits_are_pas
             wants.push(first_split(&list));
         }
     }
-    let text = terms
-        .iter()
-        .fold(module, |m, t| m + &format!("red {t} .\n"));
-    let (_dir, file) = program("splits.maude", &text);
-    let got = results(&reduce(&[&file]));
-    assert_eq!(got.len(), terms.len());
+    let got = reduce_all(&module, &terms);
     assert!(wants.iter().any(|&w| w > 0) && wants.contains(&-1));
     for ((term, want), got) in terms.iter().zip(&wants).zip(&got) {
         assert_eq!(*got, want.to_string(), "{term}");

@@ -186,7 +186,7 @@ impl<'a> TermParser<'a> {
     fn pieces(&self, i: usize, j: usize) -> Option<Vec<Piece>> {
         let no_juxtaposition = self.grammar.chains().juxtaposition.is_empty();
         // For the tokens asked about: whether a form they open can be ignored here.
-        let mut present: FxHashMap<String, bool> = FxHashMap::default();
+        let mut ignorable: FxHashMap<String, bool> = FxHashMap::default();
         let mut out = Vec::new();
         let mut k = i;
         while k < j {
@@ -238,7 +238,7 @@ impl<'a> TermParser<'a> {
             // holds the form's other tokens).
             let mut opened_elsewhere = |f: &&[PatPiece]| match f.first() {
                 Some(PatPiece::Lit(o)) if o != t => {
-                    *present.entry(o.clone()).or_insert_with(|| {
+                    *ignorable.entry(o.clone()).or_insert_with(|| {
                         self.bracket_close(o).is_some()
                             || !self.toks[i..j].iter().any(|x| x.text == *o)
                     })
