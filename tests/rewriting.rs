@@ -1873,3 +1873,82 @@ fn the_first_split_with_a_repeated_variable_is_found_when_refused_splits_are_pas
         assert_eq!(*got, want.to_string(), "{term}");
     }
 }
+
+/// Long lists of an overloaded `assoc` operator (`E < NeL < L`, `__ : NeL L -> NeL`, as
+/// Maude's `LIST`): the rests of a walk are views of the list whose sorts are worked out
+/// only when asked. Their sorts and the answers are those of the lists built whole:
+/// `lenne` takes its rest as an `NeL` variable (a sort check of every rest), `drop(K, L)`
+/// returns a rest whose least sort is printed, `mid` splits in the middle; each checked
+/// against the list in Rust, for lengths around the long-list threshold and long ones.
+#[test]
+fn rests_of_long_overloaded_lists_have_the_sorts_of_the_lists() {
+    let module = "fmod OL is\n  protecting INT .\n  sorts E NeL L .\n  subsorts E < NeL < L .\n\
+        \x20 op e : Int -> E [ctor] .\n  op nil : -> L [ctor] .\n\
+        \x20 op __ : L L -> L [ctor assoc id: nil] .\n\
+        \x20 op __ : NeL L -> NeL [ctor assoc id: nil] .\n\
+        \x20 op __ : L NeL -> NeL [ctor assoc id: nil] .\n\
+        \x20 op mk : Int -> L .\n  ops len lenne : L -> Int .\n  op drop : Int L -> L .\n\
+        \x20 op mid : L L -> L .\n\
+        \x20 var N : Int . var Q : E . var L : L . var M : NeL .\n\
+        \x20 eq mk(0) = nil .\n  ceq mk(N) = e(N) mk(N - 1) if N > 0 .\n\
+        \x20 eq len(nil) = 0 .\n  eq len(Q L) = 1 + len(L) .\n\
+        \x20 eq lenne(Q M) = 1 + lenne(M) .\n  eq lenne(Q) = 1 .\n  eq lenne(nil) = 0 .\n\
+        \x20 eq drop(0, L) = L .\n  ceq drop(N, Q L) = drop(N - 1, L) if N > 0 .\n\
+        \x20 ceq mid(L Q M, L) = M if Q == e(7) .\nendfm\n";
+    let list = |n: i64| -> String {
+        let items: Vec<String> = (1..=n).rev().map(|i| format!("e({i})")).collect();
+        if items.is_empty() {
+            "nil".into()
+        } else {
+            items.join(" ")
+        }
+    };
+    let mut terms = Vec::new();
+    let mut want = Vec::new();
+    for n in [0i64, 1, 8, 9, 10, 30, 3000] {
+        terms.push(format!("len(mk({n}))"));
+        want.push(n.to_string());
+        terms.push(format!("lenne(mk({n}))"));
+        want.push(n.to_string());
+        for k in [0, 1, n / 2, n - 1, n] {
+            if k < 0 || k > n {
+                continue;
+            }
+            terms.push(format!("drop({k}, mk({n}))"));
+            want.push(list(n - k));
+        }
+        if n >= 8 {
+            // mk(n) is e(n) … e(8) e(7) e(6) … e(1): the part after e(7).
+            terms.push(format!(
+                "mid(mk({n}), {})",
+                list(n).split(" e(7)").next().unwrap()
+            ));
+            want.push(list(6));
+        }
+    }
+    let text = terms
+        .iter()
+        .fold(module.to_string(), |m, t| m + &format!("red {t} .\n"));
+    let (_dir, file) = program("ol.maude", &text);
+    let out = reduce(&[&file]);
+    let got: Vec<(String, String)> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("result "))
+        .map(|l| {
+            let (s, t) = l.split_once(": ").expect("result SORT: TERM");
+            (s.to_string(), t.to_string())
+        })
+        .collect();
+    assert_eq!(got.len(), terms.len());
+    for ((term, w), (sort, g)) in terms.iter().zip(&want).zip(&got) {
+        assert_eq!(g, w, "{term}");
+        if term.starts_with("drop") || term.starts_with("mid") {
+            let expected = match w.as_str() {
+                "nil" => "L",
+                x if !x.contains(' ') => "E",
+                _ => "NeL",
+            };
+            assert_eq!(sort, expected, "the sort of {term}");
+        }
+    }
+}

@@ -10,7 +10,7 @@
 //! elements, removes duplicates of `idem` operators and collapses empty / singleton
 //! applications. Two terms equal modulo these axioms therefore get the same id.
 //!
-//! # Long associative-commutative terms
+//! # Long associative terms
 //!
 //! The flattened, sorted argument list of an `assoc comm` operator (a set, a multiset) with
 //! more than [`LONG_MIN`] elements is not stored in the term itself but as a *view*
@@ -30,7 +30,16 @@
 //!
 //! Hash-consing needs a hash of the contents: a long term's hash is the sum of a hash of
 //! each element (kept as prefix sums in the segment, so any view's is a subtraction), and
-//! the length. A list in chunks has the same hash as a view of the same elements, and the
+//! the length.
+//!
+//! Long lists of an `assoc` operator that is not `comm` (Maude's `LIST`, `__ [assoc id:
+//! nil]`) are views of segments too, so the rest `L` of a match `Q L` or `L Q` is a
+//! narrower view and `e(N) L` or `L Q` writes in place: walking or building a list one
+//! element at a time is linear, as in Maude (whose lists are persistent deques), not
+//! quadratic. Their hash must depend on the order (a list and its permutations are
+//! different terms, and should not collide): the element at place `j` weighs `B^j`, and a
+//! view's weighted prefix-sum difference is brought back to place 0 by `B^-lo`
+//! ([`Contents`]). A list in chunks has the same hash as a view of the same elements, and the
 //! table compares across the two, so equal terms still have equal ids whichever
 //! representation each was given.
 //!
@@ -53,6 +62,7 @@ pub(crate) use map::MapFamily;
 pub use map::MapTerm;
 pub(crate) use set::SetOps;
 use smallvec::SmallVec;
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 mod map;
@@ -130,8 +140,8 @@ fn args_from(src: &[TermId]) -> Args {
     a
 }
 
-/// Flattened argument lists of `assoc comm` operators longer than this are stored as views
-/// of segments ([`TermData::Long`]); shorter ones inline ([`TermData::App`]).
+/// Flattened argument lists of `assoc` operators longer than this are stored as views of
+/// segments ([`TermData::Long`]); shorter ones inline ([`TermData::App`]).
 pub const LONG_MIN: usize = 8;
 
 /// What a term is: an operator applied to (normalised) arguments, or an integer literal.
@@ -147,7 +157,7 @@ pub enum TermData {
     },
     /// An integer literal (sort `Nat` when ≥ 0, `Int` when negative).
     Int(i64),
-    /// `op(args…)` for an `assoc comm` operator with more than [`LONG_MIN`] arguments: the
+    /// `op(args…)` for an `assoc` operator with more than [`LONG_MIN`] arguments: the
     /// arguments are positions `lo..hi` of segment `seg` (read them with
     /// [`TermStore::args`]).
     Long {
@@ -178,6 +188,12 @@ pub const NO_SORT: SortId = SortId(u32::MAX);
 
 /// [`OpMeta::result`] of a subsort-overloaded operator (`OpInfo::overloads`).
 const OVERLOADED: SortId = SortId(u32::MAX - 1);
+
+/// [`TermStore::app_sorts`] of a long list of an overloaded `assoc` operator whose sort
+/// has not been asked yet. Its sort is a fold over all its elements: worked out when each
+/// rest of a walk `len(Q L) = 1 + len(L)` is made, that made the walk quadratic, where the
+/// rests' sorts are usually never asked (`L` of the kind's top sort is not checked).
+const LAZY: SortId = SortId(u32::MAX - 2);
 
 /// What the store needs to know about an operator to normalise its applications.
 #[derive(Clone, Debug)]
@@ -247,38 +263,147 @@ fn hash_long(op: OpId, sum: u64, len: usize) -> u32 {
     ))
 }
 
+/// The base of an `assoc` (not `comm`) list's hash: the element at place `j` of a list
+/// weighs `B^j` (mod 2^64), so that a list and its permutations have different hashes.
+/// Odd, hence invertible.
+const B: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// `B`'s inverse mod 2^64 (Newton's iteration doubles the correct low bits each time).
+const B_INV: u64 = {
+    let mut x = B;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(B.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+};
+
+/// `b^e` mod 2^64.
+#[inline]
+fn pow(mut b: u64, mut e: u32) -> u64 {
+    let mut r = 1u64;
+    while e != 0 {
+        if e & 1 != 0 {
+            r = r.wrapping_mul(b);
+        }
+        b = b.wrapping_mul(b);
+        e >>= 1;
+    }
+    r
+}
+
+/// The contents hash of a long list: for an `assoc comm` operator the sum of its
+/// elements' hashes (the order is the sorted one, so it need not count); for an `assoc`
+/// one, `Σ h(e_j)·B^j`. With the length, it names the concatenation of two contents
+/// ([`Contents::then`]) without the elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Contents {
+    sum: u64,
+    len: usize,
+}
+
+impl Contents {
+    const EMPTY: Contents = Contents { sum: 0, len: 0 };
+
+    /// These contents followed by `next`.
+    #[inline]
+    fn then(self, next: Contents, ordered: bool) -> Contents {
+        let tail = if ordered {
+            next.sum.wrapping_mul(pow(B, self.len as u32))
+        } else {
+            next.sum
+        };
+        Contents {
+            sum: self.sum.wrapping_add(tail),
+            len: self.len + next.len,
+        }
+    }
+
+    /// These contents followed by the elements `xs`.
+    #[inline]
+    fn then_elems(self, xs: &[TermId], ordered: bool) -> Contents {
+        let mut sum = self.sum;
+        if ordered {
+            let mut w = pow(B, self.len as u32);
+            for &x in xs {
+                sum = sum.wrapping_add(elem_hash(x).wrapping_mul(w));
+                w = w.wrapping_mul(B);
+            }
+        } else {
+            for &x in xs {
+                sum = sum.wrapping_add(elem_hash(x));
+            }
+        }
+        Contents {
+            sum,
+            len: self.len + xs.len(),
+        }
+    }
+}
+
 /// A growable-at-both-ends buffer of elements with prefix sums of their hashes.
 #[derive(Debug, Default)]
 struct Seg {
     /// Valid at `front..elems.len()`.
     elems: Vec<TermId>,
-    /// `sums[i] - sums[j]` is the hash sum of `elems[j..i]`; valid at `front..=elems.len()`.
+    /// `sums[i] - sums[j]` is the hash sum of `elems[j..i]`, each element's hash weighed
+    /// by `B^p` at place `p` of the segment if `ordered`; valid at `front..=elems.len()`.
     sums: Vec<u64>,
     front: u32,
+    /// The elements of an `assoc` list that is not `comm`: their order counts in the hash
+    /// (see [`Contents`]).
+    ordered: bool,
 }
 
 impl Seg {
-    fn with_slack(front: usize, items: &[TermId], back: usize) -> Seg {
+    fn with_slack(front: usize, items: &[TermId], back: usize, ordered: bool) -> Seg {
         let mut elems = Vec::with_capacity(front + items.len() + back);
         elems.resize(front, TermId(0));
         elems.extend_from_slice(items);
         let mut sums = Vec::with_capacity(elems.capacity() + 1);
         sums.resize(front + 1, 0);
         let mut s = 0u64;
-        for &e in items {
-            s = s.wrapping_add(elem_hash(e));
-            sums.push(s);
+        if ordered {
+            let mut w = pow(B, front as u32);
+            for &e in items {
+                s = s.wrapping_add(elem_hash(e).wrapping_mul(w));
+                w = w.wrapping_mul(B);
+                sums.push(s);
+            }
+        } else {
+            for &e in items {
+                s = s.wrapping_add(elem_hash(e));
+                sums.push(s);
+            }
         }
         Seg {
             elems,
             sums,
             front: front as u32,
+            ordered,
         }
     }
 
+    /// The hash sum of `elems[lo..hi]` (for an ordered segment, as if they began at place
+    /// 0, so that equal lists anywhere have equal sums).
     #[inline]
     fn sum(&self, lo: u32, hi: u32) -> u64 {
-        self.sums[hi as usize].wrapping_sub(self.sums[lo as usize])
+        let d = self.sums[hi as usize].wrapping_sub(self.sums[lo as usize]);
+        if self.ordered {
+            d.wrapping_mul(pow(B_INV, lo))
+        } else {
+            d
+        }
+    }
+
+    /// The contents of `elems[lo..hi]`.
+    #[inline]
+    fn contents(&self, lo: u32, hi: u32) -> Contents {
+        Contents {
+            sum: self.sum(lo, hi),
+            len: (hi - lo) as usize,
+        }
     }
 
     /// A new segment holding `pieces` (runs of this segment, and new elements) in order:
@@ -298,6 +423,21 @@ impl Seg {
         let mut s = 0u64;
         for p in pieces {
             match *p {
+                Piece::Run(lo, hi) if self.ordered => {
+                    // Weights move from place `lo..` here to `at..` there: one product
+                    // per element, no element hashed again.
+                    let at = elems.len() as u32;
+                    let (lo, hi) = (lo as usize, hi as usize);
+                    elems.extend_from_slice(&self.elems[lo..hi]);
+                    let factor = pow(B, at).wrapping_mul(pow(B_INV, lo as u32));
+                    let base = self.sums[lo];
+                    sums.extend(
+                        self.sums[lo + 1..=hi]
+                            .iter()
+                            .map(|&x| s.wrapping_add(x.wrapping_sub(base).wrapping_mul(factor))),
+                    );
+                    s = *sums.last().expect("the sum before the run");
+                }
                 Piece::Run(lo, hi) => {
                     let (lo, hi) = (lo as usize, hi as usize);
                     elems.extend_from_slice(&self.elems[lo..hi]);
@@ -312,8 +452,13 @@ impl Seg {
                     s = self.sums[hi].wrapping_add(shift);
                 }
                 Piece::One(x) => {
+                    let w = if self.ordered {
+                        pow(B, elems.len() as u32)
+                    } else {
+                        1
+                    };
                     elems.push(x);
-                    s = s.wrapping_add(elem_hash(x));
+                    s = s.wrapping_add(elem_hash(x).wrapping_mul(w));
                     sums.push(s);
                 }
             }
@@ -322,6 +467,7 @@ impl Seg {
             elems,
             sums,
             front: 0,
+            ordered: self.ordered,
         }
     }
 }
@@ -445,8 +591,9 @@ pub struct TermStore {
     /// The sort of each application of a subsort-overloaded operator, by term id, set when
     /// the term is made (its arguments' sorts are known by then). A freed id's entry is
     /// stale until the id is reused: only an overloaded operator's application reads it,
-    /// and making one writes it.
-    app_sorts: Vec<SortId>,
+    /// and making one writes it. A long list's is [`LAZY`] until it is first asked (a
+    /// `Cell`, so that [`TermStore::sort_of`] can record it).
+    app_sorts: Vec<Cell<SortId>>,
     /// The strings' values (see [`string`](self::string)).
     strings: string::Strings,
 }
@@ -905,10 +1052,22 @@ impl TermStore {
     #[cold]
     #[inline(never)]
     fn note_app_sort(&mut self, t: TermId) {
-        let Some((op, args)) = self.app(t) else {
-            return;
+        let sort = match self.terms[t.index()] {
+            TermData::Long { .. } | TermData::Tree(_) => LAZY,
+            _ => self.app_sort(t),
         };
-        let sort = match args {
+        if self.app_sorts.len() <= t.index() {
+            self.app_sorts.resize(t.index() + 1, Cell::new(NO_SORT));
+        }
+        self.app_sorts[t.index()].set(sort);
+    }
+
+    /// The sort of the application `t` of an overloaded operator, from its arguments'.
+    fn app_sort(&self, t: TermId) -> SortId {
+        let Some((op, args)) = self.app(t) else {
+            return NO_SORT;
+        };
+        match args {
             [first, rest @ ..] if self.ops[op.0 as usize].assoc && rest.len() > 1 => (rest.iter())
                 .fold(self.sort_of(*first), |acc, &a| {
                     self.overloaded_sort(op, &[acc, self.sort_of(a)])
@@ -917,11 +1076,7 @@ impl TermStore {
                 let sorts: SmallVec<[SortId; 4]> = args.iter().map(|&a| self.sort_of(a)).collect();
                 self.overloaded_sort(op, &sorts)
             }
-        };
-        if self.app_sorts.len() <= t.index() {
-            self.app_sorts.resize(t.index() + 1, NO_SORT);
         }
-        self.app_sorts[t.index()] = sort;
     }
 
     /// Is `a` a subsort of (or equal to) `b`? Always false for [`NO_SORT`].
@@ -987,8 +1142,13 @@ impl TermStore {
     #[cold]
     #[inline(never)]
     fn overloaded_sort_of(&self, t: TermId) -> SortId {
-        match self.app_sorts.get(t.index()) {
-            Some(&s) if s != NO_SORT => s,
+        match self.app_sorts.get(t.index()).map(Cell::get) {
+            Some(LAZY) => {
+                let s = self.app_sort(t);
+                self.app_sorts[t.index()].set(s);
+                s
+            }
+            Some(s) if s != NO_SORT => s,
             // Every application of an overloaded operator is recorded when it is made (or
             // by `recompute_app_sorts`); should one not be, its declared (widest) sort is
             // an upper bound, never a panic.
@@ -1053,11 +1213,19 @@ impl TermStore {
         }
         let (assoc, comm, idem, id) = (meta.assoc, meta.comm, meta.idem, meta.identity_term);
         let (left, right) = (meta.left_id_term, meta.right_id_term);
+        if assoc && !idem && left.is_none() && right.is_none() {
+            if let Some(t) = self.extend_long_list(op, args, id) {
+                return t;
+            }
+        }
         let mut buf: SmallVec<[TermId; 8]> = SmallVec::new();
         if assoc {
             for &a in args {
                 match &self.terms[a.index()] {
                     TermData::App { op: o, args: sub } if *o == op => buf.extend_from_slice(sub),
+                    TermData::Long { op: o, .. } if *o == op => {
+                        buf.extend_from_slice(self.args_of_other(a))
+                    }
                     _ => buf.push(a),
                 }
             }
@@ -1100,9 +1268,77 @@ impl TermStore {
             // A singleton collapses for assoc / id: operators, and for an idem one whose
             // arguments were all equal (`f(x, x)` → `x`).
             1 if assoc || id.is_some() || one_sided || args.len() > 1 => return buf[0],
+            n if assoc && n > LONG_MIN => return self.intern_long(op, Desc::Slice(&buf)),
             _ => {}
         }
         self.intern_app(op, &buf)
+    }
+
+    /// `op(args…)` for an `assoc` operator that is not `comm` (nor `idem`, nor with a
+    /// one-sided identity) when exactly one argument is a long `op`-list: that list's
+    /// segment with the other arguments' elements before and after it, written in place
+    /// where the view reaches the segment's end (start). `e(N) mk(N - 1)`, `L Q` built
+    /// one element at a time, costs `O(1)` an element, not a copy of the list. `None`
+    /// when no argument (or more than one) is such a list.
+    fn extend_long_list(
+        &mut self,
+        op: OpId,
+        args: &[TermId],
+        id: Option<TermId>,
+    ) -> Option<TermId> {
+        let mut long = None;
+        for (i, &a) in args.iter().enumerate() {
+            if let TermData::Long { op: o, .. } = self.terms[a.index()] {
+                if o == op {
+                    if long.is_some() {
+                        return None;
+                    }
+                    long = Some(i);
+                }
+            }
+        }
+        let at = long?;
+        let TermData::Long { seg, lo, hi, .. } = self.terms[args[at].index()] else {
+            unreachable!("a long list")
+        };
+        let elements = |store: &TermStore, out: &mut SmallVec<[TermId; 8]>, part: &[TermId]| {
+            for &a in part {
+                if Some(a) != id {
+                    out.extend_from_slice(store.elements(&a, op));
+                }
+            }
+        };
+        let (mut before, mut after) = (SmallVec::new(), SmallVec::new());
+        elements(self, &mut before, &args[..at]);
+        elements(self, &mut after, &args[at + 1..]);
+        let d = match (before.is_empty(), after.is_empty()) {
+            (true, _) => Desc::Append {
+                seg,
+                lo,
+                hi,
+                extra: &after,
+            },
+            (false, true) => Desc::Prepend {
+                seg,
+                lo,
+                hi,
+                extra: &before,
+            },
+            (false, false) => {
+                let pieces: SmallVec<[Piece; 16]> = (before.iter().map(|&x| Piece::One(x)))
+                    .chain(std::iter::once(Piece::Run(lo, hi)))
+                    .chain(after.iter().map(|&x| Piece::One(x)))
+                    .collect();
+                return Some(self.intern_long(
+                    op,
+                    Desc::Pieces {
+                        seg,
+                        pieces: &pieces,
+                    },
+                ));
+            }
+        };
+        Some(self.intern_long(op, d))
     }
 
     /// `op(args…)` for an `assoc comm` operator: merge the sorted argument lists of the
@@ -1306,11 +1542,30 @@ impl TermStore {
         match elems.len() {
             0 => self.ops[op.0 as usize].identity_term,
             1 => Some(elems[0]),
-            n if n > LONG_MIN && self.ops[op.0 as usize].comm => {
-                Some(self.intern_long(op, Desc::Slice(elems)))
-            }
+            n if n > LONG_MIN => Some(self.intern_long(op, Desc::Slice(elems))),
             _ => Some(self.intern_app(op, elems)),
         }
+    }
+
+    /// The elements `from..to` of the `op`-list `t` (indices into
+    /// [`TermStore::elements`]) as a term, as [`TermStore::mk_flat`] builds it: a view of
+    /// `t`'s own segment when `t` is long, so that the rest `L` of a match `Q L` on a long
+    /// list costs `O(1)`, not a copy of `L`.
+    pub(crate) fn sublist(
+        &mut self,
+        t: TermId,
+        op: OpId,
+        from: usize,
+        to: usize,
+    ) -> Option<TermId> {
+        if let TermData::Long { op: o, seg, lo, .. } = self.terms[t.index()] {
+            if o == op && to - from > LONG_MIN {
+                return Some(self.intern_view(op, seg, lo + from as u32, lo + to as u32));
+            }
+        }
+        let part: SmallVec<[TermId; 16]> =
+            self.elements(&t, op)[from..to].iter().copied().collect();
+        self.mk_flat(op, &part)
     }
 
     /// The `op`-list `t` without its element number `skip` (an index into
@@ -1333,7 +1588,7 @@ impl TermStore {
                         };
                         return Some(self.intern_view(op, seg, lo, hi));
                     }
-                    if n > TREE_MIN {
+                    if n > TREE_MIN && self.ops[op.0 as usize].comm {
                         let (elems, sum) = self.tree_of_view(seg, lo, hi);
                         return self.tree_without(op, elems, sum, 0, skip);
                     }
@@ -1613,32 +1868,26 @@ impl TermStore {
         }
     }
 
-    fn desc_sum_len(&self, d: Desc<'_>) -> (u64, usize) {
-        match d {
-            Desc::Slice(s) => (
-                s.iter()
-                    .fold(0u64, |acc, e| acc.wrapping_add(elem_hash(*e))),
-                s.len(),
-            ),
-            Desc::Append { seg, lo, hi, extra } | Desc::Prepend { seg, lo, hi, extra } => {
-                let base = self.segs[seg as usize].sum(lo, hi);
-                let sum = extra
-                    .iter()
-                    .fold(base, |acc, e| acc.wrapping_add(elem_hash(*e)));
-                (sum, (hi - lo) as usize + extra.len())
-            }
+    /// The hash sum and length of the contents `d` of a long list of `op`.
+    fn desc_sum_len(&self, op: OpId, d: Desc<'_>) -> (u64, usize) {
+        let ordered = !self.ops[op.0 as usize].comm;
+        let c = match d {
+            Desc::Slice(s) => Contents::EMPTY.then_elems(s, ordered),
+            Desc::Append { seg, lo, hi, extra } => self.segs[seg as usize]
+                .contents(lo, hi)
+                .then_elems(extra, ordered),
+            Desc::Prepend { seg, lo, hi, extra } => Contents::EMPTY
+                .then_elems(extra, ordered)
+                .then(self.segs[seg as usize].contents(lo, hi), ordered),
             Desc::Pieces { seg, pieces } => {
                 let sg = &self.segs[seg as usize];
-                pieces
-                    .iter()
-                    .fold((0u64, 0usize), |(sum, len), p| match *p {
-                        Piece::Run(lo, hi) => {
-                            (sum.wrapping_add(sg.sum(lo, hi)), len + (hi - lo) as usize)
-                        }
-                        Piece::One(x) => (sum.wrapping_add(elem_hash(x)), len + 1),
-                    })
+                pieces.iter().fold(Contents::EMPTY, |c, p| match *p {
+                    Piece::Run(lo, hi) => c.then(sg.contents(lo, hi), ordered),
+                    Piece::One(x) => c.then_elems(&[x], ordered),
+                })
             }
-        }
+        };
+        (c.sum, c.len)
     }
 
     /// Do the elements `seg2[lo2..hi2]` equal the contents described by `d`?
@@ -1692,7 +1941,7 @@ impl TermStore {
     /// elements, sorted and normalised), writing the contents in place at the end (or the
     /// start) of a segment when the view described reaches it.
     fn intern_long(&mut self, op: OpId, d: Desc<'_>) -> TermId {
-        let sum_len = self.desc_sum_len(d);
+        let sum_len = self.desc_sum_len(op, d);
         self.intern_long_summed(op, d, sum_len)
     }
 
@@ -1700,7 +1949,7 @@ impl TermStore {
     /// `desc_sum_len` computes them).
     fn intern_long_summed(&mut self, op: OpId, d: Desc<'_>, (sum, len): (u64, usize)) -> TermId {
         debug_assert!(len > LONG_MIN);
-        debug_assert_eq!(self.desc_sum_len(d), (sum, len));
+        debug_assert_eq!(self.desc_sum_len(op, d), (sum, len));
         let h = hash_long(op, sum, len);
         let found = self.probe(h, |data| match *data {
             TermData::Long { op: o, seg, lo, hi } => o == op && self.desc_equal(seg, lo, hi, d),
@@ -1711,7 +1960,7 @@ impl TermStore {
         match found {
             Ok(id) => id,
             Err(slot) => {
-                let (seg, lo, hi) = self.materialise(d);
+                let (seg, lo, hi) = self.materialise(op, d);
                 self.insert_at(slot, h, TermData::Long { op, seg, lo, hi })
             }
         }
@@ -1749,10 +1998,11 @@ impl TermStore {
     }
 
     /// Store the contents `d` in a segment (in place when possible): (segment, lo, hi).
-    fn materialise(&mut self, d: Desc<'_>) -> (u32, u32, u32) {
+    fn materialise(&mut self, op: OpId, d: Desc<'_>) -> (u32, u32, u32) {
+        let ordered = !self.ops[op.0 as usize].comm;
         match d {
             Desc::Slice(s) => {
-                let seg = self.new_seg(Seg::with_slack(0, s, 0));
+                let seg = self.new_seg(Seg::with_slack(0, s, 0, ordered));
                 (seg, 0, s.len() as u32)
             }
             Desc::Append { seg, lo, hi, extra } => {
@@ -1763,9 +2013,11 @@ impl TermStore {
                 if hi as usize == sg.elems.len() {
                     let before = sg.elems.capacity();
                     let mut s = sg.sums[hi as usize];
+                    let (mut w, step) = if sg.ordered { (pow(B, hi), B) } else { (1, 1) };
                     for &e in extra {
                         sg.elems.push(e);
-                        s = s.wrapping_add(elem_hash(e));
+                        s = s.wrapping_add(elem_hash(e).wrapping_mul(w));
+                        w = w.wrapping_mul(step);
                         sg.sums.push(s);
                     }
                     let grown = sg.elems.capacity() - before;
@@ -1776,7 +2028,7 @@ impl TermStore {
                     let mut items: Vec<TermId> = Vec::with_capacity(n + extra.len());
                     items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
                     items.extend_from_slice(extra);
-                    let fresh = Seg::with_slack(0, &items, n);
+                    let fresh = Seg::with_slack(0, &items, n, sg.ordered);
                     let len = items.len() as u32;
                     (self.new_seg(fresh), 0, len)
                 }
@@ -1790,10 +2042,16 @@ impl TermStore {
                 if lo == sg.front && sg.front >= k {
                     let new_lo = lo - k;
                     let mut s = sg.sums[lo as usize];
+                    let (mut w, step) = if sg.ordered {
+                        (pow(B, lo - 1), B_INV)
+                    } else {
+                        (1, 1)
+                    };
                     for (j, &e) in extra.iter().enumerate().rev() {
                         let p = new_lo as usize + j;
                         sg.elems[p] = e;
-                        s = s.wrapping_sub(elem_hash(e));
+                        s = s.wrapping_sub(elem_hash(e).wrapping_mul(w));
+                        w = w.wrapping_mul(step);
                         sg.sums[p] = s;
                     }
                     sg.front = new_lo;
@@ -1804,7 +2062,7 @@ impl TermStore {
                     items.extend_from_slice(extra);
                     items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
                     let slack = n.max(8);
-                    let fresh = Seg::with_slack(slack, &items, 0);
+                    let fresh = Seg::with_slack(slack, &items, 0, sg.ordered);
                     let len = items.len() as u32;
                     (self.new_seg(fresh), slack as u32, slack as u32 + len)
                 }

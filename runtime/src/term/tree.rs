@@ -456,7 +456,7 @@ impl TermStore {
         };
         let (op, cells) = (tr.op, tr.elems.new_cells());
         let items: Vec<TermId> = tr.elems.iter().collect();
-        let seg = self.new_seg(Seg::with_slack(0, &items, 0));
+        let seg = self.new_seg(Seg::with_slack(0, &items, 0, false));
         self.seg_elems -= cells;
         // An old term using a new segment: a collection of the young terms must keep the
         // segment without reading the term (the one case of an old term changed in place;
