@@ -342,14 +342,25 @@ impl Contents {
     }
 }
 
+/// The place of a new segment's first slot. Views name *places* of a segment, not
+/// indices into its buffer, so that a segment out of room at the front can move its
+/// elements into a larger buffer ([`Seg::grow_front`]) and every view of it stays valid:
+/// a list built by prepending (`e(N) mk(N - 1)`) stays in one segment, and its earlier
+/// states are views of that segment, told equal to the views a later match makes of it
+/// by their places, not by comparing their elements.
+const SEG_ORIGIN: u32 = 1 << 30;
+
 /// A growable-at-both-ends buffer of elements with prefix sums of their hashes.
 #[derive(Debug, Default)]
 struct Seg {
-    /// Valid at `front..elems.len()`.
+    /// The elements at places `base..`; valid at places `front..self.end()`.
     elems: Vec<TermId>,
     /// `sums[i] - sums[j]` is the hash sum of `elems[j..i]`, each element's hash weighed
-    /// by `B^p` at place `p` of the segment if `ordered`; valid at `front..=elems.len()`.
+    /// by `B^p` at place `p` if `ordered`; valid at places `front..=self.end()`.
     sums: Vec<u64>,
+    /// The place of `elems[0]`.
+    base: u32,
+    /// The place of the first valid element.
     front: u32,
     /// The elements of an `assoc` list that is not `comm`: their order counts in the hash
     /// (see [`Contents`]).
@@ -357,6 +368,8 @@ struct Seg {
 }
 
 impl Seg {
+    /// A segment holding `items` after `front` free slots, with room for `back` more; the
+    /// first item is at place `SEG_ORIGIN + front`.
     fn with_slack(front: usize, items: &[TermId], back: usize, ordered: bool) -> Seg {
         let mut elems = Vec::with_capacity(front + items.len() + back);
         elems.resize(front, TermId(0));
@@ -365,7 +378,7 @@ impl Seg {
         sums.resize(front + 1, 0);
         let mut s = 0u64;
         if ordered {
-            let mut w = pow(B, front as u32);
+            let mut w = pow(B, SEG_ORIGIN + front as u32);
             for &e in items {
                 s = s.wrapping_add(elem_hash(e).wrapping_mul(w));
                 w = w.wrapping_mul(B);
@@ -380,16 +393,54 @@ impl Seg {
         Seg {
             elems,
             sums,
-            front: front as u32,
+            base: SEG_ORIGIN,
+            front: SEG_ORIGIN + front as u32,
             ordered,
         }
     }
 
-    /// The hash sum of `elems[lo..hi]` (for an ordered segment, as if they began at place
-    /// 0, so that equal lists anywhere have equal sums).
+    /// One past the place of the last element.
+    #[inline]
+    fn end(&self) -> u32 {
+        self.base + self.elems.len() as u32
+    }
+
+    /// The elements at places `lo..hi`.
+    #[inline(always)]
+    fn slice(&self, lo: u32, hi: u32) -> &[TermId] {
+        &self.elems[(lo - self.base) as usize..(hi - self.base) as usize]
+    }
+
+    /// The prefix sum at place `p`.
+    #[inline]
+    fn psum(&self, p: u32) -> u64 {
+        self.sums[(p - self.base) as usize]
+    }
+
+    /// Make room for at least `k` more elements before `front`, by moving the elements
+    /// into a larger buffer (at least doubling it, so that prepending costs `O(1)` an
+    /// element over time): the places of the elements, hence every view and every prefix
+    /// sum, stay as they were. The number of slots added.
+    fn grow_front(&mut self, k: u32) -> usize {
+        let add = (k as usize).max(self.elems.len()).max(8);
+        let mut elems = Vec::with_capacity(add + self.elems.capacity());
+        elems.resize(add, TermId(0));
+        elems.extend_from_slice(&self.elems);
+        let mut sums = Vec::with_capacity(add + self.sums.capacity());
+        sums.resize(add, 0);
+        sums.extend_from_slice(&self.sums);
+        let grown = elems.capacity() - self.elems.capacity();
+        self.elems = elems;
+        self.sums = sums;
+        self.base -= add as u32;
+        grown
+    }
+
+    /// The hash sum of the elements at places `lo..hi` (for an ordered segment, as if they
+    /// began at place 0, so that equal lists anywhere have equal sums).
     #[inline]
     fn sum(&self, lo: u32, hi: u32) -> u64 {
-        let d = self.sums[hi as usize].wrapping_sub(self.sums[lo as usize]);
+        let d = self.psum(hi).wrapping_sub(self.psum(lo));
         if self.ordered {
             d.wrapping_mul(pow(B_INV, lo))
         } else {
@@ -406,7 +457,8 @@ impl Seg {
         }
     }
 
-    /// A new segment holding `pieces` (runs of this segment, and new elements) in order:
+    /// A new segment holding `pieces` (runs of this segment, and new elements) in order,
+    /// from place `SEG_ORIGIN` on:
     /// the runs copied whole, their prefix sums this segment's shifted by a constant, so
     /// only the new elements are hashed.
     fn copy_pieces(&self, pieces: &[Piece]) -> Seg {
@@ -426,10 +478,10 @@ impl Seg {
                 Piece::Run(lo, hi) if self.ordered => {
                     // Weights move from place `lo..` here to `at..` there: one product
                     // per element, no element hashed again.
-                    let at = elems.len() as u32;
-                    let (lo, hi) = (lo as usize, hi as usize);
+                    let at = SEG_ORIGIN + elems.len() as u32;
+                    let factor = pow(B, at).wrapping_mul(pow(B_INV, lo));
+                    let (lo, hi) = ((lo - self.base) as usize, (hi - self.base) as usize);
                     elems.extend_from_slice(&self.elems[lo..hi]);
-                    let factor = pow(B, at).wrapping_mul(pow(B_INV, lo as u32));
                     let base = self.sums[lo];
                     sums.extend(
                         self.sums[lo + 1..=hi]
@@ -439,7 +491,7 @@ impl Seg {
                     s = *sums.last().expect("the sum before the run");
                 }
                 Piece::Run(lo, hi) => {
-                    let (lo, hi) = (lo as usize, hi as usize);
+                    let (lo, hi) = ((lo - self.base) as usize, (hi - self.base) as usize);
                     elems.extend_from_slice(&self.elems[lo..hi]);
                     // The run's sums, less what precedes it here, plus what precedes it
                     // in the new segment.
@@ -453,7 +505,7 @@ impl Seg {
                 }
                 Piece::One(x) => {
                     let w = if self.ordered {
-                        pow(B, elems.len() as u32)
+                        pow(B, SEG_ORIGIN + elems.len() as u32)
                     } else {
                         1
                     };
@@ -466,7 +518,8 @@ impl Seg {
         Seg {
             elems,
             sums,
-            front: 0,
+            base: SEG_ORIGIN,
+            front: SEG_ORIGIN,
             ordered: self.ordered,
         }
     }
@@ -910,9 +963,7 @@ impl TermStore {
         match &self.terms[t.index()] {
             TermData::App { args, .. } => args,
             TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => &[],
-            TermData::Long { seg, lo, hi, .. } => {
-                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
-            }
+            TermData::Long { seg, lo, hi, .. } => self.segs[*seg as usize].slice(*lo, *hi),
             TermData::Tree(t) => t.flat(),
         }
     }
@@ -932,10 +983,9 @@ impl TermStore {
         match &self.terms[t.index()] {
             TermData::App { op, args } => Some((*op, args)),
             TermData::Int(_) | TermData::Map(_) | TermData::Str(_) => None,
-            TermData::Long { op, seg, lo, hi } => Some((
-                *op,
-                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize],
-            )),
+            TermData::Long { op, seg, lo, hi } => {
+                Some((*op, self.segs[*seg as usize].slice(*lo, *hi)))
+            }
             TermData::Tree(t) => Some((t.op, t.flat())),
         }
     }
@@ -1418,7 +1468,7 @@ impl TermStore {
         singles: &[TermId],
     ) -> TermId {
         let sg = &self.segs[seg as usize];
-        let elems = &sg.elems[lo as usize..hi as usize];
+        let elems = sg.slice(lo, hi);
         let mut sum = sg.sum(lo, hi);
         let mut len = elems.len();
         let mut pieces: SmallVec<[Piece; 8]> = SmallVec::new();
@@ -1469,7 +1519,8 @@ impl TermStore {
         singles: &mut SmallVec<[TermId; 8]>,
     ) -> Option<TermId> {
         let s = &self.segs[seg as usize];
-        let (first, last) = (s.elems[lo as usize], s.elems[hi as usize - 1]);
+        let view = s.slice(lo, hi);
+        let (first, last) = (view[0], view[view.len() - 1]);
         let lowest = singles[0];
         let highest = singles[singles.len() - 1];
         match self.compare(lowest, last) {
@@ -1504,7 +1555,7 @@ impl TermStore {
                 if idem && singles.len() == 1 {
                     // Already an element? (binary search)
                     let x = singles[0];
-                    let s = &self.segs[seg as usize].elems[lo as usize..hi as usize];
+                    let s = self.segs[seg as usize].slice(lo, hi);
                     if s.binary_search_by(|e| self.compare(*e, x)).is_ok() {
                         return Some(self.long_view(op, seg, lo, hi));
                     }
@@ -1645,7 +1696,7 @@ impl TermStore {
         match &self.terms[t.index()] {
             TermData::App { op: o, args } if *o == op => args,
             TermData::Long { op: o, seg, lo, hi } if *o == op => {
-                &self.segs[*seg as usize].elems[*lo as usize..*hi as usize]
+                self.segs[*seg as usize].slice(*lo, *hi)
             }
             TermData::Tree(t) if t.op == op => t.flat(),
             _ if self.ops[op.0 as usize].identity_term == Some(*t) => &[],
@@ -1845,8 +1896,7 @@ impl TermStore {
 
     /// The elements described by `d`, pushed on `out`.
     fn desc_contents(&self, d: Desc<'_>, out: &mut Vec<TermId>) {
-        let view =
-            |seg: u32, lo: u32, hi: u32| &self.segs[seg as usize].elems[lo as usize..hi as usize];
+        let view = |seg: u32, lo: u32, hi: u32| self.segs[seg as usize].slice(lo, hi);
         match d {
             Desc::Slice(s) => out.extend_from_slice(s),
             Desc::Append { seg, lo, hi, extra } => {
@@ -1892,7 +1942,7 @@ impl TermStore {
 
     /// Do the elements `seg2[lo2..hi2]` equal the contents described by `d`?
     fn desc_equal(&self, seg2: u32, lo2: u32, hi2: u32, d: Desc<'_>) -> bool {
-        let cand = &self.segs[seg2 as usize].elems[lo2 as usize..hi2 as usize];
+        let cand = self.segs[seg2 as usize].slice(lo2, hi2);
         match d {
             Desc::Slice(s) => cand == s,
             Desc::Append { seg, lo, hi, extra } => {
@@ -1900,8 +1950,7 @@ impl TermStore {
                 if cand.len() != n + extra.len() || cand[n..] != *extra {
                     return false;
                 }
-                (seg == seg2 && lo == lo2)
-                    || cand[..n] == self.segs[seg as usize].elems[lo as usize..hi as usize]
+                (seg == seg2 && lo == lo2) || cand[..n] == *self.segs[seg as usize].slice(lo, hi)
             }
             Desc::Prepend { seg, lo, hi, extra } => {
                 let n = (hi - lo) as usize;
@@ -1909,16 +1958,15 @@ impl TermStore {
                 if cand.len() != n + k || cand[..k] != *extra {
                     return false;
                 }
-                (seg == seg2 && hi == hi2)
-                    || cand[k..] == self.segs[seg as usize].elems[lo as usize..hi as usize]
+                (seg == seg2 && hi == hi2) || cand[k..] == *self.segs[seg as usize].slice(lo, hi)
             }
             Desc::Pieces { seg, pieces } => {
-                let src = &self.segs[seg as usize].elems;
+                let src = &self.segs[seg as usize];
                 let mut at = 0;
                 for p in pieces {
                     match *p {
                         Piece::Run(lo, hi) => {
-                            let run = &src[lo as usize..hi as usize];
+                            let run = src.slice(lo, hi);
                             if cand.get(at..at + run.len()) != Some(run) {
                                 return false;
                             }
@@ -2003,16 +2051,16 @@ impl TermStore {
         match d {
             Desc::Slice(s) => {
                 let seg = self.new_seg(Seg::with_slack(0, s, 0, ordered));
-                (seg, 0, s.len() as u32)
+                (seg, SEG_ORIGIN, SEG_ORIGIN + s.len() as u32)
             }
             Desc::Append { seg, lo, hi, extra } => {
                 if extra.is_empty() {
                     return (seg, lo, hi);
                 }
                 let sg = &mut self.segs[seg as usize];
-                if hi as usize == sg.elems.len() {
+                if hi == sg.end() {
                     let before = sg.elems.capacity();
-                    let mut s = sg.sums[hi as usize];
+                    let mut s = sg.psum(hi);
                     let (mut w, step) = if sg.ordered { (pow(B, hi), B) } else { (1, 1) };
                     for &e in extra {
                         sg.elems.push(e);
@@ -2026,11 +2074,11 @@ impl TermStore {
                 } else {
                     let n = (hi - lo) as usize;
                     let mut items: Vec<TermId> = Vec::with_capacity(n + extra.len());
-                    items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
+                    items.extend_from_slice(sg.slice(lo, hi));
                     items.extend_from_slice(extra);
                     let fresh = Seg::with_slack(0, &items, n, sg.ordered);
                     let len = items.len() as u32;
-                    (self.new_seg(fresh), 0, len)
+                    (self.new_seg(fresh), SEG_ORIGIN, SEG_ORIGIN + len)
                 }
             }
             Desc::Prepend { seg, lo, hi, extra } => {
@@ -2039,16 +2087,20 @@ impl TermStore {
                 }
                 let k = extra.len() as u32;
                 let sg = &mut self.segs[seg as usize];
-                if lo == sg.front && sg.front >= k {
+                if lo == sg.front {
+                    if sg.front - sg.base < k {
+                        self.seg_elems += sg.grow_front(k);
+                    }
+                    let sg = &mut self.segs[seg as usize];
                     let new_lo = lo - k;
-                    let mut s = sg.sums[lo as usize];
+                    let mut s = sg.psum(lo);
                     let (mut w, step) = if sg.ordered {
                         (pow(B, lo - 1), B_INV)
                     } else {
                         (1, 1)
                     };
                     for (j, &e) in extra.iter().enumerate().rev() {
-                        let p = new_lo as usize + j;
+                        let p = (new_lo - sg.base) as usize + j;
                         sg.elems[p] = e;
                         s = s.wrapping_sub(elem_hash(e).wrapping_mul(w));
                         w = w.wrapping_mul(step);
@@ -2060,17 +2112,18 @@ impl TermStore {
                     let n = (hi - lo) as usize;
                     let mut items: Vec<TermId> = Vec::with_capacity(n + extra.len());
                     items.extend_from_slice(extra);
-                    items.extend_from_slice(&sg.elems[lo as usize..hi as usize]);
+                    items.extend_from_slice(sg.slice(lo, hi));
                     let slack = n.max(8);
                     let fresh = Seg::with_slack(slack, &items, 0, sg.ordered);
                     let len = items.len() as u32;
-                    (self.new_seg(fresh), slack as u32, slack as u32 + len)
+                    let first = SEG_ORIGIN + slack as u32;
+                    (self.new_seg(fresh), first, first + len)
                 }
             }
             Desc::Pieces { seg, pieces } => {
                 let fresh = self.segs[seg as usize].copy_pieces(pieces);
                 let len = fresh.elems.len() as u32;
-                (self.new_seg(fresh), 0, len)
+                (self.new_seg(fresh), SEG_ORIGIN, SEG_ORIGIN + len)
             }
         }
     }

@@ -23,7 +23,7 @@
 //! first time they ask ([`TreeTerm::flat`]); the AC matcher's picks and rests
 //! ([`TermStore::list`], [`TermStore::without`]) and insertions of elements do not.
 
-use super::{hash_long, Desc, Seg, TermData, TermId, TermStore, LONG_MIN};
+use super::{hash_long, Desc, Seg, TermData, TermId, TermStore, LONG_MIN, SEG_ORIGIN};
 use gamelang_lang::program::OpId;
 use smallvec::SmallVec;
 use std::cell::OnceCell;
@@ -353,7 +353,7 @@ impl TermStore {
     /// The tree term of `op` with the elements of the view `seg[lo..hi]`.
     pub(super) fn tree_of_view(&self, seg: u32, lo: u32, hi: u32) -> (Chunked, u64) {
         let sg = &self.segs[seg as usize];
-        let elems = Chunked::from_slice(&sg.elems[lo as usize..hi as usize]);
+        let elems = Chunked::from_slice(sg.slice(lo, hi));
         (elems, sg.sum(lo, hi))
     }
 
@@ -425,7 +425,8 @@ impl TermStore {
             TermData::Long { op: o, seg, lo, hi } => {
                 o == op
                     && (hi - lo) as usize == len
-                    && self.segs[seg as usize].elems[lo as usize..hi as usize]
+                    && self.segs[seg as usize]
+                        .slice(lo, hi)
                         .iter()
                         .copied()
                         .eq(elems.iter())
@@ -468,8 +469,8 @@ impl TermStore {
         self.terms[t.index()] = TermData::Long {
             op,
             seg,
-            lo: 0,
-            hi: items.len() as u32,
+            lo: SEG_ORIGIN,
+            hi: SEG_ORIGIN + items.len() as u32,
         };
     }
 
