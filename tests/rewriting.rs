@@ -1952,3 +1952,61 @@ fn rests_of_long_overloaded_lists_have_the_sorts_of_the_lists() {
         }
     }
 }
+
+/// One-element items of a list pattern known before the split, ground (`L e(3) L'`) or a
+/// variable bound by another argument (`count(L Q L', Q)`), pass over the splits that put
+/// another element there without building their segments. Random lists, short and long,
+/// one element of the pattern or two; every answer against the list in Rust.
+#[test]
+fn elements_known_before_a_list_split_are_looked_for_without_building_segments() {
+    let module = "fmod K is\n  protecting INT .\n  sorts E L .\n  subsort E < L .\n\
+        \x20 op e : Int -> E [ctor] .\n  op nil : -> L [ctor] .\n\
+        \x20 op __ : L L -> L [ctor assoc id: nil] .\n\
+        \x20 op count : L E -> Int .\n  op has3 : L -> Bool .\n  op pair : L E E -> Bool .\n\
+        \x20 op after : L E -> Int .\n\
+        \x20 var Q R : E . var L L' L'' : L .\n\
+        \x20 eq count(L Q L', Q) = 1 + count(L L', Q) .\n  eq count(L, Q) = 0 [owise] .\n\
+        \x20 eq has3(L e(3) L') = true .\n  eq has3(L) = false [owise] .\n\
+        \x20 eq pair(L Q L' R L'', Q, R) = true .\n  eq pair(L, Q, R) = false [owise] .\n\
+        \x20 ceq after(L Q R L', Q) = 1 + after(L R L', Q) if R =/= Q .\n\
+        \x20 eq after(L, Q) = 0 [owise] .\nendfm\n";
+    let mut r: u64 = 5;
+    let mut next = |m: u64| {
+        r = r
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (r >> 33) % m
+    };
+    let mut terms = Vec::new();
+    let mut want = Vec::new();
+    for round in 0..60 {
+        let n = [0, 1, 2, 5, 8, 9, 12, 40, 200][round % 9];
+        let xs: Vec<u64> = (0..n).map(|_| next(6)).collect();
+        let list = if xs.is_empty() {
+            "nil".to_string()
+        } else {
+            xs.iter()
+                .map(|x| format!("e({x})"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (q, s) = (next(7), next(7));
+        terms.push(format!("count({list}, e({q}))"));
+        want.push(xs.iter().filter(|&&x| x == q).count().to_string());
+        terms.push(format!("has3({list})"));
+        want.push(xs.contains(&3).to_string());
+        // pair: some q before some s.
+        let first_q = xs.iter().position(|&x| x == q);
+        let pair = first_q.is_some_and(|i| xs[i + 1..].contains(&s));
+        terms.push(format!("pair({list}, e({q}), e({s}))"));
+        want.push(pair.to_string());
+        // after: each step removes a q followed by a non-q, which removes, in any
+        // order, exactly the q's with a non-q somewhere after them.
+        let after = (0..xs.len())
+            .filter(|&i| xs[i] == q && xs[i + 1..].iter().any(|&x| x != q))
+            .count();
+        terms.push(format!("after({list}, e({q}))"));
+        want.push(after.to_string());
+    }
+    assert_eq!(reduce_all(module, &terms), want);
+}

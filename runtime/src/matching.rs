@@ -132,10 +132,23 @@ enum Step {
         /// built (the later `Check` would refuse it): `dedup(L Q L' Q L'')` tried every
         /// split of a list, building three segments for each.
         same: Box<[(ItemAt, ItemAt)]>,
+        /// One-element items known before the split: ground (`L e(7) L'`) or a variable
+        /// bound before it (`del(L Q L', Q)` with `Q` bound by the second argument). A
+        /// split with another element there is passed over before its segments are
+        /// built, with every split that keeps the segments before it: finding an element
+        /// in a list of n made two segments for each of the n places tried.
+        known: Box<[(ItemAt, Known)]>,
         /// The greatest length of each segment beyond `lo` (`u32::MAX`: unbounded); empty
         /// when every segment is unbounded.
         caps: Box<[u32]>,
     },
+}
+
+/// What a one-element item of a `ListSplit` must be, known before the split.
+#[derive(Clone, Copy, Debug)]
+enum Known {
+    Term(TermId),
+    Var(u32),
 }
 
 /// Where a one-element item of a `ListSplit` is, under a split: after `singles`
@@ -910,6 +923,17 @@ impl<'p> Compiler<'_, 'p> {
             }
         };
         let mut same = Vec::new();
+        let mut known = Vec::new();
+        for (i, c) in children.iter().enumerate() {
+            if !items[i].single {
+                continue;
+            }
+            match c {
+                Pat::Var(v) if self.bound[*v as usize] => known.push((at(i), Known::Var(*v))),
+                _ if is_ground(c) => known.push((at(i), Known::Term(build_ground(self.store, c)))),
+                _ => {}
+            }
+        }
         for (i, c) in children.iter().enumerate() {
             if let (Pat::Var(v), true) = (c, items[i].single) {
                 if let Some(j) = (i + 1..children.len())
@@ -939,6 +963,7 @@ impl<'p> Compiler<'_, 'p> {
             lo,
             slot,
             same: same.into_boxed_slice(),
+            known: known.into_boxed_slice(),
             caps,
         });
         for (i, c) in children.iter().enumerate() {
@@ -1750,6 +1775,7 @@ impl Matcher {
                 lo,
                 slot,
                 same,
+                known,
                 caps,
             } => {
                 let subject = self.regs[*reg as usize];
@@ -1765,7 +1791,7 @@ impl Matcher {
                 lens.clear();
                 lens.resize(ncoll as usize, 0);
                 if !first_composition(lens, caps, excess)
-                    || !self.agreeing_split(store, *frame, *lo, *slot, same, caps, false)
+                    || !self.agreeing_split(store, *frame, *lo, *slot, same, known, caps, false)
                 {
                     return false;
                 }
@@ -1859,10 +1885,11 @@ impl Matcher {
                 lo,
                 slot,
                 same,
+                known,
                 caps,
                 ..
             } => {
-                if !self.agreeing_split(store, *frame, *lo, *slot, same, caps, true) {
+                if !self.agreeing_split(store, *frame, *lo, *slot, same, known, caps, true) {
                     return false;
                 }
                 self.apply_split(store, *op, *frame, items, *lo, *slot);
@@ -2220,6 +2247,7 @@ impl Matcher {
         lo: u32,
         slot: u32,
         same: &[(ItemAt, ItemAt)],
+        known: &[(ItemAt, Known)],
         caps: &[u32],
         mut past: bool,
     ) -> bool {
@@ -2234,13 +2262,26 @@ impl Matcher {
             }
             past = true;
             let lens = &self.slots[slot as usize];
-            let refused = same
+            let mut refused = same
                 .iter()
-                .find(|&&(a, b)| list[a.index(lens, lo)] != list[b.index(lens, lo)]);
+                .find(|&&(a, b)| list[a.index(lens, lo)] != list[b.index(lens, lo)])
+                .map(|&(_, b)| b);
+            if refused.is_none() && !known.is_empty() {
+                let want = |k: Known| match k {
+                    Known::Term(t) => Some(t),
+                    Known::Var(v) => self.subst[v as usize],
+                };
+                refused = known
+                    .iter()
+                    .find(|&&(a, k)| Some(list[a.index(lens, lo)]) != want(k))
+                    .map(|&(a, _)| a);
+            }
             match refused {
                 None => return true,
-                Some((_, b)) => {
-                    let keep = b.segments as usize;
+                Some(at) => {
+                    // Every later split keeping the segments before `at` puts the same
+                    // element there.
+                    let keep = at.segments as usize;
                     last_with_prefix(&mut self.slots[slot as usize], caps, keep);
                 }
             }
