@@ -436,6 +436,16 @@ fn a_bound_element_is_removed_without_building_a_rest_per_element() {
     }
 }
 
+/// Lists of naturals as Maude's `LIST`: `__` `assoc` with identity `nil`, not `comm`.
+fn nat_lists() -> Spec {
+    let mut s = Spec::new();
+    s.sort("List");
+    s.subsort("Nat", "List");
+    s.op("nil", &[], "List", "ctor");
+    s.op("__", &["List", "List"], "List", "ctor assoc id:nil");
+    s
+}
+
 /// Long `assoc` lists (not `comm`) are views of shared segments too, hashed by an
 /// order-dependent sum: built one element at a time at either end, with elements at both
 /// ends at once, by concatenation, or as the rests and segments of matches (`Q L`, `L Q`,
@@ -444,11 +454,7 @@ fn a_bound_element_is_removed_without_building_a_rest_per_element() {
 /// is never the same term as a permutation of it.
 #[test]
 fn long_assoc_lists_are_canonical_whichever_way_they_are_built() {
-    let mut s = Spec::new();
-    s.sort("List");
-    s.subsort("Nat", "List");
-    s.op("nil", &[], "List", "ctor");
-    s.op("__", &["List", "List"], "List", "ctor assoc id:nil");
+    let mut s = nat_lists();
     // tail(Q L) = L, init(L Q) = L, del(L Q L', Q) = L L' (the first Q): rests and
     // segments of matches.
     s.op("tail", &["List"], "List", "");
@@ -582,11 +588,7 @@ fn long_assoc_lists_are_canonical_whichever_way_they_are_built() {
 /// of 3,000 were 4.5 million elements.
 #[test]
 fn walking_a_long_assoc_list_shares_its_segment() {
-    let mut s = Spec::new();
-    s.sort("List");
-    s.subsort("Nat", "List");
-    s.op("nil", &[], "List", "ctor");
-    s.op("__", &["List", "List"], "List", "ctor assoc id:nil");
+    let mut s = nat_lists();
     s.op("len", &["List"], "Nat", "");
     s.eq("", "[len nil]", "0");
     s.eq("q:Nat L:List", "[len [__ q L]]", "[_+_ 1 [len L]]");
