@@ -2087,8 +2087,12 @@ impl TermStore {
                 }
                 let k = extra.len() as u32;
                 let sg = &mut self.segs[seg as usize];
-                if lo == sg.front {
-                    if sg.front - sg.base < k {
+                // In place when the view starts where the segment does, and there is room,
+                // or the view is most of the segment (a short prefix of a long list is
+                // copied rather than the whole segment moved for it).
+                let room = sg.front - sg.base >= k;
+                if lo == sg.front && (room || 2 * (hi - lo) >= sg.end() - sg.front) {
+                    if !room {
                         self.seg_elems += sg.grow_front(k);
                     }
                     let sg = &mut self.segs[seg as usize];
