@@ -39,6 +39,17 @@ fn reduce(args: &[&str]) -> String {
     stdout
 }
 
+/// A small linear congruential generator: `next(n)` is a number below `n`, the same
+/// sequence for a seed on every run.
+fn lcg(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |n| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    }
+}
+
 /// The normal form of `result SORT: NF` lines.
 fn results(stdout: &str) -> Vec<String> {
     stdout
@@ -531,14 +542,8 @@ fn printed_terms_read_back_as_the_same_term() {
          \x20 op _^_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\n\
          \x20 op _\\_ : Exp Exp -> Exp [ctor prec 27 gather (E e)] .\n\
          \x20 op _@_ : Exp Exp -> Exp [ctor prec 27 gather (e E)] .\nendfm\n";
-    // A small linear congruential generator: the same terms on every run.
-    let mut seed = 12345u64;
-    let mut next = move |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    // The same terms on every run.
+    let mut next = lcg(12345);
     fn bits(d: u32, next: &mut dyn FnMut(u64) -> u64) -> String {
         let bit = if next(2) == 0 { "o" } else { "i" };
         if d == 0 || next(3) == 0 {
@@ -701,13 +706,7 @@ fn matching_conditions_bind_their_pattern_variables() {
     }
     // Trees: a right spine of random depth with random left subtrees; bags of random
     // elements.
-    let mut seed = 12345u64;
-    let mut next = |k: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % k
-    };
+    let mut next = lcg(12345);
     for _ in 0..10 {
         let depth = 1 + next(6);
         let keys: Vec<u64> = (0..depth).map(|_| next(100)).collect();
@@ -1157,13 +1156,7 @@ fn one_sided_identities_normalise_their_side() {
                   \x20 op _*_ : P P -> P [ctor right id: e] .\n\
                   \x20 op _+_ : P P -> P [ctor comm left id: e] .\n\
                   \x20 ops e a b : -> P [ctor] .\nendfm\n";
-    let mut seed = 7u64;
-    let mut next = move |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    let mut next = lcg(7);
     let mut reds = String::new();
     let mut expected = Vec::new();
     for _ in 0..60 {
@@ -1343,13 +1336,7 @@ fn a_variable_taken_twice_in_an_ac_pattern_is_matched_by_multiplicities() {
     )
     .unwrap();
     let file = file.to_str().unwrap();
-    let mut seed = 12345u64;
-    let mut next = |n: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % n
-    };
+    let mut next = lcg(12345);
     for round in 0..12 {
         // 20 distinct atoms, each 1 to 3 times (the first rounds: once each, no pair).
         let counts: Vec<u64> = (0..20)
@@ -1970,13 +1957,7 @@ fn elements_known_before_a_list_split_are_looked_for_without_building_segments()
         \x20 eq pair(L Q L' R L'', Q, R) = true .\n  eq pair(L, Q, R) = false [owise] .\n\
         \x20 ceq after(L Q R L', Q) = 1 + after(L R L', Q) if R =/= Q .\n\
         \x20 eq after(L, Q) = 0 [owise] .\nendfm\n";
-    let mut r: u64 = 5;
-    let mut next = |m: u64| {
-        r = r
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (r >> 33) % m
-    };
+    let mut next = lcg(5);
     let mut terms = Vec::new();
     let mut want = Vec::new();
     for round in 0..60 {

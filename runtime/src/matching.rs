@@ -2301,22 +2301,11 @@ impl Matcher {
             .list_of
             .expect("a list being split");
         let lens = &self.slots[slot as usize];
-        // The one-element items first, read from the list while no term is made.
-        let elems = store.elements(&list, op);
         let mut pos = 0usize;
         let mut k = 0usize;
         for it in items {
             if it.single {
-                self.regs[it.out as usize] = elems[pos];
-                pos += 1;
-            } else {
-                pos += (lens[k] + lo) as usize;
-                k += 1;
-            }
-        }
-        let (mut pos, mut k) = (0usize, 0usize);
-        for it in items {
-            if it.single {
+                self.regs[it.out as usize] = store.elements(&list, op)[pos];
                 pos += 1;
             } else {
                 let len = (lens[k] + lo) as usize;
